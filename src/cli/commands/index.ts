@@ -1,0 +1,17 @@
+import type { Command } from "commander";
+import type { CliIo } from "../io.js";
+
+/** Sets the exit code of the running command (commands never call `process.exit`). */
+export type SetExit = (code: number) => void;
+
+/**
+ * Every `apiflow` subcommand, one module each. A module exports `register(program, io, setExit)`
+ * that adds its command to the program; add one line here per command.
+ */
+export function registerCommands(program: Command, io: CliIo, setExit: SetExit): void {
+  for (const register of COMMANDS) register(program, io, setExit);
+}
+
+type Register = (program: Command, io: CliIo, setExit: SetExit) => void;
+
+const COMMANDS: Register[] = [];
