@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
+import { register as regradeOfficial } from "./regrade-official.js";
 
 /** Sets the exit code of the running command (commands never call `process.exit`). */
 export type SetExit = (code: number) => void;
@@ -14,4 +15,4 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
 
 type Register = (program: Command, io: CliIo, setExit: SetExit) => void;
 
-const COMMANDS: Register[] = [];
+const COMMANDS: Register[] = [regradeOfficial];
