@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bufferIo } from "../io.js";
+import { runCli } from "../program.js";
+
+const SAMPLE =
+  process.env.APIFLOW_OFFICIAL_SAMPLE ??
+  fileURLToPath(new URL("../../../../shared/data/official-transcripts-sample", import.meta.url));
+
+describe("apiflow regrade-official", () => {
+  let tmp: string;
+  beforeEach(async () => {
+    tmp = await mkdtemp(join(tmpdir(), "apiflow-regrade-cli-"));
+  });
+  afterEach(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it.skipIf(!existsSync(SAMPLE))("prints the figures for the 1.0 sample and writes --json", async () => {
+    const out = join(tmp, "regrade.json");
+    const io = bufferIo();
+    const code = await runCli(["regrade-official", SAMPLE, "--json", out], io);
+    expect(io.err()).toBe("");
+    expect(code).toBe(0);
+    expect(io.out()).toMatch(/trials read\s+242/);
+    expect(io.out()).toMatch(/G2 fields compared\s+502/);
+    expect(io.out()).toMatch(/fields differing\s+0/);
+    expect(io.out()).toMatch(/trials whose G2 differs\s+0/);
+    expect(io.out()).toMatch(/unscored trials\s+2/);
+    const json = JSON.parse(await readFile(out, "utf8"));
+    expect(json).toMatchObject({
+      trials: 242,
+      fields: 502,
+      field_disagreements: 0,
+      trial_disagreements: 0,
+      unscored: 2,
+    });
+  });
+
+  it("lists malformed files and disagreements, and exits 1", async () => {
+    await mkdir(join(tmp, "m"));
+    await writeFile(join(tmp, "m", "broken-t1.json"), "{");
+    const trial = {
+      schema_version: "1.0",
+      model: "m",
+      task_id: "t",
+      trial: 1,
+      verdict: "C",
+      passed: true,
+      messages: [{ role: "assistant", content: "no card here" }],
+      verifier: {
+        scorer: "s",
+        value: "C",
+        explanation: "",
+        metadata: {
+          predicates: [
+            {
+              label: "x",
+              group: "G2",
+              passed: true,
+              detail: { field: "n", expected: 3, comparator: "numeric", got: 3 },
+            },
+          ],
+        },
+      },
+    };
+    await writeFile(join(tmp, "m", "t-t1.json"), JSON.stringify(trial));
+    const io = bufferIo({}, tmp);
+    const code = await runCli(["regrade-official", "."], io);
+    expect(code).toBe(1);
+    expect(io.out()).toContain("m/broken-t1.json: not-json");
+    expect(io.out()).toContain("first 1 of 1 disagreements:");
+    expect(io.out()).toContain("m/t-t1.json n [passed]: recorded pass got=3, ours fail got=(absent)");
+  });
+
+  it("reports a missing directory in one line, exit 2", async () => {
+    const io = bufferIo();
+    const code = await runCli(["regrade-official", join(tmp, "nope")], io);
+    expect(code).toBe(2);
+    expect(io.err()).toBe(`apiflow: regrade-official: no such directory: ${join(tmp, "nope")}\n`);
+  });
+});
