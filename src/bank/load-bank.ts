@@ -92,7 +92,10 @@ function unsafePath(file: string): string | null {
   return null;
 }
 
-function readJson(dir: string, file: string): { success: true; data: unknown } | { success: false; error: BankError } {
+function readJson(
+  dir: string,
+  file: string,
+): { success: true; data: unknown } | { success: false; error: BankError } {
   let text: string;
   try {
     text = readFileSync(join(dir, file), "utf8");
@@ -102,7 +105,10 @@ function readJson(dir: string, file: string): { success: true; data: unknown } |
   return parseJson(file, text);
 }
 
-function parseJson(file: string, text: string): { success: true; data: unknown } | { success: false; error: BankError } {
+function parseJson(
+  file: string,
+  text: string,
+): { success: true; data: unknown } | { success: false; error: BankError } {
   try {
     return { success: true, data: JSON.parse(text) };
   } catch (e) {

@@ -17,7 +17,12 @@ export type Axis = z.infer<typeof AxisSchema>;
  * An expected value: a literal, or a canary reference resolved per trial from the trial seed, so a
  * transcript from another trial or a released answer key does not pass.
  */
-export const CanaryRefSchema = z.strictObject({ $canary: z.string().min(1) });
+export const CanaryRefSchema = z.strictObject({
+  $canary: z.string().min(1),
+  /** How the value looks: `{code}` is replaced by six seeded characters, e.g. `FW-{code}`. */
+  format: z.string().includes("{code}").optional(),
+});
+export type CanaryRef = z.infer<typeof CanaryRefSchema>;
 export const ExpectedValueSchema = z.union([CanaryRefSchema, JsonValueSchema]);
 export type ExpectedValue = z.infer<typeof ExpectedValueSchema>;
 

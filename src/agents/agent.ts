@@ -1,0 +1,73 @@
+import type { TokenUsage } from "../run/transcript-schema.js";
+import type { ToolResult } from "../workspace/workspace.js";
+
+/** One tool call an agent wants to make. `id` is the provider's call id, when it has one. */
+export interface AgentToolCall {
+  id?: string;
+  name: string;
+  /** Arguments as the model produced them: an object, or a JSON string. */
+  arguments: unknown;
+}
+
+/** Why a trial stopped. */
+export type StopReason =
+  | "answered" // replied without a tool call
+  | "clarify"
+  | "report_blocked"
+  | "tool_call_limit"
+  | "token_limit"
+  | "time_limit"
+  | "context_overflow"
+  | "provider_error"
+  | "harness_error";
+
+export interface StepResult {
+  results: ToolResult[];
+  /** Set when this step ended the trial (an abstention or a limit); the agent must stop. */
+  stopped: StopReason | null;
+}
+
+/**
+ * What an agent sees of a trial: the ticket, the tool contract, and a way to act. Nothing about
+ * the golden solution or the grader is reachable from here.
+ */
+export interface TrialSession {
+  readonly systemPrompt: string;
+  readonly ticket: string;
+  readonly tools: ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
+  /** Aborted when a wall-time limit is reached or the run is cancelled. */
+  readonly signal: AbortSignal;
+  /**
+   * One assistant turn: optional text (and reasoning), then tool calls run in order. The session
+   * records the turn and the results in the transcript and checks the limits.
+   */
+  step(turn: { text?: string; reasoning?: string; toolCalls: AgentToolCall[] }): Promise<StepResult>;
+  /** The final assistant message (it should hold the answer card). Ends the trial. */
+  finish(text: string, reasoning?: string): void;
+  /** Token usage of one model call, for limits and pricing. */
+  addUsage(usage: Partial<TokenUsage> & { cache_write?: number }): void;
+  /** Ends the trial with a stop reason from the agent's side (e.g. the provider kept failing). */
+  abort(reason: StopReason, detail: string): void;
+  /** True once the trial has ended for any reason. */
+  readonly ended: boolean;
+}
+
+/**
+ * An agent: anything that can attempt a trial through a `TrialSession`. Models, scripted agents,
+ * exploits and external agents all implement this one interface.
+ *
+ * @example const blank: Agent = { name: "blank", attempt: async (s) => s.finish("") };
+ */
+export interface Agent {
+  readonly name: string;
+  attempt(session: TrialSession): Promise<void>;
+}
+
+/**
+ * Builds the agent for one trial. Model agents ignore the task; scripted agents (golden, exploits)
+ * are given it, because replaying or attacking a known task is what they are for.
+ */
+export interface AgentFactory {
+  readonly name: string;
+  forTask(task: import("../bank/task-schema.js").Task, context: { trialSeed: string }): Agent;
+}

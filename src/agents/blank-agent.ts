@@ -1,0 +1,9 @@
+import type { Agent } from "./agent.js";
+
+/** The blank exam: no action, empty answer. Every grader must fail it. */
+export const blankAgent: Agent = {
+  name: "blank",
+  async attempt(session) {
+    session.finish("");
+  },
+};

@@ -1,0 +1,105 @@
+import type { GoldenStep, GraderSpec, Subtask, Task } from "../bank/task-schema.js";
+
+/** The answer-card instruction every ticket ends with (the wording of the 1.0 tickets). */
+export function answerCardInstruction(fields: readonly string[]): string {
+  return `When you have finished, report your final answer as a single JSON object inside a \`\`\`json code block, with exactly these field(s): ${fields.map((f) => `\`${f}\``).join(", ")}. Use the exact field name(s) shown, and put each requested value as that field's value — ONE value per field (a single scalar; if your work touched several items, report only the final/target value for each field, never a list or per-item map).`;
+}
+
+const withoutAnswers = (steps: readonly GoldenStep[]) => steps.filter((s) => s.op !== "answer");
+
+export const soloTaskId = (world: string, position: number) =>
+  `${world}-sub${String(position).padStart(2, "0")}`;
+export const chainTaskId = (world: string, length: number) =>
+  `${world}-chain-1to${String(length).padStart(2, "0")}`;
+
+/**
+ * A solo task: subtask k on its own, with the world state the storyline left before k (the golden
+ * solutions of 1..k-1 replayed as setup).
+ */
+export function composeSolo(
+  worldId: string,
+  storyline: readonly Subtask[],
+  k: number,
+  workspace: Task["workspace"],
+): Task {
+  const sub = storyline[k - 1];
+  if (!sub) throw new Error(`no subtask at position ${k}`);
+  return {
+    id: soloTaskId(worldId, k),
+    world: worldId,
+    kind: "solo",
+    positions: [k],
+    axes: [sub.axis],
+    difficulty: sub.difficulty,
+    coupling: "none",
+    ticket: `${sub.ticket}\n\n${answerCardInstruction(sub.grader.answer.map((f) => f.field))}`,
+    workspace,
+    setup: storyline.slice(0, k - 1).flatMap((s) => withoutAnswers(s.golden)),
+    golden: sub.golden,
+    grader: sub.grader,
+  };
+}
+
+/**
+ * A chain `1toN`: subtasks 1..N in one session on one evolving world. The answer card holds the
+ * fields of every segment; predicates carry their segment. In `selective` mode the grader gates on
+ * the final segment and the segments later ones consume.
+ */
+export function composeChain(
+  worldId: string,
+  storyline: readonly Subtask[],
+  n: number,
+  workspace: Task["workspace"],
+  options: { mode: "selective" | "full"; intro: string; steps: readonly string[] },
+): Task {
+  const subs = storyline.slice(0, n);
+  if (subs.length !== n) throw new Error(`storyline has fewer than ${n} subtasks`);
+  const tag = <T extends { segment?: number }>(items: readonly T[], segment: number) =>
+    items.map((i) => ({ ...i, segment: i.segment ?? segment }));
+  const answer = subs.flatMap((s) => tag(s.grader.answer, s.position));
+  const constraints = new Map<string, GraderSpec["constraints"][number]>();
+  for (const s of subs)
+    for (const c of s.grader.constraints)
+      if (!constraints.has(c.id)) constraints.set(c.id, { ...c, segment: c.segment ?? s.position });
+  const grader: GraderSpec = {
+    answer,
+    g1: subs.flatMap((s) => tag(s.grader.g1, s.position)),
+    constraints: [...constraints.values()],
+    checkpoints: subs.flatMap((s) => tag(s.grader.checkpoints, s.position)),
+    chain_mode: options.mode,
+  };
+  const consumed = new Set(subs.flatMap((s) => s.consumes));
+  const graded = [...new Set([n, ...[...consumed].filter((p) => p <= n)])].sort((a, b) => a - b);
+  const fields = answer.map((f) => f.field);
+  const lastAnswer: GoldenStep = {
+    op: "answer",
+    fields: Object.assign(
+      {},
+      ...subs.map(
+        (s) =>
+          (s.golden.find((g) => g.op === "answer") as { fields: Record<string, string> } | undefined)
+            ?.fields ?? {},
+      ),
+    ),
+  };
+  const order = options.steps.slice(0, n).map((text, i) => `${i + 1}. ${text}`);
+  return {
+    id: chainTaskId(worldId, n),
+    world: worldId,
+    kind: "chain",
+    positions: subs.map((s) => s.position),
+    axes: [...new Set(subs.map((s) => s.axis))],
+    difficulty: subs.some((s) => s.difficulty === "hard")
+      ? "hard"
+      : subs.some((s) => s.difficulty === "medium")
+        ? "medium"
+        : "easy",
+    coupling: consumed.size > 0 ? "value" : "none",
+    ticket: `${options.intro}\n\n${order.join("\n")}\n\n${answerCardInstruction(fields)}`,
+    workspace,
+    setup: [],
+    golden: [...subs.flatMap((s) => withoutAnswers(s.golden)), lastAnswer],
+    grader,
+    ...(options.mode === "selective" ? { graded_segments: graded } : {}),
+  };
+}

@@ -1,0 +1,194 @@
+import { sha256Hex } from "../bank/canonical-json.js";
+import type { JsonValue } from "../bank/json.js";
+import { valuesAtPath } from "../bank/key-path.js";
+import type { Checkpoint, ForbidConstraint, G1Predicate } from "../bank/task-schema.js";
+import { resolveCanaries } from "../world/canary.js";
+import type { ExchangeEvent, TrialEvent, VariableWriteEvent } from "../world/event-log.js";
+import type { ConstraintResult, G1Result } from "./grade-schema.js";
+import { valuesEqual } from "./values-equal.js";
+
+/**
+ * Evaluate one G1 predicate over the trial's event log. Pure: the same log, card and seed always
+ * give the same result.
+ *
+ * Data flow passes when one value found at `from_body_key` in a matching response reaches every
+ * required destination: the answer card field, a variable written after that response
+ * (`must_be_stored`), and a later request matching `used_in_request_url_pattern` (URL, body or
+ * header, compared through the header digest when the header was redacted).
+ */
+export function gradeG1Predicate(
+  predicate: G1Predicate,
+  events: readonly TrialEvent[],
+  card: Record<string, unknown> | null,
+  trialSeed: string,
+): G1Result {
+  const base = {
+    id: predicate.id,
+    kind: predicate.kind,
+    explain: predicate.explain,
+    ...(predicate.segment ? { segment: predicate.segment } : {}),
+  };
+  const exchanges = events.filter((e): e is ExchangeEvent => e.type === "exchange");
+  switch (predicate.kind) {
+    case "call": {
+      const re = new RegExp(predicate.url_pattern);
+      const hit = exchanges.find(
+        (e) =>
+          re.test(e.url) &&
+          (!predicate.method || e.method.toUpperCase() === predicate.method.toUpperCase()) &&
+          (predicate.status === undefined || e.status === predicate.status) &&
+          predicate.body_has_keys.every((k) => valuesAtPath(e.response_body, k).length > 0),
+      );
+      return hit
+        ? { ...base, passed: true }
+        : {
+            ...base,
+            passed: false,
+            reason: `no ${predicate.method ?? "call"} to /${predicate.url_pattern}/${predicate.status !== undefined ? ` answered ${predicate.status}` : ""}${predicate.body_has_keys.length ? ` with body keys ${predicate.body_has_keys.join(", ")}` : ""}`,
+          };
+    }
+    case "workspace_value": {
+      const expected = resolveCanaries(predicate.value, trialSeed);
+      const final = finalVariables(events);
+      const scopes = predicate.scope === "any" ? ["local", "global"] : [predicate.scope];
+      const found = scopes.map((s) => final.get(`${s}:${predicate.name}`)).find((v) => v !== undefined);
+      if (found === undefined) {
+        return {
+          ...base,
+          passed: false,
+          reason: `no variable ${predicate.name} was stored in ${scopes.join(" or ")} scope`,
+        };
+      }
+      return valuesEqual(found, expected)
+        ? { ...base, passed: true, value: found }
+        : {
+            ...base,
+            passed: false,
+            value: found,
+            reason: `variable ${predicate.name} holds ${JSON.stringify(found)}, not the expected value`,
+          };
+    }
+    case "data_flow": {
+      const re = new RegExp(predicate.from_response_url_pattern);
+      const sources = exchanges.filter((e) => re.test(e.url) && e.status === predicate.from_status);
+      if (sources.length === 0) {
+        return {
+          ...base,
+          passed: false,
+          reason: `no response from /${predicate.from_response_url_pattern}/ with status ${predicate.from_status}`,
+        };
+      }
+      const candidates: Array<{ value: JsonValue; seq: number }> = [];
+      for (const source of sources) {
+        for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
+          if (value !== null && typeof value !== "object") candidates.push({ value, seq: source.seq });
+        }
+      }
+      if (candidates.length === 0) {
+        return {
+          ...base,
+          passed: false,
+          reason: `matching responses carry no value at ${predicate.from_body_key}`,
+        };
+      }
+      let lastReason = "";
+      for (const { value, seq } of candidates) {
+        if (predicate.answer_field !== undefined) {
+          const got = card?.[predicate.answer_field];
+          if (got === undefined || !valuesEqual(got as JsonValue, value)) {
+            lastReason = `answer field '${predicate.answer_field}' does not carry the ${predicate.from_body_key} the API returned`;
+            continue;
+          }
+        }
+        if (predicate.must_be_stored && !storedAfter(events, value, seq)) {
+          lastReason = `the ${predicate.from_body_key} from the response was not stored in a variable`;
+          continue;
+        }
+        if (
+          predicate.used_in_request_url_pattern &&
+          !usedLater(exchanges, predicate.used_in_request_url_pattern, value, seq)
+        ) {
+          lastReason = `the ${predicate.from_body_key} was not used in a later request to /${predicate.used_in_request_url_pattern}/`;
+          continue;
+        }
+        return { ...base, passed: true, value };
+      }
+      return { ...base, passed: false, reason: lastReason };
+    }
+  }
+}
+
+/** A forbid constraint is violated by any call matching it. */
+export function gradeConstraint(
+  constraint: ForbidConstraint,
+  events: readonly TrialEvent[],
+): ConstraintResult {
+  const re = new RegExp(constraint.url_pattern);
+  const hit = events.find(
+    (e): e is ExchangeEvent =>
+      e.type === "exchange" &&
+      re.test(e.url) &&
+      (!constraint.method || e.method.toUpperCase() === constraint.method.toUpperCase()),
+  );
+  return {
+    id: constraint.id,
+    kind: "forbid",
+    violated: Boolean(hit),
+    detail: hit ? `${hit.method} ${hit.url}` : "",
+    explain: constraint.explain,
+    ...(constraint.segment ? { segment: constraint.segment } : {}),
+  };
+}
+
+export function checkpointHit(checkpoint: Checkpoint, events: readonly TrialEvent[]): boolean {
+  const re = new RegExp(checkpoint.url_pattern);
+  return events.some(
+    (e) =>
+      e.type === "exchange" &&
+      re.test(e.url) &&
+      (!checkpoint.method || e.method.toUpperCase() === checkpoint.method.toUpperCase()) &&
+      (checkpoint.status === undefined || e.status === checkpoint.status),
+  );
+}
+
+function finalVariables(events: readonly TrialEvent[]): Map<string, JsonValue> {
+  const out = new Map<string, JsonValue>();
+  for (const e of events) if (e.type === "variable_write") out.set(`${e.scope}:${e.name}`, e.value);
+  return out;
+}
+
+function storedAfter(events: readonly TrialEvent[], value: JsonValue, seq: number): boolean {
+  return events.some(
+    (e): e is VariableWriteEvent =>
+      e.type === "variable_write" && e.seq > seq && e.scope !== "vault" && containsValue(e.value, value),
+  );
+}
+
+function usedLater(
+  exchanges: readonly ExchangeEvent[],
+  pattern: string,
+  value: JsonValue,
+  seq: number,
+): boolean {
+  const re = new RegExp(pattern);
+  const needle = String(value);
+  const digest = `<redacted:${sha256Hex(needle).slice(0, 8)}>`;
+  return exchanges.some(
+    (e) =>
+      e.seq > seq &&
+      re.test(e.url) &&
+      (e.url.includes(encodeURIComponent(needle)) ||
+        e.url.includes(needle) ||
+        (e.request_body !== null &&
+          JSON.stringify(e.request_body).includes(JSON.stringify(value).replace(/^"|"$/g, ""))) ||
+        Object.values(e.request_headers).some((h) => h.includes(needle) || h.endsWith(digest))),
+  );
+}
+
+function containsValue(haystack: JsonValue, value: JsonValue): boolean {
+  if (valuesEqual(haystack, value)) return true;
+  if (Array.isArray(haystack)) return haystack.some((h) => containsValue(h, value));
+  if (haystack !== null && typeof haystack === "object")
+    return Object.values(haystack).some((h) => containsValue(h, value));
+  return false;
+}

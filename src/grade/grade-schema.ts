@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { JsonValueSchema } from "../bank/json.js";
+import { FieldGradeSchema } from "./grade-answer-field.js";
+
+/** One G1 predicate's result. `reason` says why it failed, in a sentence. */
+export const G1ResultSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(["data_flow", "call", "workspace_value"]),
+  segment: z.number().int().positive().optional(),
+  passed: z.boolean(),
+  reason: z.string().optional(),
+  /** The value that travelled, when a data-flow predicate found one. */
+  value: JsonValueSchema.optional(),
+  explain: z.string(),
+});
+export type G1Result = z.infer<typeof G1ResultSchema>;
+
+export const ConstraintResultSchema = z.strictObject({
+  id: z.string(),
+  kind: z.literal("forbid"),
+  violated: z.boolean(),
+  /** The first offending call, `GET /v2/...`. */
+  detail: z.string(),
+  explain: z.string(),
+  segment: z.number().int().positive().optional(),
+});
+export type ConstraintResult = z.infer<typeof ConstraintResultSchema>;
+
+export const CheckpointResultSchema = z.strictObject({
+  id: z.string(),
+  hit: z.boolean(),
+  explain: z.string(),
+  segment: z.number().int().positive().optional(),
+});
+
+export const SegmentResultSchema = z.strictObject({
+  passed: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  g1_passed: z.boolean(),
+  g2_passed: z.boolean(),
+});
+
+/**
+ * A trial's grade: the verdict, G1 and G2 apart, every predicate's result, the partial score and a
+ * one-line failure reason naming the first failure. Chains add per-segment results.
+ */
+export const TrialGradeSchema = z.strictObject({
+  grader_version: z.string(),
+  passed: z.boolean(),
+  g1_passed: z.boolean(),
+  g2_passed: z.boolean(),
+  card_found: z.boolean(),
+  g1: z.array(G1ResultSchema),
+  g2: z.array(FieldGradeSchema),
+  constraints: z.array(ConstraintResultSchema),
+  checkpoints: z.array(CheckpointResultSchema),
+  predicates_passed: z.number().int().nonnegative(),
+  predicates_total: z.number().int().nonnegative(),
+  partial_score: z.number().min(0).max(1),
+  /** Empty when the trial passed. */
+  failure_reason: z.string(),
+  chain_mode: z.enum(["selective", "full"]).optional(),
+  segments: z
+    .strictObject({
+      per_segment: z.record(z.string(), SegmentResultSchema),
+      /** The first segment whose gating predicates fail; null when none does. */
+      failure_stage: z.number().int().positive().nullable(),
+    })
+    .optional(),
+});
+export type TrialGrade = z.infer<typeof TrialGradeSchema>;

@@ -1,0 +1,159 @@
+import type { AgentFactory, StopReason } from "../agents/agent.js";
+import { playGolden } from "../agents/golden-agent.js";
+import { SYSTEM_PROMPT } from "../agents/system-prompt.js";
+import type { Bank } from "../bank/bank.js";
+import type { JsonValue } from "../bank/json.js";
+import type { Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
+import type { TrialGrade } from "../grade/grade-schema.js";
+import { gradeTrial } from "../grade/grade-trial.js";
+import { Workspace } from "../workspace/workspace.js";
+import { trialSeed as deriveTrialSeed, resolveCanaries } from "../world/canary.js";
+import type { TrialEvent } from "../world/event-log.js";
+import { inProcessTransport, type WorldTransport } from "../world/transport.js";
+import { TrialWorld } from "../world/trial-world.js";
+import { DEFAULT_LIMITS, stopConditions, type TrialLimits } from "./stop-conditions.js";
+import type { TokenUsage, TranscriptMessage } from "./transcript-schema.js";
+import { HarnessSession } from "./trial-session.js";
+
+/** How a trial ended, for the store and the analysis; the last two are not scored. */
+export type TrialOutcomeKind =
+  | "pass"
+  | "fail"
+  | "abstained"
+  | "limit"
+  | "context_overflow"
+  | "provider_error"
+  | "harness_error";
+
+export interface TrialResult {
+  task_id: string;
+  epoch: number;
+  agent: string;
+  trial_seed: string;
+  outcome: TrialOutcomeKind;
+  stop_reason: StopReason;
+  stop_detail: string;
+  grade: TrialGrade;
+  messages: TranscriptMessage[];
+  events: readonly TrialEvent[];
+  tokens: TokenUsage & { cache_write: number };
+  tool_calls: number;
+  duration_s: number;
+}
+
+export interface RunTrialOptions {
+  bank: Bank;
+  task: Task;
+  agent: AgentFactory;
+  epoch: number;
+  limits?: TrialLimits;
+  /** Use another transport (e.g. HTTP to a served world); default is in-process. */
+  transport?: (trial: TrialWorld) => WorldTransport;
+}
+
+/** The per-trial world, with the storyline before the task already replayed. */
+export async function prepareTrialWorld(world: World, task: Task, seed: string): Promise<TrialWorld> {
+  const trial = new TrialWorld(world, seed);
+  if (task.setup.length === 0) return trial;
+  // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
+  trial.recording = false;
+  const scratch = new Workspace({
+    world,
+    transport: inProcessTransport(trial),
+    log: trial.log,
+    variables: seededVariables(task, seed),
+  });
+  const session = new HarnessSession(scratch, "", "", []);
+  await playGolden(task.setup, session, { finish: false });
+  session.dispose();
+  trial.recording = true;
+  // Variable writes of the replay are not the agent's.
+  (trial.log.events as TrialEvent[]).length = 0;
+  return trial;
+}
+
+function seededVariables(task: Task, seed: string) {
+  const resolve = (vars: Record<string, JsonValue>) =>
+    resolveCanaries(vars, seed) as Record<string, JsonValue>;
+  return {
+    vault: resolve(task.workspace.vault),
+    local: resolve(task.workspace.local),
+    global: resolve(task.workspace.global),
+  };
+}
+
+/**
+ * Run one trial end to end: world, workspace, agent, grade. Never throws for an agent's mistake;
+ * an exception inside the harness is recorded as `harness_error`.
+ *
+ * @example const r = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
+ */
+export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
+  const { bank, task, agent, epoch } = options;
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const world = bank.worlds.find((w) => w.id === task.world);
+  if (!world) throw new Error(`task ${task.id} names unknown world ${task.world}`);
+  const seed = deriveTrialSeed(bank.manifest.seed, task.id, epoch);
+  const started = performance.now();
+  const trial = await prepareTrialWorld(world, task, seed);
+  const transport = options.transport ? options.transport(trial) : inProcessTransport(trial);
+  const workspace = new Workspace({
+    world,
+    transport,
+    log: trial.log,
+    variables: seededVariables(task, seed),
+  });
+  const session = new HarnessSession(workspace, SYSTEM_PROMPT, task.ticket, stopConditions(limits), {
+    maxSeconds: limits.maxSeconds,
+  });
+  try {
+    await agent.forTask(task, { trialSeed: seed }).attempt(session);
+    if (!session.ended) session.abort("harness_error", "the agent returned without finishing the trial");
+  } catch (e) {
+    session.abort("harness_error", `agent threw: ${(e as Error).message ?? String(e)}`);
+  } finally {
+    session.dispose();
+  }
+  const grade = gradeTrial({
+    grader: task.grader,
+    ...(task.kind === "chain" && task.grader.chain_mode === "selective" && task.graded_segments
+      ? { gradedSegments: task.graded_segments }
+      : {}),
+    trialSeed: seed,
+    events: trial.log.events,
+    finalMessage: session.finalMessage,
+  });
+  const stop = session.stopReason ?? "harness_error";
+  return {
+    task_id: task.id,
+    epoch,
+    agent: agent.name,
+    trial_seed: seed,
+    outcome: outcomeOf(stop, grade.passed),
+    stop_reason: stop,
+    stop_detail: session.stopDetail,
+    grade,
+    messages: session.messages,
+    events: trial.log.events,
+    tokens: session.usage,
+    tool_calls: session.toolCallCount,
+    duration_s: (performance.now() - started) / 1000,
+  };
+}
+
+export function outcomeOf(stop: StopReason, passed: boolean): TrialOutcomeKind {
+  switch (stop) {
+    case "answered":
+      return passed ? "pass" : "fail";
+    case "clarify":
+    case "report_blocked":
+      return "abstained";
+    case "tool_call_limit":
+    case "token_limit":
+    case "time_limit":
+      return "limit";
+    default:
+      return stop;
+  }
+}

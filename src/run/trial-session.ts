@@ -1,0 +1,155 @@
+import type { AgentToolCall, StepResult, StopReason, TrialSession } from "../agents/agent.js";
+import { toolJsonSchemas } from "../workspace/tool-definitions.js";
+import type { ToolResult, Workspace } from "../workspace/workspace.js";
+import type { StepHistory, StopCondition } from "./stop-conditions.js";
+import type { TokenUsage, TranscriptMessage } from "./transcript-schema.js";
+
+/**
+ * The harness side of a trial: it runs the agent's tool calls against the workspace, records the
+ * transcript in the 1.0 message layout, applies the stop conditions, and knows how the trial ended.
+ */
+export class HarnessSession implements TrialSession {
+  readonly tools = toolJsonSchemas();
+  readonly messages: TranscriptMessage[];
+  readonly usage: TokenUsage & { cache_write: number } = {
+    input: 0,
+    output: 0,
+    cache: 0,
+    total: 0,
+    cache_write: 0,
+  };
+  finalMessage: string | null = null;
+  stopReason: StopReason | null = null;
+  stopDetail = "";
+  private toolCalls = 0;
+  private callSeq = 0;
+  private readonly started: number;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly workspace: Workspace,
+    readonly systemPrompt: string,
+    readonly ticket: string,
+    private readonly conditions: StopCondition[],
+    options: { maxSeconds?: number; now?: () => number } = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.started = this.now();
+    this.messages = [
+      { role: "system", content: systemPrompt },
+      { role: "user", content: ticket },
+    ];
+    if (options.maxSeconds) {
+      this.timer = setTimeout(() => {
+        this.end("time_limit", `wall time limit of ${options.maxSeconds}s reached`);
+        this.controller.abort(new Error("time_limit"));
+      }, options.maxSeconds * 1000);
+      this.timer.unref();
+    }
+  }
+
+  private readonly now: () => number;
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get ended(): boolean {
+    return this.stopReason !== null;
+  }
+
+  get toolCallCount(): number {
+    return this.toolCalls;
+  }
+
+  async step(turn: { text?: string; reasoning?: string; toolCalls: AgentToolCall[] }): Promise<StepResult> {
+    if (this.ended) return { results: [], stopped: this.stopReason };
+    const calls = turn.toolCalls.map((c) => ({
+      ...c,
+      id: c.id ?? `call_${String(++this.callSeq).padStart(4, "0")}`,
+    }));
+    const content: Array<{ type: string; text?: string; reasoning?: string }> = [];
+    if (turn.reasoning) content.push({ type: "reasoning", reasoning: turn.reasoning });
+    if (turn.text) content.push({ type: "text", text: turn.text });
+    this.messages.push({
+      role: "assistant",
+      content,
+      tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+    });
+    const results: ToolResult[] = [];
+    for (const call of calls) {
+      if (this.ended) break;
+      this.toolCalls += 1;
+      const limit = this.check();
+      if (limit) {
+        this.end(limit, `limit reached before ${call.name}`);
+        break;
+      }
+      const result = await this.workspace.call(call.name, call.arguments);
+      results.push(result);
+      this.messages.push({
+        role: "tool",
+        content: result.content,
+        tool_call_id: call.id,
+        function: call.name,
+        ...(result.error ? { error: { type: result.error.code, message: result.error.message } } : {}),
+      });
+      if (result.ends) this.end(result.ends, result.content);
+    }
+    return { results, stopped: this.stopReason };
+  }
+
+  finish(text: string, reasoning?: string): void {
+    if (this.ended) return;
+    const content: Array<{ type: string; text?: string; reasoning?: string }> = [];
+    if (reasoning) content.push({ type: "reasoning", reasoning });
+    content.push({ type: "text", text });
+    this.messages.push({ role: "assistant", content });
+    this.finalMessage = text;
+    this.end("answered", "");
+  }
+
+  addUsage(usage: Partial<TokenUsage> & { cache_write?: number }): void {
+    this.usage.input += usage.input ?? 0;
+    this.usage.output += usage.output ?? 0;
+    this.usage.cache += usage.cache ?? 0;
+    this.usage.cache_write += usage.cache_write ?? 0;
+    this.usage.total = this.usage.input + this.usage.output + this.usage.cache + this.usage.cache_write;
+    const limit = this.check();
+    if (limit) this.end(limit, "limit reached after a model call");
+  }
+
+  abort(reason: StopReason, detail: string): void {
+    this.end(reason, detail);
+  }
+
+  /** Seconds since the session started. */
+  elapsedSeconds(): number {
+    return (this.now() - this.started) / 1000;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private history(): StepHistory {
+    return { toolCalls: this.toolCalls, tokens: this.usage.total, elapsedMs: this.now() - this.started };
+  }
+
+  private check(): StopReason | null {
+    const h = this.history();
+    for (const condition of this.conditions) {
+      const r = condition(h);
+      if (r) return r;
+    }
+    return null;
+  }
+
+  private end(reason: StopReason, detail: string): void {
+    if (this.stopReason !== null) return;
+    this.stopReason = reason;
+    this.stopDetail = detail;
+    if (this.timer) clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,431 @@
+import type { JsonObject, JsonValue } from "../bank/json.js";
+import type { World } from "../bank/world-schema.js";
+import type { EventLog } from "../world/event-log.js";
+import { renderOpenApi } from "../world/openapi.js";
+import type { WorldTransport } from "../world/transport.js";
+import {
+  describe,
+  formatEntityRef,
+  normalizeEntityRef,
+  type Parsed,
+  parseMaybeJson,
+  type ToolArgError,
+} from "./entity-ref.js";
+import { resolvePlaceholders } from "./placeholders.js";
+import {
+  type RestRequest,
+  RestRequestSchema,
+  type Scope,
+  ScopeSchema,
+  TOOL_NAMES,
+  type ToolName,
+} from "./tool-definitions.js";
+
+/** What a tool call returns to the agent. `ends` is set by `clarify` and `report_blocked`. */
+export interface ToolResult {
+  ok: boolean;
+  /** The text the agent sees (JSON for data, a sentence for errors). */
+  content: string;
+  error?: ToolArgError;
+  ends?: "clarify" | "report_blocked";
+}
+
+interface StoredResponse {
+  parent: string;
+  status: number;
+  headers: Record<string, string>;
+  body: JsonValue | null;
+}
+
+export interface WorkspaceOptions {
+  world: World;
+  transport: WorldTransport;
+  log: EventLog;
+  variables: {
+    vault: Record<string, JsonValue>;
+    local: Record<string, JsonValue>;
+    global: Record<string, JsonValue>;
+  };
+  /** Characters of the response body shown in `execute`'s preview. */
+  previewChars?: number;
+}
+
+const SCOPE_ORDER: Scope[] = ["vault", "local", "global"];
+
+/**
+ * One trial's workspace: its entities (requests, responses, variables in three scopes, the spec,
+ * handles) and the seven tools over them. Every call returns a `ToolResult`; an agent's mistake is
+ * an error message it can act on, never an exception.
+ *
+ * @example const r = await ws.call("read", { entity_ref: { kind: "spec", id: "openapi" } });
+ */
+export class Workspace {
+  private readonly vars: Record<Scope, Map<string, JsonValue>>;
+  private readonly requests = new Map<string, JsonObject>();
+  private readonly responses = new Map<string, StoredResponse>();
+  private readonly handles = new Map<string, JsonObject>();
+  private seq = 0;
+  private readonly spec: JsonObject;
+
+  constructor(private readonly opts: WorkspaceOptions) {
+    this.vars = {
+      vault: new Map(Object.entries(opts.variables.vault)),
+      local: new Map(Object.entries(opts.variables.local)),
+      global: new Map(Object.entries(opts.variables.global)),
+    };
+    this.spec = {
+      format: "openapi-3.1",
+      title: opts.world.title,
+      served_at: "/openapi.json",
+      description: `OpenAPI 3.1 spec for ${opts.world.title}, inlined below. Endpoints are paths on ${opts.world.base_url}; send them with execute().`,
+      document: renderOpenApi(opts.world) as unknown as JsonObject,
+    };
+  }
+
+  /** Run one tool call. Arguments arrive as the model sent them (an object or a JSON string). */
+  async call(name: string, rawArgs: unknown): Promise<ToolResult> {
+    if (!TOOL_NAMES.includes(name as ToolName)) {
+      return error("unknown_tool", `there is no tool "${name}"; the tools are ${TOOL_NAMES.join(", ")}`);
+    }
+    const argsParsed = parseMaybeJson(rawArgs ?? {}, "arguments");
+    if (!argsParsed.success) return errorOf(argsParsed.error);
+    const args = argsParsed.data;
+    if (args === null || typeof args !== "object" || Array.isArray(args)) {
+      return error("bad_arguments", `arguments must be an object, got ${describe(args)}`);
+    }
+    const a = args as Record<string, unknown>;
+    switch (name as ToolName) {
+      case "read":
+        return this.read(a);
+      case "write":
+        return this.write(a);
+      case "edit":
+        return this.edit(a);
+      case "search":
+        return this.search(a);
+      case "execute":
+        return this.execute(a);
+      case "clarify":
+        return this.abstain(a, "question", "clarify");
+      case "report_blocked":
+        return this.abstain(a, "reason", "report_blocked");
+    }
+  }
+
+  /** Variables of one scope as they stand now (for the grader's workspace-value predicates). */
+  variables(scope: Scope): ReadonlyMap<string, JsonValue> {
+    return this.vars[scope];
+  }
+
+  private lookupVariable(name: string): { scope: Scope; value: JsonValue } | null {
+    for (const scope of SCOPE_ORDER) {
+      const v = this.vars[scope];
+      if (v.has(name)) return { scope, value: v.get(name) as JsonValue };
+    }
+    return null;
+  }
+
+  private read(a: Record<string, unknown>): ToolResult {
+    const ref = normalizeEntityRef(a.entity_ref);
+    if (!ref.success) return errorOf(ref.error);
+    const { kind, id } = ref.data;
+    switch (kind) {
+      case "variable": {
+        const scope = parseScope(a.scope);
+        if (!scope.success) return errorOf(scope.error);
+        const found = scope.data
+          ? this.vars[scope.data].has(id)
+            ? { scope: scope.data, value: this.vars[scope.data].get(id) as JsonValue }
+            : null
+          : this.lookupVariable(id);
+        if (!found) {
+          return error(
+            "not_found",
+            `no variable "${id}"${scope.data ? ` in scope ${scope.data}` : ""}; search(query: "", kind: "variable") lists them`,
+          );
+        }
+        return ok({ scope: found.scope, name: id, value: found.value });
+      }
+      case "spec":
+        if (id !== "openapi") return error("not_found", `no spec "${id}"; the workspace has spec:openapi`);
+        return ok({ ref: "spec:openapi", content: this.spec });
+      case "request": {
+        const content = this.requests.get(id);
+        if (!content) return error("not_found", `no request "${id}"`);
+        return ok({ ref: formatEntityRef(ref.data), content });
+      }
+      case "response": {
+        const stored = this.responses.get(id);
+        if (!stored) return error("not_found", `no response "${id}"`);
+        const { parent, ...content } = stored;
+        return ok({ ref: formatEntityRef({ kind, id, parent }), content });
+      }
+      case "handle": {
+        const content = this.handles.get(id);
+        if (!content) return error("not_found", `no handle "${id}"`);
+        return ok({ ref: formatEntityRef(ref.data), content });
+      }
+    }
+  }
+
+  private write(a: Record<string, unknown>): ToolResult {
+    const ref = normalizeEntityRef(a.entity_ref);
+    if (!ref.success) return errorOf(ref.error);
+    const contentParsed = parseMaybeJson(a.content, "content");
+    if (!contentParsed.success) return errorOf(contentParsed.error);
+    const content = contentParsed.data;
+    if (content === undefined) return error("missing_field", "write needs `content`");
+    const { kind, id } = ref.data;
+    if (kind === "variable") {
+      const scope = parseScope(a.scope);
+      if (!scope.success) return errorOf(scope.error);
+      const target = scope.data ?? "local";
+      if (target === "vault")
+        return error("read_only", "the vault is read-only; write to scope local or global");
+      let value: JsonValue;
+      if (content !== null && typeof content === "object" && !Array.isArray(content)) {
+        if (!("value" in content)) {
+          return error(
+            "bad_content",
+            'variable content must be {"value": <v>} (or a bare string, number or boolean)',
+          );
+        }
+        value = (content as { value: JsonValue }).value;
+      } else value = content as JsonValue;
+      this.vars[target].set(id, value);
+      this.opts.log.append({ type: "variable_write", scope: target, name: id, value });
+      return { ok: true, content: `variable ${target}:${id} written` };
+    }
+    if (kind === "request") {
+      const request = RestRequestSchema.safeParse(content);
+      if (!request.success)
+        return error("bad_request", `request content is invalid: ${zodMessage(request.error)}`);
+      this.requests.set(id, request.data as JsonObject);
+      return { ok: true, content: `request ${id} written` };
+    }
+    return error("read_only", `${kind} entities are read-only; you can write requests and variables`);
+  }
+
+  private edit(a: Record<string, unknown>): ToolResult {
+    const ref = normalizeEntityRef(a.entity_ref);
+    if (!ref.success) return errorOf(ref.error);
+    const patchParsed = parseMaybeJson(a.patch, "patch");
+    if (!patchParsed.success) return errorOf(patchParsed.error);
+    const patch = patchParsed.data;
+    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
+      return error("bad_patch", `patch must be an object, got ${describe(patch)}`);
+    }
+    const { kind, id } = ref.data;
+    if (kind === "request") {
+      const current = this.requests.get(id);
+      if (!current) return error("not_found", `no request "${id}" to edit; write it first`);
+      const merged = RestRequestSchema.safeParse({ ...current, ...(patch as JsonObject) });
+      if (!merged.success)
+        return error("bad_request", `patched request is invalid: ${zodMessage(merged.error)}`);
+      this.requests.set(id, merged.data as JsonObject);
+      return { ok: true, content: `request ${id} edited` };
+    }
+    if (kind === "variable") {
+      const found = this.lookupVariable(id);
+      if (!found) return error("not_found", `no variable "${id}" to edit`);
+      if (found.scope === "vault") return error("read_only", "the vault is read-only");
+      const current = found.value;
+      if (current === null || typeof current !== "object" || Array.isArray(current)) {
+        return error(
+          "bad_patch",
+          `variable ${id} holds a ${describe(current)}, not an object; write a new value instead`,
+        );
+      }
+      const value = { ...current, ...(patch as JsonObject) };
+      this.vars[found.scope].set(id, value);
+      this.opts.log.append({ type: "variable_write", scope: found.scope, name: id, value });
+      return { ok: true, content: `variable ${found.scope}:${id} edited` };
+    }
+    return error("read_only", `${kind} entities are read-only`);
+  }
+
+  private search(a: Record<string, unknown>): ToolResult {
+    const query = a.query === undefined || a.query === null ? "" : a.query;
+    if (typeof query !== "string") return error("bad_type", `query must be a string, got ${describe(query)}`);
+    const kind = a.kind;
+    if (
+      kind !== undefined &&
+      kind !== null &&
+      !["request", "response", "variable", "spec", "handle"].includes(String(kind))
+    ) {
+      return error(
+        "unknown_kind",
+        `kind ${JSON.stringify(kind)} is not one of request, response, variable, spec, handle`,
+      );
+    }
+    const q = query.toLowerCase();
+    const hits: JsonValue[] = [];
+    const want = (k: string) => kind === undefined || kind === null || kind === k;
+    const match = (text: string) => q === "" || text.toLowerCase().includes(q);
+    if (want("spec") && match("spec:openapi openapi")) hits.push("spec:openapi");
+    if (want("variable")) {
+      for (const scope of SCOPE_ORDER) {
+        for (const name of this.vars[scope].keys())
+          if (match(name)) hits.push({ kind: "variable", id: name, scope });
+      }
+    }
+    if (want("request")) for (const id of this.requests.keys()) if (match(id)) hits.push(`request:${id}`);
+    if (want("response")) {
+      for (const [id, r] of this.responses)
+        if (match(id) || match(r.parent)) hits.push(`request:${r.parent}/response:${id}`);
+    }
+    if (want("handle")) for (const id of this.handles.keys()) if (match(id)) hits.push(`handle:${id}`);
+    return ok(hits);
+  }
+
+  private async execute(a: Record<string, unknown>): Promise<ToolResult> {
+    let request: RestRequest;
+    let requestId: string;
+    if (a.request !== undefined && a.request !== null) {
+      const parsed = parseMaybeJson(a.request, "request");
+      if (!parsed.success) return errorOf(parsed.error);
+      const checked = RestRequestSchema.safeParse(parsed.data);
+      if (!checked.success) {
+        const protocol = (parsed.data as { protocol?: unknown } | null)?.protocol;
+        if (protocol === "graphql" || protocol === "mcp") {
+          return error(
+            "unsupported_protocol",
+            `this world speaks REST only; send {protocol: "rest", method, url, ...}`,
+          );
+        }
+        return error("bad_request", `request is invalid: ${zodMessage(checked.error)}`);
+      }
+      request = checked.data;
+      requestId = this.nextId("req");
+      this.requests.set(requestId, request as JsonObject);
+    } else if (a.target !== undefined && a.target !== null) {
+      const ref = normalizeEntityRef(a.target, "target");
+      if (!ref.success) return errorOf(ref.error);
+      if (ref.data.kind !== "request")
+        return error("bad_target", `target must be a request, got ${ref.data.kind}`);
+      const stored = this.requests.get(ref.data.id);
+      if (!stored)
+        return error("not_found", `no request "${ref.data.id}"; write it first or pass request={...}`);
+      request = stored as RestRequest;
+      requestId = ref.data.id;
+    } else {
+      return error("missing_field", "execute needs `request` (inline) or `target` (a stored request)");
+    }
+    const resolved = resolvePlaceholders(request, (name) => this.lookupVariable(name)?.value);
+    if (!resolved.success) return errorOf(resolved.error);
+    const req = resolved.data;
+    const method = req.method.toUpperCase();
+    let url: URL;
+    try {
+      url = new URL(req.url, this.opts.world.base_url);
+    } catch {
+      return error("bad_url", `url ${JSON.stringify(req.url)} is not a URL or a path`);
+    }
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers ?? {})) {
+      try {
+        headers.set(k, v);
+      } catch {
+        return error("bad_header", `header ${JSON.stringify(k)} is not a valid HTTP header`);
+      }
+    }
+    let body: string | undefined;
+    if (req.body !== undefined && req.body !== null && method !== "GET" && method !== "HEAD") {
+      body = typeof req.body === "string" ? req.body : JSON.stringify(req.body);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    }
+    let response: Response;
+    try {
+      response = await this.opts.transport(
+        new Request(`http://world.local${url.pathname}${url.search}`, { method, headers, body }),
+      );
+    } catch (e) {
+      return error("transport_failed", `the request could not be sent: ${(e as Error).message}`);
+    }
+    const text = await response.text();
+    let parsedBody: JsonValue | null = null;
+    try {
+      parsedBody = text ? (JSON.parse(text) as JsonValue) : null;
+    } catch {
+      parsedBody = text;
+    }
+    const responseHeaders = Object.fromEntries(response.headers.entries());
+    const responseId = this.nextId("resp");
+    this.responses.set(responseId, {
+      parent: requestId,
+      status: response.status,
+      headers: responseHeaders,
+      body: parsedBody,
+    });
+    if (response.status === 202) {
+      const location = response.headers.get("location");
+      const handleId = location ? location.split("/").filter(Boolean).pop() : undefined;
+      if (handleId)
+        this.handles.set(handleId, {
+          location: location as string,
+          from: `request:${requestId}/response:${responseId}`,
+        });
+    }
+    const preview = this.opts.previewChars ?? 4000;
+    return ok({
+      response_ref: `request:${requestId}/response:${responseId}`,
+      status: response.status,
+      headers: responseHeaders,
+      body_preview:
+        text.length > preview
+          ? `${text.slice(0, preview)}… (${text.length} chars; read the response for all of it)`
+          : text,
+    });
+  }
+
+  private abstain(a: Record<string, unknown>, field: string, ends: "clarify" | "report_blocked"): ToolResult {
+    const text = a[field];
+    if (typeof text !== "string" || text.trim() === "") {
+      return error("missing_field", `${ends} needs \`${field}\` (a non-empty string)`);
+    }
+    return {
+      ok: true,
+      content: `${ends === "clarify" ? "question sent to the user" : "blocked reported"}; the trial ends`,
+      ends,
+    };
+  }
+
+  private nextId(prefix: string): string {
+    this.seq += 1;
+    return `${prefix}-${String(this.seq).padStart(4, "0")}`;
+  }
+}
+
+function parseScope(raw: unknown): Parsed<Scope | undefined> {
+  if (raw === undefined || raw === null || raw === "") return { success: true, data: undefined };
+  const s = ScopeSchema.safeParse(raw);
+  if (!s.success) {
+    return {
+      success: false,
+      error: {
+        code: "bad_scope",
+        message: `scope ${JSON.stringify(raw)} is not one of vault, local, global`,
+      },
+    };
+  }
+  return { success: true, data: s.data };
+}
+
+function zodMessage(e: { issues: Array<{ path: PropertyKey[]; message: string }> }): string {
+  return e.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? `${i.path.map(String).join(".")}: ` : ""}${i.message}`)
+    .join("; ");
+}
+
+function ok(data: unknown): ToolResult {
+  return { ok: true, content: JSON.stringify(data) };
+}
+
+function error(code: string, message: string): ToolResult {
+  return { ok: false, content: `error (${code}): ${message}`, error: { code, message } };
+}
+
+function errorOf(e: ToolArgError): ToolResult {
+  return error(e.code, e.message);
+}

@@ -1,0 +1,50 @@
+import { sha256Hex } from "../bank/canonical-json.js";
+import type { JsonValue } from "../bank/json.js";
+import type { CanaryRef } from "../bank/task-schema.js";
+
+// Crockford-style alphabet without I, L, O, U: canaries must not read as words or be mistyped.
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A canary: a distinctive value the world mints into exactly one correct response. It is derived
+ * from the trial seed, so two trials of one task see different canaries and a transcript from
+ * another trial, or a released answer key, does not pass.
+ *
+ * @example mintCanary("seed-1", { $canary: "firmware", format: "FW-{code}" }) // "FW-7Q2K9D"
+ */
+export function mintCanary(trialSeed: string, ref: CanaryRef): string {
+  const hex = sha256Hex(`canary:${trialSeed}:${ref.$canary}`);
+  let code = "";
+  for (let i = 0; i < 6; i++) code += ALPHABET[Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 32];
+  return (ref.format ?? "{code}").replace("{code}", code);
+}
+
+/** True for `{"$canary": "name"}` (with an optional `format`) and nothing else. */
+export function isCanaryRef(value: unknown): value is CanaryRef {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return (
+    typeof (value as { $canary?: unknown }).$canary === "string" &&
+    keys.every((k) => k === "$canary" || k === "format")
+  );
+}
+
+/** Replace every canary reference inside a JSON value by the trial's canary. */
+export function resolveCanaries(value: unknown, trialSeed: string): JsonValue {
+  if (isCanaryRef(value)) return mintCanary(trialSeed, value);
+  if (Array.isArray(value)) return value.map((v) => resolveCanaries(v, trialSeed));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, JsonValue> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = resolveCanaries(v, trialSeed);
+    return out;
+  }
+  return value as JsonValue;
+}
+
+/**
+ * The trial seed: one value per (bank, task, epoch). Everything random inside a trial — canaries,
+ * minted ids, tokens — derives from it, never from the clock.
+ */
+export function trialSeed(bankSeed: string, taskId: string, epoch: number): string {
+  return sha256Hex(`trial:${bankSeed}:${taskId}:${epoch}`).slice(0, 24);
+}
