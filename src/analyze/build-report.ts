@@ -1,0 +1,109 @@
+import { Rng } from "../bank/rng.js";
+import { isScored, type Outcome, type TrialRecord } from "../run/trial-record.js";
+import { clusterBootstrapRatio } from "./cluster-bootstrap.js";
+import { cleanSlice, consensusScreen } from "./consensus-screen.js";
+import { costFrontier, costSummary } from "./cost.js";
+import { independentErrorNull } from "./null-model.js";
+import { reliability } from "./reliability.js";
+import { REPORT_VERSION, type Report, type Spread } from "./report-schema.js";
+import { computeSlices, groupBy, naturalCompare, type SliceStats, slicesBy } from "./slice-stats.js";
+import { spread } from "./spread.js";
+
+export interface ReportOptions {
+  /** Bootstrap resamples for the CIs (default 2000; 0 skips the intervals). */
+  resamples?: number;
+  /** Bootstrap seed (default `apiflow-report`): the same seed gives the same intervals. */
+  seed?: string;
+  /** Where the trials came from, recorded in the report. */
+  runs?: Array<{ dir: string; trials: number }>;
+}
+
+/** Pooled pass rate by world, as bootstrap clusters. */
+function worldClusters(records: readonly TrialRecord[]) {
+  const byWorld = groupBy(
+    records.filter((r) => isScored(r)),
+    (r) => r.world,
+  );
+  return [...byWorld.keys()].sort(naturalCompare).map((w) => {
+    const rs = byWorld.get(w)!;
+    return { num: rs.filter((r) => r.passed).length, den: rs.length };
+  });
+}
+
+function spreads(models: Report["models"]): { abs: Spread; logOdds: Spread } {
+  const list = Object.values(models);
+  const of = (pick: (m: Report["models"][string]) => SliceStats | undefined) =>
+    spread(list.map(pick).filter((s): s is SliceStats => s !== undefined));
+  const keys = (pick: (m: Report["models"][string]) => Record<string, SliceStats>) =>
+    [...new Set(list.flatMap((m) => Object.keys(pick(m))))].sort(naturalCompare);
+  const build = (which: "abs" | "log_odds"): Spread => {
+    const rec = (pick: (m: Report["models"][string]) => Record<string, SliceStats>) =>
+      Object.fromEntries(keys(pick).map((k) => [k, of((m) => pick(m)[k])[which]]));
+    return {
+      solo: of((m) => m.slices.solo)[which],
+      chain: of((m) => m.slices.chain)[which],
+      chain_by_length: rec((m) => m.slices.chain_by_length),
+      by_axis: rec((m) => m.slices.by_axis),
+      by_world: rec((m) => m.slices.by_world),
+    };
+  };
+  return { abs: build("abs"), logOdds: build("log_odds") };
+}
+
+/**
+ * Every figure of the report from the stored trials of one bank. Pure and deterministic: the
+ * bootstrap draws from an `Rng` seeded with `opts.seed`, one stream per agent, so adding an agent
+ * leaves the others' intervals unchanged.
+ *
+ * @example const report = buildReport([...store.all()], { resamples: 2000, seed: "paper" });
+ */
+export function buildReport(records: readonly TrialRecord[], opts: ReportOptions = {}): Report {
+  const resamples = opts.resamples ?? 2000;
+  const seed = opts.seed ?? "apiflow-report";
+  const level = 0.9;
+  const screen = consensusScreen(records);
+  const clean = cleanSlice(records, screen);
+  const flagged = new Set(screen.flagged_cells);
+  const byOutcome: Partial<Record<Outcome, number>> = {};
+  for (const r of records) byOutcome[r.outcome] = (byOutcome[r.outcome] ?? 0) + 1;
+  const scored = records.filter((r) => isScored(r)).length;
+
+  const byAgent = groupBy(records, (r) => r.agent);
+  const cleanByAgent = groupBy(clean, (r) => r.agent);
+  const models: Report["models"] = {};
+  for (const agent of [...byAgent.keys()].sort(naturalCompare)) {
+    const rs = byAgent.get(agent)!;
+    const slices = computeSlices(rs);
+    const boot = clusterBootstrapRatio(worldClusters(rs), { resamples, rng: Rng.derive(seed, agent), level });
+    models[agent] = {
+      pass_rate: slices.all.pass_rate,
+      n: slices.all.n,
+      ci90: boot.ci,
+      ...reliability(rs),
+      trials: { total: rs.length, scored: slices.all.n, unscored: slices.all.unscored },
+      slices,
+      clean: computeSlices(cleanByAgent.get(agent) ?? []),
+      cost: costSummary(rs),
+    };
+  }
+  const { abs, logOdds } = spreads(models);
+  return {
+    report_version: REPORT_VERSION,
+    bank_hashes: [...new Set(records.map((r) => r.bank_hash))].sort(),
+    runs: opts.runs ?? [],
+    bootstrap: { resamples, seed, level },
+    trials: { total: records.length, scored, unscored: records.length - scored, by_outcome: byOutcome },
+    slices: { ...computeSlices(records), by_model: slicesBy(records, (r) => r.agent) },
+    clean: { ...computeSlices(clean), by_model: slicesBy(clean, (r) => r.agent) },
+    screen,
+    models,
+    spread: abs,
+    spread_log_odds: logOdds,
+    null_model: independentErrorNull(records, (r) => !flagged.has(r.task_id)),
+    cost: {
+      frontier: costFrontier(
+        Object.entries(models).map(([agent, m]) => ({ agent, cost: m.cost, pass_rate: m.pass_rate })),
+      ),
+    },
+  };
+}

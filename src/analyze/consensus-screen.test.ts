@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { cleanSlice, consensusScreen } from "./consensus-screen.js";
+import { trial } from "./test-records.js";
+
+describe("consensusScreen", () => {
+  it("flags chain cells no model passes in any epoch, and the clean slice drops them", () => {
+    const recs = [
+      trial("a", "v56-w01-chain-1to05", 1, "fail"),
+      trial("b", "v56-w01-chain-1to05", 1, "abstained"),
+      trial("b", "v56-w01-chain-1to05", 2, "unscored"),
+      trial("a", "v56-w01-chain-1to06", 1, "fail"),
+      trial("b", "v56-w01-chain-1to06", 1, "pass"),
+      trial("a", "v56-w01-chain-1to07", 1, "harness_error"),
+      trial("a", "v56-w01-sub01", 1, "fail"),
+    ];
+    const screen = consensusScreen(recs);
+    expect(screen).toEqual({ flagged_cells: ["v56-w01-chain-1to05"], flagged_trials: 2 });
+    const clean = cleanSlice(recs, screen);
+    expect(clean.map((r) => r.task_id)).not.toContain("v56-w01-chain-1to05");
+    expect(clean).toHaveLength(4);
+  });
+});

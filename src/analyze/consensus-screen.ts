@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { isScored, type TrialRecord } from "../run/trial-record.js";
+import { naturalCompare } from "./slice-stats.js";
+
+export const ScreenSchema = z.object({
+  /** Chain task ids (world × length cells) that no agent passed in any scored epoch. */
+  flagged_cells: z.array(z.string()),
+  /** Scored trials in the flagged cells. */
+  flagged_trials: z.number().int(),
+});
+export type Screen = z.infer<typeof ScreenSchema>;
+
+/**
+ * The consensus screen: a chain cell that no model passes in any epoch may be broken rather than
+ * hard, so every figure is also shown without it (the clean slice). Cells with no scored trial
+ * are not flagged: there is no evidence either way.
+ *
+ * @example const screen = consensusScreen(records); const clean = cleanSlice(records, screen);
+ */
+export function consensusScreen(records: readonly TrialRecord[]): Screen {
+  const cells = new Map<string, { n: number; passes: number }>();
+  for (const r of records) {
+    if (r.kind !== "chain" || !isScored(r)) continue;
+    const c = cells.get(r.task_id) ?? { n: 0, passes: 0 };
+    c.n++;
+    if (r.passed) c.passes++;
+    cells.set(r.task_id, c);
+  }
+  const flagged = [...cells.entries()].filter(([, c]) => c.passes === 0);
+  return {
+    flagged_cells: flagged.map(([id]) => id).sort(naturalCompare),
+    flagged_trials: flagged.reduce((a, [, c]) => a + c.n, 0),
+  };
+}
+
+/**
+ * The trials outside the screen's flagged cells (every solo trial stays).
+ *
+ * @example cleanSlice(records, consensusScreen(records))
+ */
+export function cleanSlice(records: readonly TrialRecord[], screen: Screen): TrialRecord[] {
+  const flagged = new Set(screen.flagged_cells);
+  return records.filter((r) => !flagged.has(r.task_id));
+}
