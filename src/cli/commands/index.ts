@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { register as regradeOfficial } from "./regrade-official.js";
+import { registerRun } from "./run.js";
+import { registerServe } from "./serve.js";
 
 /** Sets the exit code of the running command (commands never call `process.exit`). */
 export type SetExit = (code: number) => void;
@@ -15,4 +17,4 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
 
 type Register = (program: Command, io: CliIo, setExit: SetExit) => void;
 
-const COMMANDS: Register[] = [regradeOfficial];
+const COMMANDS: Register[] = [registerRun, registerServe, regradeOfficial];
