@@ -265,6 +265,8 @@ function serveRoute(c: Context<Env>, route: Route): Response {
       Object.assign(record, body, { [idParam]: record[idParam] ?? id });
       return json(c, 200, show(record));
     }
+    default:
+      return errorResponse(c, 501, "not_implemented", `action ${route.action} is not served yet`);
   }
 }
 

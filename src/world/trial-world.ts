@@ -49,8 +49,9 @@ export class TrialWorld {
   issueToken(): { token: string; ttl: number; scopes: string[] } {
     const { auth } = this.world;
     const token = this.mint("token", `${auth.token_prefix}{code}`);
-    this.tokens.set(token, { callsLeft: auth.ttl_calls, scopes: [...auth.scopes] });
-    return { token, ttl: auth.ttl_calls, scopes: [...auth.scopes] };
+    const calls = auth.ttl_calls ?? Number.POSITIVE_INFINITY;
+    this.tokens.set(token, { callsLeft: calls, scopes: [...auth.scopes] });
+    return { token, ttl: auth.ttl_seconds ?? auth.ttl_calls ?? 0, scopes: [...auth.scopes] };
   }
 
   /** Spend one call of a token: `ok`, or why it was refused. */
