@@ -19,12 +19,12 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     .option("--concurrency <n>", "trials in flight", "8")
     .option("--json", "print one JSON object instead of lines")
     .action(async (opts: RunFlags) => {
-      const bank = bankFromOption(opts.bank, io.cwd);
-      const agents = resolveAgents(opts.agent, io);
       const epochs = positiveInt(opts.epochs, "--epochs");
       const concurrency = positiveInt(opts.concurrency, "--concurrency");
+      const bank = bankFromOption(opts.bank, io.cwd);
       const tasks = opts.tasks ? bank.tasks.filter((t) => taskGlob(opts.tasks as string)(t.id)) : bank.tasks;
       if (tasks.length === 0) throw new UsageError(`no task matches --tasks ${opts.tasks}`);
+      const agents = resolveAgents(opts.agent, io);
       const results = await runGrid({
         bank,
         agents,
