@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
+import { register as registerImport } from "./import.js";
 import { register as regradeOfficial } from "./regrade-official.js";
+import { register as registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerServe } from "./serve.js";
 
@@ -17,4 +19,4 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
 
 type Register = (program: Command, io: CliIo, setExit: SetExit) => void;
 
-const COMMANDS: Register[] = [registerRun, registerServe, regradeOfficial];
+const COMMANDS: Register[] = [registerRun, registerServe, regradeOfficial, registerImport, registerReport];

@@ -1,0 +1,187 @@
+import type { Report } from "./report-schema.js";
+
+/** A table as rows of cells, rendered by `renderTerminal` or `renderMarkdown`. */
+export interface Table {
+  title: string;
+  header: string[];
+  rows: string[][];
+  /** Columns aligned right (numbers). */
+  right?: number[];
+}
+
+/** A fraction as a percentage with one decimal; `—` for no data. */
+export const pct = (x: number | null | undefined): string =>
+  x === null || x === undefined ? "—" : `${(x * 100).toFixed(1)}%`;
+const ci = (c: [number, number] | null) => (c ? `${pct(c[0])}–${pct(c[1])}` : "—");
+const num = (x: number | null | undefined, digits = 0) =>
+  x === null || x === undefined ? "—" : x.toLocaleString("en-US", { maximumFractionDigits: digits });
+
+/**
+ * The report's tables, in reading order: trials, models, chain length against the null, slices,
+ * failure composition, screen and cost.
+ *
+ * @example for (const t of reportTables(report)) io.stdout(renderTerminal(t));
+ */
+export function reportTables(report: Report): Table[] {
+  const t = report.trials;
+  const models = Object.entries(report.models).sort(
+    (a, b) => (b[1].pass_rate ?? -1) - (a[1].pass_rate ?? -1),
+  );
+  const tables: Table[] = [
+    {
+      title: "Trials",
+      header: ["total", "scored", "not scored", ...Object.keys(t.by_outcome)],
+      rows: [
+        [num(t.total), num(t.scored), num(t.unscored), ...Object.values(t.by_outcome).map((v) => num(v))],
+      ],
+      right: Array.from({ length: 3 + Object.keys(t.by_outcome).length }, (_, i) => i),
+    },
+    {
+      title: `Models (90% CI: cluster bootstrap over worlds, ${report.bootstrap.resamples} resamples)`,
+      header: [
+        "model",
+        "n",
+        "pass",
+        "90% CI",
+        "solo",
+        "chain",
+        "chain clean",
+        "k",
+        "best-of-k",
+        "all-k-of-k",
+        "pass^k",
+      ],
+      rows: models.map(([name, m]) => [
+        name,
+        num(m.n),
+        pct(m.pass_rate),
+        ci(m.ci90),
+        pct(m.slices.solo.pass_rate),
+        pct(m.slices.chain.pass_rate),
+        pct(m.clean.chain.pass_rate),
+        String(m.k),
+        pct(m.best_of_k),
+        pct(m.all_k_of_k),
+        pct(m.pass_hat_k),
+      ]),
+      right: [1, 2, 4, 5, 6, 7, 8, 9, 10],
+    },
+    {
+      title: "Chains by length against the independent-error null",
+      header: [
+        "L",
+        "n",
+        "observed",
+        "predicted",
+        "n clean",
+        "observed clean",
+        "predicted clean",
+        "spread",
+        "spread (log-odds)",
+      ],
+      rows: Object.entries(report.null_model).map(([L, p]) => [
+        L,
+        num(p.n),
+        pct(p.observed),
+        pct(p.predicted),
+        num(p.n_clean),
+        pct(p.observed_clean),
+        pct(p.predicted_clean),
+        pct(report.spread.chain_by_length[L]),
+        num(report.spread_log_odds.chain_by_length[L], 2),
+      ]),
+      right: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+    },
+    {
+      title: "Failure composition (fractions of scored failures)",
+      header: ["slice", "failures", "g1 only", "g2 only (delivery)", "both", "other"],
+      rows: [
+        ["solo", report.slices.solo],
+        ["chain", report.slices.chain],
+        ["chain (clean)", report.clean.chain],
+        ...models.map(([name]) => [name, report.slices.by_model[name]!] as const),
+      ].map(([label, s]) => {
+        const f = (s as Report["slices"]["solo"]).failures;
+        return [label as string, num(f.n), pct(f.g1_only), pct(f.g2_only), pct(f.both), pct(f.other)];
+      }),
+      right: [1, 2, 3, 4, 5],
+    },
+    {
+      title: `Consensus screen: ${report.screen.flagged_cells.length} chain cells no model passes (${report.screen.flagged_trials} trials)`,
+      header: ["slice", "inclusive", "clean"],
+      rows: [
+        ["solo", pct(report.slices.solo.pass_rate), pct(report.clean.solo.pass_rate)],
+        ["chain", pct(report.slices.chain.pass_rate), pct(report.clean.chain.pass_rate)],
+        ["spread solo", pct(report.spread.solo), "—"],
+        ["spread chain", pct(report.spread.chain), "—"],
+      ],
+      right: [1, 2],
+    },
+    {
+      title: `Cost (${report.cost.frontier.basis === "cost_usd" ? "USD per trial" : "tokens per trial: prices unknown"})`,
+      header: ["model", "cost", "pass", "frontier"],
+      rows: report.cost.frontier.points.map((p) => [
+        p.agent,
+        report.cost.frontier.basis === "cost_usd" ? `$${p.cost.toFixed(4)}` : num(p.cost),
+        pct(p.pass_rate),
+        p.on_frontier ? "yes" : "",
+      ]),
+      right: [1, 2],
+    },
+  ];
+  return tables.filter((table) => table.rows.length > 0);
+}
+
+/**
+ * A table as aligned plain text for a terminal.
+ *
+ * @example io.stdout(renderTerminal({ title: "x", header: ["a"], rows: [["1"]] }))
+ */
+export function renderTerminal(table: Table): string {
+  const widths = table.header.map((h, i) =>
+    Math.max(h.length, ...table.rows.map((r) => (r[i] ?? "").length)),
+  );
+  const right = new Set(table.right ?? []);
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [
+    table.title,
+    line(table.header),
+    widths.map((w) => "─".repeat(w)).join("  "),
+    ...table.rows.map(line),
+    "",
+  ].join("\n");
+}
+
+/**
+ * A table as GitHub-flavoured Markdown.
+ *
+ * @example writeFileSync("report.md", reportTables(r).map(renderMarkdown).join("\n"))
+ */
+export function renderMarkdown(table: Table): string {
+  const right = new Set(table.right ?? []);
+  const esc = (c: string) => c.replaceAll("|", "\\|");
+  return [
+    `### ${table.title}`,
+    "",
+    `| ${table.header.map(esc).join(" | ")} |`,
+    `| ${table.header.map((_, i) => (right.has(i) ? "---:" : "---")).join(" | ")} |`,
+    ...table.rows.map((r) => `| ${r.map(esc).join(" | ")} |`),
+    "",
+  ].join("\n");
+}
+
+/** The whole report as Markdown. */
+export function reportMarkdown(report: Report): string {
+  return [
+    "# APIFlow-Bench report",
+    "",
+    `Bank: ${report.bank_hashes.join(", ") || "—"}. Runs: ${report.runs.map((r) => `\`${r.dir}\` (${r.trials})`).join(", ")}.`,
+    "Denominators are scored trials; harness and provider errors and trials without a verdict are counted, not scored.",
+    "",
+    ...reportTables(report).map(renderMarkdown),
+  ].join("\n");
+}

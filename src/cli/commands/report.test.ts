@@ -1,0 +1,130 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ReportSchema } from "../../analyze/report-schema.js";
+import { bufferIo } from "../io.js";
+import { runCli } from "../program.js";
+
+const SAMPLE = new URL("../../../../shared/data/official-transcripts-sample", import.meta.url).pathname;
+const CHROMIUM = "/usr/bin/chromium";
+const CHARTS = ["chain-length", "reliability", "heatmap", "failure-composition", "cost-frontier"];
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "apiflow-report-"));
+  const io = bufferIo({}, dir);
+  expect(await runCli(["import", "official", SAMPLE, "--out", "run"], io)).toBe(0);
+  expect(io.out()).toContain("trials imported   242 (240 scored, 2 unscored)");
+});
+
+describe("apiflow import official", () => {
+  it("is a one-line error for a missing directory", async () => {
+    const io = bufferIo({}, dir);
+    expect(await runCli(["import", "official", "nope", "--out", "x"], io)).toBe(2);
+    expect(io.err().trim().split("\n")).toHaveLength(1);
+    expect(io.err()).toMatch(/^apiflow: import official: cannot read .*nope/);
+  });
+});
+
+describe("apiflow report", () => {
+  it("prints terminal tables by default", async () => {
+    const io = bufferIo({}, dir);
+    expect(await runCli(["report", "run", "--bootstrap", "200"], io)).toBe(0);
+    expect(io.out()).toContain("Models (90% CI");
+    expect(io.out()).toContain("qwen3p7-plus");
+    expect(io.out()).toMatch(/Chains by length against the independent-error null/);
+  });
+
+  it("refuses a missing run or a bad flag in one line", async () => {
+    for (const args of [
+      ["report", "missing"],
+      ["report", "run", "--bootstrap", "-1"],
+    ]) {
+      const io = bufferIo({}, dir);
+      expect(await runCli(args, io)).toBe(2);
+      expect(io.err().trim().split("\n")).toHaveLength(1);
+    }
+  });
+
+  it("writes JSON in the report schema, Markdown and HTML", async () => {
+    const io = bufferIo({}, dir);
+    const args = ["report", "run", "--json", "r.json", "--md", "r.md", "--html", "r.html", "--seed", "s"];
+    expect(await runCli(args, io)).toBe(0);
+    const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")));
+    expect(report.trials).toMatchObject({ total: 242, scored: 240, unscored: 2 });
+    expect(Object.keys(report.models)).toHaveLength(24);
+    expect(report.bootstrap).toEqual({ resamples: 2000, seed: "s", level: 0.9 });
+    expect(Object.keys(report.slices.chain_by_length)).toContain("20");
+    // Seeded: the same flags give the same report.
+    const io2 = bufferIo({}, dir);
+    await runCli(["report", "run", "--json", "r2.json", "--seed", "s"], io2);
+    expect(readFileSync(join(dir, "r2.json"), "utf8")).toBe(readFileSync(join(dir, "r.json"), "utf8"));
+    expect(readFileSync(join(dir, "r.md"), "utf8")).toMatch(/^# APIFlow-Bench report/);
+    expect(existsSync(join(dir, "r.html"))).toBe(true);
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))(
+    "renders a page that works offline in Chromium: no console errors, every chart drawn, a transcript opens",
+    async () => {
+      const html = join(dir, "page.html");
+      const io = bufferIo({}, dir);
+      expect(await runCli(["report", "run", "--html", "page.html", "--bootstrap", "100"], io)).toBe(0);
+      // A fresh profile per run: nothing cached or synced from a previous one.
+      const context = await chromium.launchPersistentContext(
+        mkdtempSync(join(tmpdir(), "apiflow-chromium-")),
+        {
+          executablePath: CHROMIUM,
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      );
+      try {
+        const page = await context.newPage();
+        const errors: string[] = [];
+        page.on("console", (m) => {
+          if (m.type() === "error") errors.push(m.text());
+        });
+        page.on("pageerror", (e) => errors.push(e.message));
+        // Offline: any request leaving the page fails the test.
+        const requests: string[] = [];
+        page.on("request", (r) => {
+          if (!r.url().startsWith("file:") && !r.url().startsWith("data:")) requests.push(r.url());
+        });
+        await page.goto(`file://${html}`);
+        for (const id of CHARTS) {
+          const figure = page.locator(`figure[data-chart="${id}"] svg`);
+          expect(await figure.count(), id).toBe(1);
+          const box = await figure.boundingBox();
+          expect(box?.width ?? 0, id).toBeGreaterThan(50);
+          // Non-empty: the chart drew marks (paths, symbols or rects), not just axes.
+          const marks = await page
+            .locator(
+              `figure[data-chart="${id}"] svg g.mark-symbol path, figure[data-chart="${id}"] svg g.mark-rect path, figure[data-chart="${id}"] svg g.mark-line path`,
+            )
+            .count();
+          expect(marks, id).toBeGreaterThan(0);
+        }
+        await page.selectOption("#filter-model", "qwen3p7-plus");
+        await page.locator("button.trial").first().click();
+        await page.waitForSelector("#transcript ol.messages li.msg");
+        expect(await page.locator("#transcript h3").textContent()).toContain("qwen3p7-plus");
+        expect(await page.locator("#transcript li.msg").count()).toBeGreaterThan(2);
+        expect(errors).toEqual([]);
+        expect(requests).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
