@@ -1,10 +1,12 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
+import { register as registerCompare } from "./compare.js";
 import { register as registerImport } from "./import.js";
 import { register as regradeOfficial } from "./regrade-official.js";
 import { register as registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerServe } from "./serve.js";
+import { register as registerView } from "./view.js";
 
 /** Sets the exit code of the running command (commands never call `process.exit`). */
 export type SetExit = (code: number) => void;
@@ -19,4 +21,12 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
 
 type Register = (program: Command, io: CliIo, setExit: SetExit) => void;
 
-const COMMANDS: Register[] = [registerRun, registerServe, regradeOfficial, registerImport, registerReport];
+const COMMANDS: Register[] = [
+  registerRun,
+  registerServe,
+  regradeOfficial,
+  registerImport,
+  registerReport,
+  registerCompare,
+  registerView,
+];

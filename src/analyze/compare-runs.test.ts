@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { compareRuns } from "./compare-runs.js";
+import { trial } from "./test-records.js";
+
+describe("compareRuns", () => {
+  it("computes flip rate, paired difference and its interval", () => {
+    // Two tasks in each of two worlds; A passes sub01 everywhere, B passes everything.
+    const tasks = ["v56-w01-sub01", "v56-w01-sub02", "v56-w02-sub01", "v56-w02-sub02"];
+    const a = tasks.map((t) => trial("m", t, 1, t.endsWith("sub01") ? "pass" : "fail"));
+    const b = tasks.map((t) => trial("m", t, 1, "pass"));
+    const res = compareRuns(a, b, { resamples: 500 });
+    if (!res.success) throw new Error(res.error.message);
+    const o = res.data.overall;
+    expect(o.tasks).toBe(4);
+    expect(o.pass_rate_a).toBe(0.5);
+    expect(o.pass_rate_b).toBe(1);
+    expect(o.diff).toBe(0.5);
+    expect(o.flip_rate).toBe(0.5);
+    expect(o.flips_up).toBe(0.5);
+    expect(o.flips_down).toBe(0);
+    // Every world has the same difference, so the paired interval has no width.
+    expect(o.ci90).toEqual([0.5, 0.5]);
+    expect(o.mdd).toBe(0);
+  });
+
+  it("uses the expected disagreement of epochs as the flip rate", () => {
+    // Task pass rates A = 1/2, B = 1/2: a random epoch of each disagrees half the time.
+    const a = [trial("m", "v56-w01-sub01", 1, "pass"), trial("m", "v56-w01-sub01", 2, "fail")];
+    const b = [trial("m", "v56-w01-sub01", 1, "fail"), trial("m", "v56-w01-sub01", 2, "pass")];
+    const res = compareRuns(a, b, { resamples: 10 });
+    expect(res.success && res.data.overall.flip_rate).toBe(0.5);
+    expect(res.success && res.data.overall.diff).toBe(0);
+  });
+
+  it("pairs two single-agent runs and refuses different banks", () => {
+    const a = [trial("x", "v56-w01-sub01", 1, "pass")];
+    const b = [trial("y", "v56-w01-sub01", 1, "fail")];
+    const res = compareRuns(a, b, { resamples: 10 });
+    expect(res.success && res.data.pairing).toBe("single_agents");
+    expect(res.success && Object.keys(res.data.agents)).toEqual(["x vs y"]);
+    const other = compareRuns(a, [trial("x", "v56-w01-sub01", 1, "pass", { bank_hash: "other" })]);
+    expect(other.success).toBe(false);
+    if (!other.success) expect(other.error.code).toBe("bank_mismatch");
+  });
+});

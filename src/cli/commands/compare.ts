@@ -1,0 +1,73 @@
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { type Comparison, compareRuns, type PairedComparison } from "../../analyze/compare-runs.js";
+import { pct, renderTerminal } from "../../analyze/format-tables.js";
+import { loadRuns } from "../../analyze/load-runs.js";
+import { type CliIo, UsageError } from "../io.js";
+import type { SetExit } from "./index.js";
+
+const signedPct = (x: number | null) => (x === null ? "—" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`);
+
+/** The comparison as a terminal table: one row per paired agent, then the pooled row. */
+export function formatComparison(c: Comparison, labels: [string, string]): string {
+  const row = (name: string, p: PairedComparison) => [
+    name,
+    String(p.tasks),
+    pct(p.pass_rate_a),
+    pct(p.pass_rate_b),
+    signedPct(p.diff),
+    p.ci90 ? `${signedPct(p.ci90[0])} … ${signedPct(p.ci90[1])}` : "—",
+    pct(p.mdd),
+    pct(p.flip_rate),
+    pct(p.flips_up),
+    pct(p.flips_down),
+  ];
+  return renderTerminal({
+    title: `A = ${labels[0]}, B = ${labels[1]} (bank ${c.bank_hash}; 90% CI: paired bootstrap over worlds, ${c.bootstrap.resamples} resamples; MDD at α = 0.05, 80% power)`,
+    header: ["agent", "tasks", "A", "B", "B − A", "90% CI", "MDD", "flip rate", "A✗→B✓", "A✓→B✗"],
+    rows: [...Object.entries(c.agents).map(([n, p]) => row(n, p)), row("all", c.overall)],
+    right: [1, 2, 3, 4, 6, 7, 8, 9],
+  });
+}
+
+/**
+ * `apiflow compare <runA> <runB> [--json FILE]`: task-by-task comparison of two runs of one bank
+ * (refused for different banks): flip rate, B − A with a paired bootstrap CI, and the minimum
+ * detectable difference.
+ *
+ * @example apiflow compare runs/before runs/after --json compare.json
+ */
+export function register(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command("compare")
+    .description("compare two runs of the same bank task by task")
+    .argument("<runA>", "run directory A (the baseline)")
+    .argument("<runB>", "run directory B")
+    .option("--json <file>", "also write the comparison as JSON")
+    .option("--bootstrap <n>", "bootstrap resamples", "2000")
+    .option("--seed <seed>", "bootstrap seed", "apiflow-compare")
+    .action(async (runA: string, runB: string, flags: { json?: string; bootstrap: string; seed: string }) => {
+      const resamples = Number(flags.bootstrap);
+      if (!Number.isInteger(resamples) || resamples < 0) {
+        throw new UsageError(`compare: --bootstrap must be a non-negative integer, got ${flags.bootstrap}`);
+      }
+      const load = (dir: string) => {
+        const res = loadRuns([resolve(io.cwd, dir)]);
+        if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
+        return res.data.records;
+      };
+      const res = compareRuns(load(runA), load(runB), { resamples, seed: flags.seed });
+      if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
+      io.stdout(formatComparison(res.data, [runA, runB]));
+      if (flags.json !== undefined) {
+        try {
+          await writeFile(resolve(io.cwd, flags.json), `${JSON.stringify(res.data, null, 2)}\n`);
+        } catch (e) {
+          throw new UsageError(`compare: cannot write ${flags.json}: ${(e as Error).message}`);
+        }
+        io.stdout(`wrote ${flags.json}\n`);
+      }
+      setExit(0);
+    });
+}
