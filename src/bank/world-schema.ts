@@ -334,8 +334,8 @@ export const OAuthClientCredentialsSchema = z.strictObject({
   client_secret: z.string(),
   /** Tokens are minted as `<prefix><canary>`; the prefix makes them recognisable in a transcript. */
   token_prefix: z.string().default("tk_"),
-  /** Optional (no call-count expiry when absent): authenticated calls a token survives before 401 `token_expired`. */
-  ttl_calls: z.number().int().positive().optional(),
+  /** Authenticated calls a token survives before 401 `token_expired` (use a large value for clock-only expiry). */
+  ttl_calls: z.number().int().positive(),
   /** Optional (no time expiry when absent): logical seconds a token lives. */
   ttl_seconds: z.number().int().positive().optional(),
   scopes: z.array(z.string()).default([]),

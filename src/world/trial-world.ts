@@ -5,21 +5,65 @@ import { EventLog } from "./event-log.js";
 
 interface TokenState {
   callsLeft: number;
+  /** Logical second at which the token stops working. */
+  expiresAt: number;
   scopes: string[];
 }
 
+/** A job opened by a `create` route with `async_job` (multistep). */
+export interface JobState {
+  id: string;
+  routeId: string;
+  resource: string;
+  /** The record the job writes; its id is minted when the job opens, so the preview is stable. */
+  record: JsonObject;
+  createdAt: number;
+  state: "pending" | "awaiting_confirmation" | "done";
+}
+
+/** A write staged by a 503 partial write, committed by a `{"confirm": true}` resend. */
+export interface StagedWrite {
+  recordId: string;
+  record: JsonObject;
+}
+
+/** A stored response to an idempotency key, replayed for a repeat of the same request. */
+export interface StoredReply {
+  fingerprint: string;
+  status: number;
+  headers: Record<string, string>;
+  body: JsonValue | null;
+}
+
+/** Largest `x-apiflow-wait` a request may ask for: an hour of logical time. */
+export const MAX_WAIT_SECONDS = 3600;
+
 /**
  * The state of one world in one trial: its records (canaries resolved for this trial), the tokens
- * it minted, its id counters and its event log. Trials never share one, so nothing an agent does in
- * one trial can touch another.
+ * it minted, its id counters, its logical clock, jobs, throttle windows, staged writes, stored
+ * idempotent replies and its event log. Trials never share one, so nothing an agent does in one
+ * trial can touch another.
+ *
+ * The clock is logical seconds from 0: each served request advances it by 1 (`tick`), an honoured
+ * `Retry-After` by more (`advance`). The wall clock is never read.
+ *
+ * @example const trial = new TrialWorld(world, "seed-1"); trial.advance(5); trial.clock // 5
  */
 export class TrialWorld {
   readonly records: Map<string, JsonObject[]>;
   readonly log = new EventLog();
   /** When false (replaying the storyline before a task), exchanges are not logged. */
   recording = true;
+  private now = 0;
   private readonly tokens = new Map<string, TokenState>();
+  private readonly refreshTokens = new Map<string, string[]>();
   private readonly counters = new Map<string, number>();
+  private readonly resolvedCache = new Map<string, JsonValue>();
+  private staleTokenSet: Set<string> | undefined;
+  readonly jobs = new Map<string, JobState>();
+  readonly throttles = new Map<string, number>();
+  readonly staged = new Map<string, StagedWrite>();
+  readonly replies = new Map<string, StoredReply>();
 
   constructor(
     readonly world: World,
@@ -34,6 +78,24 @@ export class TrialWorld {
     }
   }
 
+  /** The trial's logical clock, in seconds. */
+  get clock(): number {
+    return this.now;
+  }
+
+  /** One request was served: one logical second passes. */
+  tick(): number {
+    this.now += 1;
+    return this.now;
+  }
+
+  /** Let logical time pass (an honoured `Retry-After`); never sleeps. */
+  advance(seconds: number): number {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`cannot advance the clock by ${seconds}`);
+    this.now += Math.floor(seconds);
+    return this.now;
+  }
+
   /** Next value of a named per-trial counter, starting at 1. */
   nextSeq(name: string): number {
     const n = (this.counters.get(name) ?? 0) + 1;
@@ -46,12 +108,44 @@ export class TrialWorld {
     return mintCanary(this.seed, { $canary: `${label}#${this.nextSeq(`mint:${label}`)}`, format });
   }
 
-  issueToken(): { token: string; ttl: number; scopes: string[] } {
+  /** A world value with its canary references resolved for this trial, cached under `key`. */
+  resolved(key: string, value: JsonValue): JsonValue {
+    let out = this.resolvedCache.get(key);
+    if (out === undefined) {
+      out = resolveCanaries(value, this.seed);
+      this.resolvedCache.set(key, out);
+    }
+    return out;
+  }
+
+  /** Mint an access token with these scopes (and a refresh token when the world issues them). */
+  issueToken(scopes?: readonly string[]): {
+    token: string;
+    ttl: number;
+    scopes: string[];
+    refreshToken?: string;
+  } {
     const { auth } = this.world;
+    const granted = [...(scopes ?? auth.default_scopes ?? auth.scopes)];
     const token = this.mint("token", `${auth.token_prefix}{code}`);
-    const calls = auth.ttl_calls ?? Number.POSITIVE_INFINITY;
-    this.tokens.set(token, { callsLeft: calls, scopes: [...auth.scopes] });
-    return { token, ttl: auth.ttl_seconds ?? auth.ttl_calls ?? 0, scopes: [...auth.scopes] };
+    this.tokens.set(token, {
+      callsLeft: auth.ttl_calls,
+      expiresAt: auth.ttl_seconds !== undefined ? this.now + auth.ttl_seconds : Number.POSITIVE_INFINITY,
+      scopes: granted,
+    });
+    const ttl = auth.ttl_seconds ?? auth.ttl_calls;
+    if (!auth.refresh) return { token, ttl, scopes: granted };
+    const refreshToken = this.mint("refresh", "rt_{code}");
+    this.refreshTokens.set(refreshToken, granted);
+    return { token, ttl, scopes: granted, refreshToken };
+  }
+
+  /** Exchange a refresh token (single use) for a new access token; undefined when it is not live. */
+  refresh(refreshToken: string): ReturnType<TrialWorld["issueToken"]> | undefined {
+    const scopes = this.refreshTokens.get(refreshToken);
+    if (!scopes) return undefined;
+    this.refreshTokens.delete(refreshToken);
+    return this.issueToken(scopes);
   }
 
   /** Spend one call of a token: `ok`, or why it was refused. */
@@ -60,8 +154,8 @@ export class TrialWorld {
     needScopes: readonly string[],
   ): "ok" | "unknown" | "expired" | { missing: string } {
     const state = this.tokens.get(token);
-    if (!state) return "unknown";
-    if (state.callsLeft <= 0) return "expired";
+    if (!state) return this.staleTokens().has(token) ? "expired" : "unknown";
+    if (state.callsLeft <= 0 || this.now >= state.expiresAt) return "expired";
     const missing = needScopes.find((s) => !state.scopes.includes(s));
     if (missing) return { missing };
     state.callsLeft -= 1;
@@ -72,6 +166,15 @@ export class TrialWorld {
     const list = this.records.get(name);
     if (!list) throw new Error(`world ${this.world.id}: route names unknown resource ${name}`);
     return list;
+  }
+
+  private staleTokens(): Set<string> {
+    if (!this.staleTokenSet) {
+      this.staleTokenSet = new Set(
+        (this.world.auth.stale_tokens ?? []).map((t) => String(resolveCanaries(t, this.seed))),
+      );
+    }
+    return this.staleTokenSet;
   }
 }
 

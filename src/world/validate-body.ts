@@ -1,0 +1,122 @@
+import type { JsonObject, JsonValue } from "../bank/json.js";
+import type { BodyField, FieldType, Validator } from "../bank/world-schema.js";
+
+/** One problem the live validator found, naming its field. */
+export interface FieldProblem {
+  [key: string]: JsonValue;
+  field: string;
+  code: "missing" | "wrong_name" | "unknown_field" | "invalid_enum" | "invalid_type";
+  message: string;
+}
+
+/**
+ * Check a request body against a route's live validator (schema repair) and report every
+ * problem at once, each naming its field. Wrong case is recognised: `duration_min` where the
+ * validator declares `durationMin` is reported as `wrong_name` with `expected: "durationMin"`.
+ *
+ * @example validateBody({ fields: { durationMin: { type: "integer", required: true } } }, { duration_min: 5 }, "create")
+ * // [{ field: "duration_min", code: "wrong_name", expected: "durationMin", … }, { field: "durationMin", code: "missing", … }]
+ */
+export function validateBody(
+  validator: Validator,
+  body: JsonObject,
+  action: "create" | "update",
+): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const byLoose = new Map<string, string>();
+  for (const name of Object.keys(validator.fields)) byLoose.set(loose(name), name);
+  const renamed = new Set<string>();
+  for (const [name, value] of Object.entries(body)) {
+    const def = validator.fields[name];
+    if (def) {
+      const problem = checkValue(name, def, value);
+      if (problem) problems.push(problem);
+      continue;
+    }
+    const expected = byLoose.get(loose(name));
+    if (expected !== undefined) {
+      renamed.add(expected);
+      problems.push({
+        field: name,
+        code: "wrong_name",
+        expected,
+        message: `unknown field ${name}, did you mean ${expected}?`,
+      });
+    } else if (validator.reject_unknown) {
+      problems.push({ field: name, code: "unknown_field", message: `unknown field ${name}` });
+    }
+  }
+  if (action === "create") {
+    for (const [name, def] of Object.entries(validator.fields)) {
+      if (def.required && isAbsent(body[name])) {
+        problems.push({
+          field: name,
+          code: "missing",
+          message: renamed.has(name) ? `missing (sent under another name)` : "missing",
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/** One line naming every problem, e.g. `durationMin: missing; priority: must be one of low, high`. */
+export function summarizeProblems(problems: readonly FieldProblem[]): string {
+  return problems.map((p) => (p.code === "wrong_name" ? p.message : `${p.field}: ${p.message}`)).join("; ");
+}
+
+export function isAbsent(value: JsonValue | undefined): boolean {
+  return value === undefined || value === null || value === "";
+}
+
+function loose(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, "");
+}
+
+function checkValue(field: string, def: BodyField, value: JsonValue): FieldProblem | null {
+  if (value === null) return null;
+  const got = typeOf(value);
+  if (!matchesType(def.type, value)) {
+    return {
+      field,
+      code: "invalid_type",
+      expected: def.type,
+      got,
+      message: `must be of type ${def.type}, got ${got}`,
+    };
+  }
+  if (def.enum && !def.enum.some((allowed) => JSON.stringify(allowed) === JSON.stringify(value))) {
+    return {
+      field,
+      code: "invalid_enum",
+      allowed: def.enum,
+      got: value,
+      message: `must be one of ${def.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}, got ${JSON.stringify(value)}`,
+    };
+  }
+  return null;
+}
+
+function matchesType(type: FieldType, value: JsonValue): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+  }
+}
+
+function typeOf(value: JsonValue): string {
+  if (Array.isArray(value)) return "array";
+  if (value === null) return "null";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
