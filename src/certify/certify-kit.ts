@@ -1,0 +1,258 @@
+import type { AgentFactory, TrialSession } from "../agents/agent.js";
+import { playGolden } from "../agents/golden-agent.js";
+import type { Bank } from "../bank/bank.js";
+import { canonicalJson } from "../bank/canonical-json.js";
+import type { JsonValue } from "../bank/json.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import type { Route, World } from "../bank/world-schema.js";
+import { runTrial, type TrialResult } from "../run/run-trial.js";
+
+/** What every scripted certification agent is handed: the task, its world and the trial seed. */
+export interface ScriptContext {
+  task: Task;
+  world: World;
+  bank: Bank;
+  trialSeed: string;
+}
+
+/**
+ * A scripted agent for the gates: `play` acts through the session; a session it leaves open is
+ * finished with an empty message (no card), so a script that gives up scores 0.
+ *
+ * @example scripted(bank, "blank", async () => {})
+ */
+export function scripted(
+  bank: Bank,
+  name: string,
+  play: (session: TrialSession, ctx: ScriptContext) => Promise<void>,
+): AgentFactory {
+  return {
+    name,
+    forTask(task, { trialSeed }) {
+      const world = worldOf(bank, task);
+      return {
+        name,
+        async attempt(session) {
+          await play(session, { task, world, bank, trialSeed });
+          if (!session.ended) session.finish("");
+        },
+      };
+    },
+  };
+}
+
+/** One trial of `agent` on `task` through the real harness (in-process world, real tools, grader). */
+export function trial(bank: Bank, task: Task, agent: AgentFactory, epoch = 1): Promise<TrialResult> {
+  return runTrial({ bank, task, agent, epoch });
+}
+
+export function worldOf(bank: Bank, task: Task): World {
+  const world = bank.worlds.find((w) => w.id === task.world);
+  if (!world) throw new Error(`task ${task.id} names unknown world ${task.world}`);
+  return world;
+}
+
+/** The final message holding `card` as the one ```json block. */
+export function cardMessage(card: Record<string, JsonValue>): string {
+  return `Done.\n\n\`\`\`json\n${JSON.stringify(card, null, 2)}\n\`\`\``;
+}
+
+/** Answer field → golden binding, from the golden's `answer` step. */
+export function answerBindings(task: Task): Record<string, string> {
+  const step = [...task.golden].reverse().find((s) => s.op === "answer");
+  return step?.op === "answer" ? step.fields : {};
+}
+
+/** The card the golden would write from these bindings. */
+export function cardFrom(task: Task, bindings: ReadonlyMap<string, JsonValue>): Record<string, JsonValue> {
+  const card: Record<string, JsonValue> = {};
+  for (const [field, binding] of Object.entries(answerBindings(task)))
+    card[field] = bindings.get(binding) ?? null;
+  return card;
+}
+
+/** Play the golden (optionally tampered) without finishing, then finish with the golden's card. */
+export async function playAndAnswer(
+  session: TrialSession,
+  task: Task,
+  steps: readonly GoldenStep[],
+  edit: (card: Record<string, JsonValue>) => Record<string, JsonValue> = (c) => c,
+): Promise<Map<string, JsonValue>> {
+  const bindings = await playGolden(steps, session, { finish: false });
+  if (!session.ended) session.finish(cardMessage(edit(cardFrom(task, bindings))));
+  return bindings;
+}
+
+/** Segments of the graded answer card: undefined means the field is graded. */
+export function isGradedSegment(task: Task, segment: number | undefined): boolean {
+  if (task.kind !== "chain" || task.grader.chain_mode !== "selective" || !task.graded_segments) return true;
+  return segment === undefined || task.graded_segments.includes(segment);
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
+
+/** Names of the `{{placeholders}}` in a golden execute step, by where they occur. */
+export function placeholdersOf(step: GoldenStep): { url: string[]; headers: string[]; body: string[] } {
+  if (step.op !== "execute") return { url: [], headers: [], body: [] };
+  const names = (text: string) => [...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+  return {
+    url: names(step.request.url),
+    headers: Object.values(step.request.headers ?? {}).flatMap(names),
+    body: step.request.body === undefined ? [] : names(JSON.stringify(step.request.body)),
+  };
+}
+
+/** Rename a placeholder everywhere in a golden execute step. */
+export function renamePlaceholder(step: GoldenStep, from: string, to: string): GoldenStep {
+  if (step.op !== "execute") return step;
+  const re = new RegExp(`\\{\\{\\s*${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
+  const swap = (value: JsonValue): JsonValue => {
+    if (typeof value === "string") return value.replace(re, `{{${to}}}`);
+    if (Array.isArray(value)) return value.map(swap);
+    if (value !== null && typeof value === "object")
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]));
+    return value;
+  };
+  return {
+    ...step,
+    request: {
+      ...step.request,
+      url: swap(step.request.url) as string,
+      ...(step.request.headers
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(step.request.headers).map(([k, v]) => [k, swap(v) as string]),
+            ),
+          }
+        : {}),
+      ...(step.request.body !== undefined ? { body: swap(step.request.body) } : {}),
+    },
+  };
+}
+
+/** Route path template → a regex over a URL path (`{param}` and `{{placeholder}}` match one segment). */
+function templateRegex(template: string): RegExp {
+  const escaped = template
+    .split(/\{[^}]+\}/)
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("([^/]+)");
+  return new RegExp(`^${escaped}$`);
+}
+
+/** The world route a request goes to (method and path), with its path parameters. */
+export function routeFor(
+  world: World,
+  method: string,
+  url: string,
+): { route: Route; params: Record<string, string> } | null {
+  const path = url.split("?")[0] ?? url;
+  // Literal segments beat parameters: `/v3/vessels/search` before `/v3/vessels/{id}`.
+  const routes = [...world.routes].sort(
+    (a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0),
+  );
+  for (const route of routes) {
+    if (route.method !== method.toUpperCase()) continue;
+    const m = templateRegex(route.path).exec(path);
+    if (!m) continue;
+    const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1] as string);
+    const params: Record<string, string> = {};
+    names.forEach((n, i) => {
+      params[n] = m[i + 1] as string;
+    });
+    return { route, params };
+  }
+  return null;
+}
+
+/**
+ * The decoy version of a golden execute step: the same request sent to a deprecated or
+ * look-alike route serving the same resource and action. Null when the world has no such decoy.
+ */
+export function decoyVersion(world: World, step: GoldenStep): GoldenStep | null {
+  if (step.op !== "execute") return null;
+  const hit = routeFor(world, step.request.method, step.request.url);
+  if (!hit || hit.route.status !== "canonical") return null;
+  const decoy = world.routes.find(
+    (r) =>
+      r.status !== "canonical" &&
+      r.resource === hit.route.resource &&
+      r.action === hit.route.action &&
+      r.method === hit.route.method,
+  );
+  if (!decoy) return null;
+  let missing = false;
+  const path = decoy.path.replace(/\{([^}]+)\}/g, (_w, name: string) => {
+    const v = hit.params[name];
+    if (v === undefined) missing = true;
+    return v ?? "";
+  });
+  if (missing) return null;
+  const query = step.request.url.includes("?") ? step.request.url.slice(step.request.url.indexOf("?")) : "";
+  return { ...step, request: { ...step.request, url: path + query } };
+}
+
+/**
+ * A chain's golden split into its segments: the chain golden is the solo goldens of its positions
+ * (answers removed) in order, so each segment is located by the solo task of its position. An
+ * error says which segment could not be located.
+ */
+export function chainSegments(
+  bank: Bank,
+  task: Task,
+):
+  | { success: true; data: Array<{ position: number; start: number; end: number }> }
+  | { success: false; error: string } {
+  const segments: Array<{ position: number; start: number; end: number }> = [];
+  let at = 0;
+  for (const position of task.positions) {
+    const solo = bank.tasks.find(
+      (t) =>
+        t.kind === "solo" &&
+        t.world === task.world &&
+        t.positions.length === 1 &&
+        t.positions[0] === position,
+    );
+    if (!solo)
+      return { success: false, error: `no solo task of position ${position} to locate segment ${position}` };
+    const steps = solo.golden.filter((s) => s.op !== "answer");
+    const slice = task.golden.slice(at, at + steps.length);
+    if (canonicalJson(slice) !== canonicalJson(steps)) {
+      return {
+        success: false,
+        error: `segment ${position}'s steps are not the golden of ${solo.id} at step ${at + 1}`,
+      };
+    }
+    segments.push({ position, start: at, end: at + steps.length });
+    at += steps.length;
+  }
+  return { success: true, data: segments };
+}
+
+/**
+ * Whether `literal` occurs in `text` as a whole token: not glued to a letter or digit on either
+ * side, so `V-204` is not found inside `V-2040` and `3` not inside `v3`.
+ *
+ * @example occursAsToken("GET /v3/vessels/V-204", "V-204") // true
+ */
+export function occursAsToken(text: string, literal: string, caseInsensitive = false): boolean {
+  if (literal === "") return true;
+  const escaped = literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, caseInsensitive ? "i" : "").test(text);
+}
+
+/** Every key and scalar of a JSON value as text, one per line: what can be searched for literals. */
+export function jsonAtoms(value: unknown): string {
+  const out: string[] = [];
+  const walk = (v: unknown) => {
+    if (v === null || v === undefined) return;
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        out.push(k);
+        walk(x);
+      }
+    } else out.push(String(v));
+  };
+  walk(value);
+  return out.join("\n");
+}

@@ -1,0 +1,55 @@
+import type { AgentFactory } from "../agents/agent.js";
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import type { Bank } from "../bank/bank.js";
+import type { Task } from "../bank/task-schema.js";
+import { trial } from "./certify-kit.js";
+import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+
+export const SOLVABILITY_VERSION = "1.0.0";
+
+export interface SolvabilityOptions {
+  /** The oracle; default the golden agent. Any `AgentFactory` (a model agent too) can be one. */
+  oracle?: AgentFactory;
+  /** Attempts per task (N, default 10). */
+  attempts?: number;
+  /** Passes needed to admit the task (k, default 3). */
+  minPasses?: number;
+}
+
+/**
+ * Gate 2, solvability: the oracle attempts each task N times through the real harness (each
+ * attempt its own epoch, so its own trial seed and canaries); the task is admitted when pass@N ≥ k.
+ *
+ * @example await solvabilityGate(bank, bank.tasks, { attempts: 10, minPasses: 3 })
+ */
+export async function solvabilityGate(
+  bank: Bank,
+  tasks: readonly Task[],
+  options: SolvabilityOptions = {},
+): Promise<GateReport> {
+  const oracle = options.oracle ?? goldenAgentFactory;
+  const attempts = options.attempts ?? 10;
+  const minPasses = options.minPasses ?? 3;
+  const failures: GateFailure[] = [];
+  for (const task of tasks) {
+    let passes = 0;
+    let lastReason = "";
+    for (let epoch = 1; epoch <= attempts; epoch++) {
+      const r = await trial(bank, task, oracle, epoch);
+      if (r.grade.passed) passes += 1;
+      else lastReason = r.grade.failure_reason || r.stop_detail || r.outcome;
+    }
+    if (passes < minPasses) {
+      failures.push({
+        task_id: task.id,
+        check: "pass_at_n",
+        message: `oracle ${oracle.name} passed ${passes} of ${attempts} attempts (needs ${minPasses}); last failure: ${lastReason}`,
+      });
+    }
+  }
+  return gateReport(
+    SOLVABILITY_VERSION,
+    tasks.map((t) => t.id),
+    failures,
+  );
+}

@@ -1,0 +1,161 @@
+import type { AgentFactory } from "../agents/agent.js";
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import type { Bank } from "../bank/bank.js";
+import type { JsonValue } from "../bank/json.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import { resolveCanaries } from "../world/canary.js";
+import {
+  answerBindings,
+  decoyVersion,
+  isGradedSegment,
+  playAndAnswer,
+  renamePlaceholder,
+  scripted,
+  trial,
+  worldOf,
+} from "./certify-kit.js";
+import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+
+export const TRIAD_VERSION = "1.0.0";
+
+/** One exam of the triad: an agent and whether the grader must pass it. */
+export interface Exam {
+  name: string;
+  mustPass: boolean;
+  agent: AgentFactory;
+}
+
+/**
+ * The exams of a task's grader triad: the answer key (must pass), the blank exam and every
+ * sabotaged exam that applies to the task (must fail). A sabotage is the golden run with one
+ * load-bearing step broken:
+ *
+ * - `decoy_route@N` — golden step N sent to the decoy sibling of its route (deprecated/look-alike);
+ * - `canary_without_call:FIELD` — the calls that produce FIELD's value are skipped, yet the card is
+ *   exactly right (every expected value, canaries resolved for the trial, typed in);
+ * - `store_skipped@N` — the golden's store step N is left out;
+ * - `stale_token` — the minted token is never minted: the stale token in the vault is sent instead.
+ *
+ * @example const exams = triadExams(bank, task); // [{ name: "answer_key", mustPass: true, … }, …]
+ */
+export function triadExams(bank: Bank, task: Task): Exam[] {
+  const world = worldOf(bank, task);
+  const exams: Exam[] = [
+    { name: "answer_key", mustPass: true, agent: goldenAgentFactory },
+    { name: "blank", mustPass: false, agent: scripted(bank, "blank", async (s) => s.finish("")) },
+  ];
+  const sabotage = (name: string, steps: GoldenStep[], edit?: (t: string) => Record<string, JsonValue>) =>
+    exams.push({
+      name: `sabotage:${name}`,
+      mustPass: false,
+      agent: scripted(bank, `sabotage-${name}`, async (session, ctx) => {
+        await playAndAnswer(session, task, steps, edit ? () => edit(ctx.trialSeed) : undefined);
+      }),
+    });
+
+  task.golden.forEach((step, i) => {
+    const decoy = decoyVersion(world, step);
+    if (decoy)
+      sabotage(
+        `decoy_route@${i + 1}`,
+        task.golden.map((s, j) => (j === i ? decoy : s)),
+      );
+  });
+
+  const bindings = answerBindings(task);
+  for (const field of task.grader.answer) {
+    if (!isGradedSegment(task, field.segment)) continue;
+    const binding = bindings[field.field];
+    const capturing = task.golden.filter(
+      (s) => s.op === "execute" && binding !== undefined && binding in s.capture,
+    );
+    if (capturing.length === 0) continue;
+    // Every call that could reveal the value goes: the same request elsewhere in a chain reveals it too.
+    const sameCall = (a: GoldenStep, b: GoldenStep) =>
+      a.op === "execute" &&
+      b.op === "execute" &&
+      a.request.method === b.request.method &&
+      a.request.url === b.request.url;
+    const producers = task.golden.filter((s) => capturing.some((c) => sameCall(c, s)));
+    sabotage(
+      `canary_without_call:${field.field}`,
+      task.golden.filter((s) => !producers.includes(s)),
+      (seed) => expectedCard(task, seed),
+    );
+  }
+
+  // A selective chain grades only some segments: a store nothing graded reads is not load-bearing.
+  const selective = task.kind === "chain" && task.grader.chain_mode === "selective";
+  const gradedMustStore = task.grader.g1.some(
+    (p) => p.kind === "data_flow" && p.must_be_stored && isGradedSegment(task, p.segment),
+  );
+  task.golden.forEach((step, i) => {
+    if (step.op !== "store") return;
+    const gradedByName = task.grader.g1.some(
+      (p) => p.kind === "workspace_value" && p.name === step.name && isGradedSegment(task, p.segment),
+    );
+    if (selective && !gradedMustStore && !gradedByName) return;
+    sabotage(
+      `store_skipped@${i + 1}`,
+      task.golden.filter((_, j) => j !== i),
+    );
+  });
+
+  const stale = staleTokenSteps(task, world.auth.token_path, world.auth.token_prefix);
+  if (stale) sabotage("stale_token", stale);
+  return exams;
+}
+
+/** The whole expected card for a trial seed (canaries resolved). */
+export function expectedCard(task: Task, seed: string): Record<string, JsonValue> {
+  const card: Record<string, JsonValue> = {};
+  for (const f of task.grader.answer) card[f.field] = resolveCanaries(f.expected, seed);
+  return card;
+}
+
+/**
+ * The golden with every token mint removed and the minted token's placeholder pointing at a stale
+ * token the task seeds in the vault; null when the task mints no token or seeds no stale one.
+ */
+export function staleTokenSteps(task: Task, tokenPath: string, tokenPrefix: string): GoldenStep[] | null {
+  const staleName = Object.entries(task.workspace.vault).find(
+    ([, v]) => typeof v === "string" && v.startsWith(tokenPrefix),
+  )?.[0];
+  const mints = task.golden.filter(
+    (s) =>
+      s.op === "execute" && s.request.url.split("?")[0] === tokenPath && Object.keys(s.capture).length > 0,
+  );
+  if (!staleName || mints.length === 0) return null;
+  const minted = new Set(mints.flatMap((s) => (s.op === "execute" ? Object.keys(s.capture) : [])));
+  return task.golden
+    .filter((s) => !mints.includes(s))
+    .map((s) => [...minted].reduce((step, name) => renamePlaceholder(step, name, staleName), s));
+}
+
+/**
+ * Gate 1, the grader triad: per task, the answer key passes, the blank exam and every sabotaged
+ * exam fail. A grader that passes the blank or a sabotage is not load-bearing.
+ *
+ * @example const report = await triadGate(bank, bank.tasks); report.failed === 0
+ */
+export async function triadGate(bank: Bank, tasks: readonly Task[]): Promise<GateReport> {
+  const failures: GateFailure[] = [];
+  for (const task of tasks) {
+    for (const exam of triadExams(bank, task)) {
+      const r = await trial(bank, task, exam.agent);
+      if (r.grade.passed === exam.mustPass) continue;
+      failures.push({
+        task_id: task.id,
+        check: exam.name,
+        message: exam.mustPass
+          ? `the answer key fails its own grader: ${r.grade.failure_reason || r.stop_detail}`
+          : `${exam.name === "blank" ? "the blank exam" : `sabotaged exam ${exam.name}`} passes: the grader is not load-bearing`,
+      });
+    }
+  }
+  return gateReport(
+    TRIAD_VERSION,
+    tasks.map((t) => t.id),
+    failures,
+  );
+}
