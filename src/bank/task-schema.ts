@@ -26,6 +26,19 @@ export type CanaryRef = z.infer<typeof CanaryRefSchema>;
 export const ExpectedValueSchema = z.union([CanaryRefSchema, JsonValueSchema]);
 export type ExpectedValue = z.infer<typeof ExpectedValueSchema>;
 
+/** A regular expression in a grader (URL patterns): it must compile, or the bank does not load. */
+export const PatternSchema = z.string().refine(
+  (p) => {
+    try {
+      new RegExp(p);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: "not a valid regular expression" },
+);
+
 export const ComparatorSchema = z.enum(["string", "numeric", "set", "boolean"]);
 export type Comparator = z.infer<typeof ComparatorSchema>;
 
@@ -56,12 +69,12 @@ const explained = {
 export const DataFlowPredicateSchema = z.strictObject({
   kind: z.literal("data_flow"),
   ...explained,
-  from_response_url_pattern: z.string(),
+  from_response_url_pattern: PatternSchema,
   from_status: z.number().int(),
   from_body_key: z.string(),
   answer_field: z.string().optional(),
   must_be_stored: z.boolean().default(false),
-  used_in_request_url_pattern: z.string().nullable().default(null),
+  used_in_request_url_pattern: PatternSchema.nullable().default(null),
 });
 
 /** G1 call: a response to a request matching method / URL pattern / status with given body keys. */
@@ -69,7 +82,7 @@ export const CallPredicateSchema = z.strictObject({
   kind: z.literal("call"),
   ...explained,
   method: z.string().optional(),
-  url_pattern: z.string(),
+  url_pattern: PatternSchema,
   status: z.number().int().optional(),
   body_has_keys: z.array(z.string()).default([]),
 });
@@ -95,7 +108,7 @@ export const ForbidConstraintSchema = z.strictObject({
   kind: z.literal("forbid"),
   ...explained,
   method: z.string().optional(),
-  url_pattern: z.string(),
+  url_pattern: PatternSchema,
 });
 export type ForbidConstraint = z.infer<typeof ForbidConstraintSchema>;
 
@@ -103,7 +116,7 @@ export type ForbidConstraint = z.infer<typeof ForbidConstraintSchema>;
 export const CheckpointSchema = z.strictObject({
   ...explained,
   method: z.string().optional(),
-  url_pattern: z.string(),
+  url_pattern: PatternSchema,
   status: z.number().int().optional(),
 });
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
