@@ -22,7 +22,7 @@ export function composeSolo(
   k: number,
   workspace: Task["workspace"],
 ): Task {
-  const sub = storyline[k - 1];
+  const sub: (Subtask & { coupling?: Task["coupling"] }) | undefined = storyline[k - 1];
   if (!sub) throw new Error(`no subtask at position ${k}`);
   return {
     id: soloTaskId(worldId, k),
@@ -31,7 +31,7 @@ export function composeSolo(
     positions: [k],
     axes: [sub.axis],
     difficulty: sub.difficulty,
-    coupling: "none",
+    coupling: sub.coupling ?? (sub.consumes.length > 0 ? "value" : "none"),
     ticket: `${sub.ticket}\n\n${answerCardInstruction(sub.grader.answer.map((f) => f.field))}`,
     workspace,
     setup: storyline.slice(0, k - 1).flatMap((s) => withoutAnswers(s.golden)),
@@ -52,8 +52,8 @@ export function composeChain(
   workspace: Task["workspace"],
   options: { mode: "selective" | "full"; intro: string; steps: readonly string[] },
 ): Task {
-  const subs = storyline.slice(0, n);
-  if (subs.length !== n) throw new Error(`storyline has fewer than ${n} subtasks`);
+  if (storyline.length < n) throw new Error(`storyline has fewer than ${n} subtasks`);
+  const { subs, steps } = renameCollidingFields(storyline.slice(0, n), options.steps.slice(0, n));
   const tag = <T extends { segment?: number }>(items: readonly T[], segment: number) =>
     items.map((i) => ({ ...i, segment: i.segment ?? segment }));
   const answer = subs.flatMap((s) => tag(s.grader.answer, s.position));
@@ -82,7 +82,7 @@ export function composeChain(
       ),
     ),
   };
-  const order = options.steps.slice(0, n).map((text, i) => `${i + 1}. ${text}`);
+  const order = steps.map((text, i) => `${i + 1}. ${text}`);
   return {
     id: chainTaskId(worldId, n),
     world: worldId,
@@ -98,8 +98,68 @@ export function composeChain(
     ticket: `${options.intro}\n\n${order.join("\n")}\n\n${answerCardInstruction(fields)}`,
     workspace,
     setup: [],
-    golden: [...subs.flatMap((s) => withoutAnswers(s.golden)), lastAnswer],
+    golden: [
+      ...subs.flatMap(
+        (s) => (s as Subtask & { chainGolden?: GoldenStep[] }).chainGolden ?? withoutAnswers(s.golden),
+      ),
+      lastAnswer,
+    ],
     grader,
     ...(options.mode === "selective" ? { graded_segments: graded } : {}),
   };
+}
+
+/**
+ * A chain's card holds every segment's fields, so a field name an earlier segment already uses is
+ * suffixed with the segment's position (`status` → `status_7`) in its grader, its golden answer
+ * and the "report …" clause of its step text.
+ */
+function renameCollidingFields(
+  subs: readonly Subtask[],
+  steps: readonly string[],
+): { subs: Subtask[]; steps: string[] } {
+  const used = new Set<string>();
+  const outSubs: Subtask[] = [];
+  const outSteps: string[] = [];
+  subs.forEach((s, i) => {
+    const rename = new Map<string, string>();
+    for (const f of s.grader.answer) {
+      let name = f.field;
+      if (used.has(name)) name = `${f.field}_${s.position}`;
+      used.add(name);
+      if (name !== f.field) rename.set(f.field, name);
+    }
+    let step = steps[i] ?? "";
+    if (rename.size === 0) {
+      outSubs.push(s);
+      outSteps.push(step);
+      return;
+    }
+    const to = (f: string) => rename.get(f) ?? f;
+    const cut = step.lastIndexOf("report");
+    if (cut >= 0) {
+      let tail = step.slice(cut);
+      for (const [from, target] of rename) tail = tail.replaceAll(`\`${from}\``, `\`${target}\``);
+      step = step.slice(0, cut) + tail;
+    }
+    outSteps.push(step);
+    outSubs.push({
+      ...s,
+      golden: s.golden.map((g) =>
+        g.op === "answer"
+          ? { ...g, fields: Object.fromEntries(Object.entries(g.fields).map(([f, b]) => [to(f), b])) }
+          : g,
+      ),
+      grader: {
+        ...s.grader,
+        answer: s.grader.answer.map((f) => ({ ...f, field: to(f.field) })),
+        g1: s.grader.g1.map((p) =>
+          p.kind === "data_flow" && p.answer_field !== undefined
+            ? { ...p, answer_field: to(p.answer_field) }
+            : p,
+        ),
+      },
+    });
+  });
+  return { subs: outSubs, steps: outSteps };
 }

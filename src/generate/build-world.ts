@@ -1,0 +1,270 @@
+import type { JsonObject } from "../bank/json.js";
+import type { Rng } from "../bank/rng.js";
+import type { CanaryRef, ExpectedValue } from "../bank/task-schema.js";
+import type { Route, World } from "../bank/world-schema.js";
+import type { WorldTemplate } from "./world-template.js";
+
+/** Seeded records per world: enough distinct targets for a 20-position storyline. */
+export const ASSET_COUNT = 36;
+
+/** A record as the generator tracks it: literal values or canary references. */
+export type SymRecord = Record<string, ExpectedValue>;
+
+/** A built world and the handles the subtask templates need. */
+export interface BuiltWorld {
+  template: WorldTemplate;
+  world: World;
+  /** The seeded assets as the engine starts them (before any storyline position). */
+  assets: SymRecord[];
+  routes: {
+    listAssets: string;
+    asset: (id: string) => string;
+    deprecatedAsset: (id: string) => string;
+    lookalikeAsset: (id: string) => string;
+    work: string;
+    workItem: (id: string) => string;
+  };
+  /** The minted id of the n-th work record created in a trial (1-based). */
+  workId: (n: number) => CanaryRef;
+}
+
+/** A seeded id from a pattern: `#` digit, `@` upper-case letter, `x` hex digit. */
+export function idFromPattern(pattern: string, rng: Rng): string {
+  const letters = "ABCDEFGHJKMNPRSTVWXY";
+  let out = "";
+  for (const ch of pattern) {
+    if (ch === "#") out += String(rng.int(0, 9));
+    else if (ch === "@") out += letters[rng.int(0, letters.length - 1)];
+    else if (ch === "x") out += "0123456789abcdef"[rng.int(0, 15)];
+    else out += ch;
+  }
+  return out;
+}
+
+const canary = (name: string, format: string): CanaryRef => ({ $canary: name, format });
+
+/**
+ * Turn a world template into a `World`: seeded assets (ids, names and literals from `rng`,
+ * secrets as canaries), the canonical family, a deprecated family serving stale values and a
+ * look-alike family for another audience serving partial ones.
+ *
+ * @example const built = buildWorld(FLEET, Rng.derive("apiflow-1", "world:fleet-telemetry"));
+ */
+export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
+  const a = t.asset;
+  const ids = new Set<string>();
+  while (ids.size < ASSET_COUNT) ids.add(idFromPattern(a.idPattern, rng));
+  const assets: SymRecord[] = [...ids].map((id, i) => {
+    const round = Math.floor(i / a.names.length);
+    const record: SymRecord = {
+      [a.idField]: id,
+      [a.nameField]: `${a.names[i % a.names.length]}${round > 0 ? ` ${round + 1}` : ""}`,
+    };
+    for (const f of a.canaryFields) record[f.name] = canary(`${id}:${f.name}`, f.format);
+    record[a.enumField.name] = rng.pick(a.enumField.values);
+    record[a.numberField.name] = rng.int(a.numberField.min * 10, a.numberField.max * 10) / 10;
+    record[a.linkField.name] = null;
+    return record;
+  });
+
+  const w = t.work;
+  const assetPath = `${t.base}/${a.plural}`;
+  const deprecatedPath = `${t.deprecatedBase}/${a.plural}`;
+  const lookalikePath = `${t.base}/${t.lookalike.segment}/${a.plural}`;
+  const workPath = `${t.base}/${w.plural}`;
+  const version = (base: string) => /\/(v\d+)/.exec(base)?.[1] ?? "v3";
+  const [first, second] = a.canaryFields;
+  if (!first || !second) throw new Error(`world template ${t.id} needs two canary fields`);
+  const route = (
+    r: Partial<Route> & Pick<Route, "id" | "method" | "path" | "summary" | "resource" | "action">,
+  ) =>
+    ({
+      version: version(r.path),
+      status: "canonical",
+      auth_required: true,
+      scopes: [],
+      documented: true,
+      view: { omit_fields: [], overrides: {} },
+      required_fields: [],
+      defaults: {},
+      headers: {},
+      ...r,
+    }) as Route;
+
+  const routes: Route[] = [
+    route({
+      id: `list_${a.plural}`,
+      method: "GET",
+      path: assetPath,
+      summary: `List ${a.plural}`,
+      resource: a.plural,
+      action: "list",
+    }),
+    route({
+      id: `get_${a.noun.replace(/\W+/g, "_")}`,
+      method: "GET",
+      path: `${assetPath}/{${a.idField}}`,
+      summary: `Read one ${a.noun} with its live values`,
+      resource: a.plural,
+      action: "get",
+    }),
+    route({
+      id: `update_${a.noun.replace(/\W+/g, "_")}`,
+      method: t.updateMethod,
+      path: `${assetPath}/{${a.idField}}`,
+      summary: `Update fields of one ${a.noun} (merge)`,
+      resource: a.plural,
+      action: "update",
+    }),
+    route({
+      id: `get_${a.noun.replace(/\W+/g, "_")}_deprecated`,
+      method: "GET",
+      path: `${deprecatedPath}/{${a.idField}}`,
+      status: "deprecated",
+      summary: `Read one ${a.noun} (deprecated: served from a nightly snapshot; use ${assetPath}/{${a.idField}})`,
+      resource: a.plural,
+      action: "get",
+      view: {
+        omit_fields: [a.linkField.name],
+        overrides: { [first.name]: canary(`stale:${first.name}`, first.format) },
+      },
+      headers: {
+        deprecation: "true",
+        sunset: "Wed, 31 Dec 2025 23:59:59 GMT",
+        link: `<${assetPath}>; rel="successor-version"`,
+      },
+    }),
+    route({
+      id: `list_${a.plural}_deprecated`,
+      method: "GET",
+      path: deprecatedPath,
+      status: "deprecated",
+      summary: `List ${a.plural} (deprecated snapshot)`,
+      resource: a.plural,
+      action: "list",
+      view: {
+        omit_fields: [second.name],
+        overrides: { [first.name]: canary(`stale:${first.name}`, first.format) },
+      },
+      headers: { deprecation: "true" },
+    }),
+    route({
+      id: `get_${t.lookalike.segment}_${a.noun.replace(/\W+/g, "_")}`,
+      method: "GET",
+      path: `${lookalikePath}/{${a.idField}}`,
+      status: "lookalike",
+      summary: `Read one ${a.noun} as shown to ${t.lookalike.audience} (redacted, cached hourly)`,
+      resource: a.plural,
+      action: "get",
+      view: {
+        omit_fields: [a.numberField.name],
+        overrides: { [second.name]: canary(`lookalike:${second.name}`, second.format) },
+      },
+    }),
+    route({
+      id: `create_${w.noun.replace(/\W+/g, "_")}`,
+      method: "POST",
+      path: workPath,
+      summary: `Open a ${w.noun}`,
+      resource: w.plural,
+      action: "create",
+      required_fields: [a.idField, w.levelField.name, w.copyField],
+      defaults: { [w.statusField]: w.initialStatus },
+    }),
+    route({
+      id: `list_${w.plural.replace(/\W+/g, "_")}`,
+      method: "GET",
+      path: workPath,
+      summary: `List ${w.noun}s`,
+      resource: w.plural,
+      action: "list",
+    }),
+    route({
+      id: `get_${w.noun.replace(/\W+/g, "_")}`,
+      method: "GET",
+      path: `${workPath}/{${w.idField}}`,
+      summary: `Read one ${w.noun}`,
+      resource: w.plural,
+      action: "get",
+    }),
+    route({
+      id: `update_${w.noun.replace(/\W+/g, "_")}`,
+      method: t.updateMethod,
+      path: `${workPath}/{${w.idField}}`,
+      summary: `Update one ${w.noun} (merge), e.g. its ${w.statusField}`,
+      resource: w.plural,
+      action: "update",
+    }),
+  ];
+
+  const copied = a.canaryFields.find((f) => f.name === w.copyField);
+  const world: World = {
+    id: t.id,
+    title: t.title,
+    description: t.description,
+    base_url: `http://localhost:${t.port}`,
+    auth: {
+      type: "oauth2_client_credentials",
+      token_path: t.tokenPath,
+      client_id: `cid_${t.id.split("-")[0]}_${idFromPattern("##", rng)}`,
+      client_secret: `csec_${idFromPattern("xxxxxxxx", rng)}`,
+      token_prefix: t.tokenPrefix,
+      ttl_calls: t.ttl,
+      scopes: [],
+    },
+    resources: {
+      [a.plural]: {
+        id_field: a.idField,
+        id_template: "{canary}",
+        fields: {
+          [a.idField]: { type: "string", description: `${a.noun} id` },
+          [a.nameField]: { type: "string", description: `Display name of the ${a.noun}` },
+          ...Object.fromEntries(
+            a.canaryFields.map((f) => [f.name, { type: "string", description: f.description }]),
+          ),
+          [a.enumField.name]: {
+            type: "string",
+            description: `${a.enumField.description} (one of ${a.enumField.values.join(", ")})`,
+          },
+          [a.numberField.name]: { type: "number", description: a.numberField.description },
+          [a.linkField.name]: { type: "string", description: a.linkField.description },
+        },
+        records: assets as JsonObject[],
+      },
+      [w.plural]: {
+        id_field: w.idField,
+        id_template: w.idTemplate,
+        fields: {
+          [w.idField]: { type: "string", description: `${w.noun} id (minted by the server)` },
+          [a.idField]: { type: "string", description: `The ${a.noun} this ${w.noun} is for` },
+          [w.levelField.name]: { type: "string", description: `One of ${w.levelField.values.join(", ")}` },
+          [w.copyField]: {
+            type: "string",
+            description: `${copied?.description ?? w.copyField}, as the ${a.noun} reports it now`,
+          },
+          [w.statusField]: {
+            type: "string",
+            description: `Set by the server on create; then one of ${w.nextStatuses.join(", ")}`,
+          },
+          [w.noteField]: { type: "string", description: "Free text for the crew" },
+        },
+        records: [],
+      },
+    },
+    routes,
+  };
+  return {
+    template: t,
+    world,
+    assets,
+    routes: {
+      listAssets: assetPath,
+      asset: (id) => `${assetPath}/${id}`,
+      deprecatedAsset: (id) => `${deprecatedPath}/${id}`,
+      lookalikeAsset: (id) => `${lookalikePath}/${id}`,
+      work: workPath,
+      workItem: (id) => `${workPath}/${id}`,
+    },
+    workId: (n) => canary(`${w.plural}:id#${n}`, w.idTemplate.replace("{canary}", "{code}")),
+  };
+}

@@ -1,0 +1,108 @@
+import type { BankContent } from "../bank/bank.js";
+import { Rng } from "../bank/rng.js";
+import type { Task } from "../bank/task-schema.js";
+import { buildWorld } from "./build-world.js";
+import { composeChain, composeSolo } from "./compose.js";
+import { buildStoryline } from "./storyline.js";
+import { WORLD_TEMPLATES } from "./worlds/index.js";
+
+export const GENERATOR_VERSION = "0.2.0";
+export const DEFAULT_SEED = "apiflow-1";
+
+/** One world's share of the bank: storyline length and the longest chain built over it. */
+export interface WorldShape {
+  positions: number;
+  maxChain: number;
+}
+
+/**
+ * The default shape, the size of the published 1.0 bank: 13 worlds, 241 solo subtasks and 226
+ * chains. Nine worlds run 20 positions with chains 1to2..1to20 (171 chains); four shorter worlds
+ * run 15, 15, 15 and 16 positions with chains up to 1to14, 1to14, 1to15 and 1to16 (55 chains): in
+ * the two shortest the final position is solo-only.
+ */
+export const DEFAULT_SHAPE: readonly WorldShape[] = [
+  ...Array.from({ length: 9 }, () => ({ positions: 20, maxChain: 20 })),
+  { positions: 15, maxChain: 14 },
+  { positions: 15, maxChain: 14 },
+  { positions: 15, maxChain: 15 },
+  { positions: 16, maxChain: 16 },
+];
+
+export interface GenerateOptions {
+  seed?: string;
+  /** How many world templates to use (default 13, at most the number of templates). */
+  worlds?: number;
+  /** Positions per world; when set, every world gets this many and chains 1to2..1toP. */
+  positions?: number;
+}
+
+export type GenerateResult =
+  | { success: true; data: BankContent }
+  | { success: false; error: { code: string; message: string } };
+
+/**
+ * Generate a bank forward from one seed: build each world, build its storyline position by
+ * position, then compose solo tasks (position k with the state 1..k-1 left) and chains `1toN`.
+ *
+ * @example const r = generateBank({ seed: "private-7" }); if (r.success) writeBank("bank", r.data);
+ */
+export function generateBank(options: GenerateOptions = {}): GenerateResult {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const worldCount = options.worlds ?? DEFAULT_SHAPE.length;
+  if (!Number.isInteger(worldCount) || worldCount < 1 || worldCount > WORLD_TEMPLATES.length) {
+    return {
+      success: false,
+      error: {
+        code: "worlds_out_of_range",
+        message: `--worlds must be an integer from 1 to ${WORLD_TEMPLATES.length}`,
+      },
+    };
+  }
+  if (
+    options.positions !== undefined &&
+    (!Number.isInteger(options.positions) || options.positions < 1 || options.positions > 20)
+  ) {
+    return {
+      success: false,
+      error: { code: "positions_out_of_range", message: "--positions must be an integer from 1 to 20" },
+    };
+  }
+  const worlds: BankContent["worlds"] = [];
+  const tasks: Task[] = [];
+  for (let i = 0; i < worldCount; i++) {
+    const template = WORLD_TEMPLATES[i];
+    if (!template) break;
+    const shape: WorldShape =
+      options.positions !== undefined
+        ? { positions: options.positions, maxChain: options.positions }
+        : (DEFAULT_SHAPE[i] ?? { positions: 20, maxChain: 20 });
+    const built = buildWorld(template, Rng.derive(seed, `world:${template.id}`));
+    const storyRng = Rng.derive(seed, `story:${template.id}`);
+    const story = buildStoryline(built, shape.positions, i, storyRng);
+    worlds.push(built.world);
+    for (let k = 1; k <= shape.positions; k++) {
+      tasks.push(composeSolo(template.id, story.subtasks, k, story.workspaces[k - 1] as Task["workspace"]));
+    }
+    const intro = (n: number) =>
+      storyRng.pick([
+        `${built.world.title}: hand-over for tonight. Work through these ${n} jobs in order; later ones build on what earlier ones found, created or stored.`,
+        `A batch of ${n} open tickets for ${built.world.title}, oldest first. Do them in this order — several depend on values from earlier steps.`,
+        `${n} things to sort out on ${built.world.title} today, in sequence. Keep what you find; later steps need it.`,
+        `Shift queue for ${built.world.title} (${n} items). Same session, same world: finish each before starting the next.`,
+      ]);
+    for (let n = 2; n <= shape.maxChain; n++) {
+      tasks.push(
+        composeChain(template.id, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
+          mode: storyRng.chance(0.5) ? "selective" : "full",
+          intro: intro(n),
+          steps: story.subtasks.map((s) => s.brief),
+        }),
+      );
+    }
+  }
+  return {
+    success: true,
+    data: { name: "apiflow-default", generator_version: GENERATOR_VERSION, seed, worlds, tasks },
+  };
+}

@@ -1,0 +1,169 @@
+import type { Rng } from "../bank/rng.js";
+import type { Axis, ExpectedValue, G1Predicate, GoldenStep, Subtask } from "../bank/task-schema.js";
+import type { BuiltWorld, SymRecord } from "./build-world.js";
+
+export type Difficulty = Subtask["difficulty"];
+export type Coupling = "none" | "value" | "state";
+
+/** A value an earlier position left in a workspace variable for later positions to consume. */
+export interface Planted {
+  position: number;
+  variable: string;
+  scope: "local" | "global";
+  value: ExpectedValue;
+  /** Index of the work record the value identifies. */
+  workIndex: number;
+}
+
+/**
+ * A broken call a ticket quotes, with the status and error code the ticket says it got. Tests
+ * replay it against the world in the state the storyline left, so every quoted error is truthful.
+ */
+export interface Probe {
+  method: string;
+  url: string;
+  body?: Record<string, unknown>;
+  /** `stale`: a token nobody issued; `fresh`: one just minted; `expired`: one spent to its TTL. */
+  token: "stale" | "fresh" | "expired";
+  status: number;
+  error?: string;
+}
+
+/** A generated subtask: the bank's `Subtask` plus what composing and testing need. */
+export interface GenSubtask extends Subtask {
+  template: string;
+  coupling: Coupling;
+  /** One-line version of the ticket for a chain's compressed instruction. */
+  brief: string;
+  probes: Probe[];
+  /** The golden as a chain segment (shared token, no answer step); set by the storyline. */
+  chainGolden?: GoldenStep[];
+  /** Renders `chainGolden`; set by `subtask()`. */
+  chained?: (ledger: { callsLeft: number }) => GoldenStep[];
+}
+
+/**
+ * The world as the storyline has left it, tracked symbolically (literals and canary references),
+ * so each position's ticket, golden and grader describe the state the earlier goldens produced.
+ */
+export class StoryState {
+  readonly assets: SymRecord[];
+  readonly work: SymRecord[] = [];
+  readonly planted: Planted[] = [];
+  /** Variables the goldens so far stored: seeded into the workspace of later solo tasks. */
+  readonly variables: { local: Record<string, ExpectedValue>; global: Record<string, ExpectedValue> } = {
+    local: {},
+    global: {},
+  };
+  private readonly used = new Set<number>();
+  private readonly consumed = new Set<string>();
+  /** Listing questions already asked, so two positions never share one. */
+  readonly asked = new Set<string>();
+
+  constructor(readonly built: BuiltWorld) {
+    this.assets = built.assets.map((r) => ({ ...r }));
+  }
+
+  /** An asset no earlier position has targeted (targets stay distinct so tickets stay distinct). */
+  claimAsset(rng: Rng): SymRecord {
+    const free = this.assets.map((_, i) => i).filter((i) => !this.used.has(i));
+    const i = rng.pick(free.length > 0 ? free : this.assets.map((_, j) => j));
+    this.used.add(i);
+    return this.assets[i] as SymRecord;
+  }
+
+  /** `n` distinct assets, unused ones first; marks them used. */
+  claimAssets(rng: Rng, n: number): SymRecord[] {
+    const all = this.assets.map((_, i) => i);
+    const order = [
+      ...rng.shuffle(all.filter((i) => !this.used.has(i))),
+      ...rng.shuffle(all.filter((i) => this.used.has(i))),
+    ];
+    return order.slice(0, n).map((i) => {
+      this.used.add(i);
+      return this.assets[i] as SymRecord;
+    });
+  }
+
+  assetId(record: SymRecord): string {
+    return String(record[this.built.template.asset.idField]);
+  }
+
+  /** Record a created work record; returns its minted id. */
+  createWork(fields: SymRecord): ExpectedValue {
+    const id = this.built.workId(this.work.length + 1);
+    const w = this.built.template.work;
+    this.work.push({ ...fields, [w.idField]: id, [w.statusField]: w.initialStatus });
+    return id;
+  }
+
+  plant(p: Planted): void {
+    this.planted.push(p);
+    this.variables[p.scope][p.variable] = p.value;
+  }
+
+  /** A planted work id no later position has consumed yet, if any (each is consumed once). */
+  takePlanted(rng: Rng): Planted | null {
+    const open = this.planted.filter((p) => !this.consumed.has(p.variable));
+    if (open.length === 0) return null;
+    const chosen = rng.pick(open);
+    this.consumed.add(chosen.variable);
+    return chosen;
+  }
+
+  /** A variable name for a value about one asset, unique within the storyline. */
+  variableFor(prefix: string, record: SymRecord): string {
+    return `${prefix}_${this.assetId(record)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "_")}`.replace(/_+$/, "");
+  }
+}
+
+/** Escape a literal for a RegExp. */
+export const re = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** G1: the decisive value must travel from this response to the answer card. */
+export function flowToAnswer(
+  id: string,
+  url: string,
+  status: number,
+  key: string,
+  field: string,
+  explain: string,
+): G1Predicate {
+  return {
+    kind: "data_flow",
+    id,
+    explain,
+    from_response_url_pattern: `^${re(url)}$`,
+    from_status: status,
+    from_body_key: key,
+    answer_field: field,
+    must_be_stored: false,
+    used_in_request_url_pattern: null,
+  };
+}
+
+/** G1: a minted token must be used on a request to this URL. */
+export function tokenUsed(tokenPath: string, url: string, id = "fresh_token_used"): G1Predicate {
+  return {
+    kind: "data_flow",
+    id,
+    explain: "A client_credentials token must be minted and then sent on the call that matters.",
+    from_response_url_pattern: `^${re(tokenPath)}$`,
+    from_status: 200,
+    from_body_key: "access_token",
+    must_be_stored: false,
+    used_in_request_url_pattern: `^${re(url)}$`,
+  };
+}
+
+export const AXES: readonly Axis[] = [
+  "auth",
+  "discovery",
+  "schema_repair",
+  "multistep",
+  "error_recovery",
+  "pagination",
+  "statefulness",
+];

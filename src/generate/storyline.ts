@@ -1,0 +1,102 @@
+import type { Rng } from "../bank/rng.js";
+import type { Axis, Task } from "../bank/task-schema.js";
+import type { BuiltWorld } from "./build-world.js";
+import { AXES, type Difficulty, type GenSubtask, StoryState } from "./story-state.js";
+import type { SubtaskTemplate } from "./subtask-template.js";
+import { AUTH_TEMPLATES } from "./templates/auth.js";
+import { DISCOVERY_TEMPLATES } from "./templates/discovery.js";
+import { ERROR_RECOVERY_TEMPLATES } from "./templates/error-recovery.js";
+import { MULTISTEP_TEMPLATES } from "./templates/multistep.js";
+import { PAGINATION_TEMPLATES } from "./templates/pagination.js";
+import { SCHEMA_REPAIR_TEMPLATES } from "./templates/schema-repair.js";
+import { STATEFULNESS_TEMPLATES } from "./templates/statefulness.js";
+import { TicketGrammar } from "./ticket-grammar.js";
+
+/** Every subtask template, by axis. */
+export const TEMPLATES: Record<Axis, readonly SubtaskTemplate[]> = {
+  auth: AUTH_TEMPLATES,
+  discovery: DISCOVERY_TEMPLATES,
+  schema_repair: SCHEMA_REPAIR_TEMPLATES,
+  multistep: MULTISTEP_TEMPLATES,
+  error_recovery: ERROR_RECOVERY_TEMPLATES,
+  pagination: PAGINATION_TEMPLATES,
+  statefulness: STATEFULNESS_TEMPLATES,
+};
+
+const LEVELS: readonly Difficulty[] = ["easy", "medium", "hard"];
+
+/**
+ * The (axis, difficulty) slots of one world's storyline. The multiset depends only on the length
+ * and the world's index, never on the seed, so every seed gives the same counts by axis and
+ * difficulty; the seed decides the order.
+ *
+ * @example storylineSlots(20, 0).length // 20
+ */
+export function storylineSlots(
+  positions: number,
+  worldIndex: number,
+): Array<{ axis: Axis; difficulty: Difficulty }> {
+  const rotated = AXES.map((_, i) => AXES[(i + worldIndex) % AXES.length] as Axis);
+  const slots: Array<{ axis: Axis; difficulty: Difficulty }> = [];
+  rotated.forEach((axis, i) => {
+    const n = Math.floor(positions / AXES.length) + (i < positions % AXES.length ? 1 : 0);
+    for (let j = 0; j < n; j++)
+      slots.push({ axis, difficulty: LEVELS[(j + worldIndex + i) % 3] as Difficulty });
+  });
+  return slots;
+}
+
+/** One world's storyline and, per position, the workspace a solo task starts from. */
+export interface Storyline {
+  subtasks: GenSubtask[];
+  /** `workspaces[k-1]`: the vault plus every variable positions 1..k-1 left behind. */
+  workspaces: Task["workspace"][];
+}
+
+/**
+ * Forward construction: for each position draw the next slot, instantiate its template against
+ * the state the earlier goldens left, and let the template apply its golden's effects.
+ *
+ * @example const story = buildStoryline(built, 20, 0, Rng.derive(seed, "story:fleet"));
+ */
+export function buildStoryline(
+  built: BuiltWorld,
+  positions: number,
+  worldIndex: number,
+  rng: Rng,
+): Storyline {
+  const state = new StoryState(built);
+  const grammar = new TicketGrammar(rng, built.template);
+  const slots = rng.shuffle(storylineSlots(positions, worldIndex));
+  const stale = `${built.world.auth.token_prefix}${rng.int(100000, 999999)}stale`;
+  const subtasks: GenSubtask[] = [];
+  const workspaces: Task["workspace"][] = [];
+  slots.forEach((slot, i) => {
+    workspaces.push({
+      vault: {
+        client_id: built.world.auth.client_id,
+        client_secret: built.world.auth.client_secret,
+        access_token: stale,
+      },
+      local: { ...state.variables.local },
+      global: { ...state.variables.global },
+    });
+    const candidates = TEMPLATES[slot.axis].filter((t) => t.difficulty === slot.difficulty);
+    const template = rng.pick(candidates.length > 0 ? candidates : TEMPLATES[slot.axis]);
+    subtasks.push(
+      template.build({
+        built,
+        state,
+        rng,
+        grammar,
+        position: i + 1,
+        difficulty: slot.difficulty,
+        coupled: rng.chance(0.75),
+      }),
+    );
+  });
+  // Chains run every segment in one session: one token shared across segments.
+  const ledger = { callsLeft: 0 };
+  for (const sub of subtasks) sub.chainGolden = sub.chained?.(ledger) ?? [];
+  return { subtasks, workspaces };
+}

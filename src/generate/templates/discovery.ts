@@ -1,0 +1,208 @@
+import { GoldenBuilder } from "../golden-builder.js";
+import { flowToAnswer } from "../story-state.js";
+import type { SubtaskTemplate } from "../subtask-template.js";
+import { sentence } from "../ticket-grammar.js";
+import { field, forbidDecoys, literal, subtask } from "./common.js";
+
+/** Discovery, easy: a client still reads the deprecated family, which serves a stale snapshot. */
+const deprecatedRoute: SubtaskTemplate = {
+  id: "discovery.deprecated-route",
+  axis: "discovery",
+  difficulty: "easy",
+  build(ctx) {
+    const { built, state, grammar: g } = ctx;
+    const t = built.template;
+    const a = t.asset;
+    const target = state.claimAsset(ctx.rng);
+    const id = state.assetId(target);
+    const broken = built.routes.deprecatedAsset(id);
+    const url = built.routes.asset(id);
+    const [c1] = a.canaryFields;
+    if (!c1) throw new Error("no canary field");
+    const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
+    gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
+    const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+    const fields = [c1.name, a.numberField.name];
+    const ticket = sentence(
+      g.opener(),
+      `${g.brokenCall("GET", broken)} still works, but the ${c1.name} it shows for ${target[a.nameField]} does not match what the crew sees.`,
+      g.pick([
+        "The response carries a `Deprecation: true` header.",
+        "It answers with `Deprecation: true` and a Sunset date, so it is probably serving old data.",
+        "There is a `Deprecation` header on every response from it.",
+      ]),
+      g.pick([
+        `Find the route the current API publishes for a single ${a.noun} and read ${id} there.`,
+        `Look up the published replacement for that route and use it for ${id}.`,
+        `Work out which route is current for one ${a.noun} and read ${id} from it.`,
+      ]),
+      g.stayCanonical(),
+      g.report(fields),
+    );
+    return subtask(ctx, this.id, {
+      ticket,
+      brief: `A client reads ${id} from the deprecated \`${broken}\` and shows a stale ${c1.name}; read ${id} from the current published route instead and report its \`${c1.name}\` and \`${a.numberField.name}\`.`,
+      golden,
+      builder: gb,
+      answer: [
+        field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of ${id}.`),
+        field(
+          a.numberField.name,
+          target[a.numberField.name] ?? null,
+          `${a.numberField.description} of ${id}.`,
+        ),
+      ],
+      g1: [
+        flowToAnswer(
+          `${c1.name}_from_canonical`,
+          url,
+          200,
+          c1.name,
+          c1.name,
+          "The value must come from the canonical route, not the snapshot.",
+        ),
+      ],
+      constraints: forbidDecoys(ctx),
+      probes: [{ method: "GET", url: broken, token: "fresh", status: 200 }],
+    });
+  },
+};
+
+/** Discovery, medium: an integration reads the look-alike family built for another audience. */
+const lookalikeFamily: SubtaskTemplate = {
+  id: "discovery.lookalike-family",
+  axis: "discovery",
+  difficulty: "medium",
+  build(ctx) {
+    const { built, state, grammar: g } = ctx;
+    const t = built.template;
+    const a = t.asset;
+    const target = state.claimAsset(ctx.rng);
+    const id = state.assetId(target);
+    const broken = built.routes.lookalikeAsset(id);
+    const url = built.routes.asset(id);
+    const [, c2] = a.canaryFields;
+    if (!c2) throw new Error("no second canary field");
+    const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
+    gb.call("GET", url, { c2: c2.name, num: a.numberField.name });
+    const golden = gb.answer({ [c2.name]: "c2", [a.numberField.name]: "num" });
+    const fields = [c2.name, a.numberField.name];
+    const ticket = sentence(
+      g.opener(),
+      `${g.brokenCall("GET", broken)} returns 200, but the \`${a.numberField.name}\` field is missing and the ${c2.name} differs from the ops console.`,
+      g.pick([
+        "Someone copied that path from an integration guide.",
+        "Nobody remembers where that path came from.",
+        "It looked right in the URL, which is how it slipped through review.",
+      ]),
+      g.pick([
+        `Find out which family is the real one for our own operations and read ${id} from it.`,
+        `Read ${id} from the route that is meant for us, not for another audience.`,
+        `Use the spec to find the canonical single-${a.noun} route and read ${id}.`,
+      ]),
+      g.stayCanonical(),
+      g.report(fields),
+    );
+    return subtask(ctx, this.id, {
+      ticket,
+      brief: `An integration reads ${id} from \`${broken}\` (a look-alike route for another audience) and misses \`${a.numberField.name}\`; read ${id} from the canonical route and report its \`${c2.name}\` and \`${a.numberField.name}\`.`,
+      golden,
+      builder: gb,
+      answer: [
+        field(c2.name, target[c2.name] ?? null, `Live ${c2.name} of ${id}.`),
+        field(
+          a.numberField.name,
+          target[a.numberField.name] ?? null,
+          `${a.numberField.description} of ${id}.`,
+        ),
+      ],
+      g1: [
+        flowToAnswer(
+          `${c2.name}_from_canonical`,
+          url,
+          200,
+          c2.name,
+          c2.name,
+          "The value must come from the canonical family.",
+        ),
+      ],
+      constraints: forbidDecoys(ctx),
+      probes: [{ method: "GET", url: broken, token: "fresh", status: 200 }],
+    });
+  },
+};
+
+/** Discovery, hard: only a display name is known; find the id through the published list route. */
+const byName: SubtaskTemplate = {
+  id: "discovery.find-by-name",
+  axis: "discovery",
+  difficulty: "hard",
+  build(ctx) {
+    const { built, state, grammar: g } = ctx;
+    const a = built.template.asset;
+    const target = state.claimAsset(ctx.rng);
+    const id = state.assetId(target);
+    const index = state.assets.indexOf(target);
+    const name = literal(target, a.nameField);
+    const [c1] = a.canaryFields;
+    if (!c1) throw new Error("no canary field");
+    const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
+    gb.call("GET", built.routes.listAssets, { id: `${a.plural}.${index}.${a.idField}` });
+    gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name });
+    const golden = gb.answer({ [a.idField]: "id", [c1.name]: "c1" });
+    const fields = [a.idField, c1.name];
+    const ticket = sentence(
+      g.opener(),
+      g.pick([
+        `The crew only knows the ${a.noun} as "${name}"; ${g.system()} tried \`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\` and got \`404 not_found\`.`,
+        `A request for "${name}" by name (\`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\`) came back \`404 not_found\`: the path wants an id, not a name.`,
+      ]),
+      g.pick([
+        `Find the ${a.noun}'s id through the published API and read its live record.`,
+        `Resolve "${name}" to its id using the documented routes, then read it.`,
+      ]),
+      g.stayCanonical(),
+      g.report(fields),
+    );
+    return subtask(ctx, this.id, {
+      ticket,
+      brief: `Resolve the ${a.noun} named "${name}" to its id through the published list route, read it, and report its \`${a.idField}\` and \`${c1.name}\`.`,
+      golden,
+      builder: gb,
+      answer: [
+        field(a.idField, id, `The id of "${name}".`),
+        field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of "${name}".`),
+      ],
+      g1: [
+        flowToAnswer(
+          "id_from_list",
+          built.routes.listAssets,
+          200,
+          `${a.plural}.${a.idField}`,
+          a.idField,
+          "The id must come from the published list.",
+        ),
+        flowToAnswer(
+          `${c1.name}_from_read`,
+          built.routes.asset(id),
+          200,
+          c1.name,
+          c1.name,
+          "The value must come from the canonical read.",
+        ),
+      ],
+      constraints: forbidDecoys(ctx),
+      probes: [
+        {
+          method: "GET",
+          url: `${built.routes.listAssets}/${encodeURIComponent(name)}`,
+          token: "fresh",
+          status: 404,
+          error: "not_found",
+        },
+      ],
+    });
+  },
+};
+
+export const DISCOVERY_TEMPLATES: readonly SubtaskTemplate[] = [deprecatedRoute, lookalikeFamily, byName];

@@ -1,0 +1,225 @@
+import type { G1Predicate } from "../../bank/task-schema.js";
+import { GoldenBuilder } from "../golden-builder.js";
+import { flowToAnswer, re } from "../story-state.js";
+import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
+import { sentence } from "../ticket-grammar.js";
+import { field, literal, subtask } from "./common.js";
+
+/**
+ * Error recovery. easy: an update sent with the wrong verb gets `405 method_not_allowed` (the
+ * `Allow` header says which verb works); medium: the same call also used the dead vault token, so
+ * the first error hides the second; hard: the record is known only by name, so the path is wrong
+ * too, or (coupled) the record is a work item an earlier position left in a variable.
+ */
+function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
+  return {
+    id: `error_recovery.wrong-verb-${difficulty}`,
+    axis: "error_recovery",
+    difficulty,
+    build(ctx: TemplateContext) {
+      if (difficulty === "hard" && ctx.coupled) {
+        const planted = ctx.state.takePlanted(ctx.rng);
+        if (planted) return closePlanted(ctx, planted, this.id);
+      }
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const other = t.updateMethod === "PATCH" ? "PUT" : "PATCH";
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const name = literal(target, a.nameField);
+      const current = literal(target, a.enumField.name);
+      const value = g.pick(a.enumField.values.filter((v) => v !== current));
+      const [, c2] = a.canaryFields;
+      if (!c2) throw new Error("no second canary field");
+      const url = built.routes.asset(id);
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      const brokenUrl = difficulty === "hard" ? built.routes.asset(encodeURIComponent(name)) : url;
+      if (difficulty === "hard") {
+        gb.readSpec();
+        gb.call("GET", built.routes.listAssets, {
+          id: `${a.plural}.${state.assets.indexOf(target)}.${a.idField}`,
+        });
+        gb.call(
+          t.updateMethod,
+          built.routes.asset(gb.ref("id")),
+          { c2: c2.name, num: a.numberField.name },
+          { [a.enumField.name]: value },
+        );
+      } else {
+        gb.call(t.updateMethod, url, { c2: c2.name, num: a.numberField.name }, { [a.enumField.name]: value });
+      }
+      target[a.enumField.name] = value;
+      const golden = gb.answer({ [c2.name]: "c2", [a.numberField.name]: "num" });
+      const fields = [c2.name, a.numberField.name];
+      const body = JSON.stringify({ [a.enumField.name]: value });
+      const who = difficulty === "hard" ? `"${name}"` : id;
+      const ticket = sentence(
+        g.opener(),
+        g.pick([
+          `We need ${who}'s \`${a.enumField.name}\` switched to \`${value}\`.`,
+          `${who} has to move to \`${a.enumField.name}\` = \`${value}\` today.`,
+          `Please get ${who} onto \`${value}\` (field \`${a.enumField.name}\`).`,
+        ]),
+        `${g.brokenCall(other, brokenUrl)}${
+          difficulty === "medium"
+            ? g.gotError(401, "invalid_token", "the bearer token is expired or was never issued")
+            : g.gotError(405, "method_not_allowed")
+        }`,
+        `The body was \`${body}\`.`,
+        difficulty === "medium"
+          ? "It was sent with the `access_token` from the vault; the client credentials are there too."
+          : "",
+        difficulty === "hard"
+          ? `The path used the ${a.noun}'s display name because that is all the request form had.`
+          : "",
+        g.pick([
+          "Make the change stick and read the values off the successful response.",
+          "Get the update through, then use what the API sends back.",
+          "Recover from the error, apply the change, and check the result.",
+        ]),
+        g.report(fields),
+      );
+      const g1: G1Predicate[] = [
+        {
+          kind: "call",
+          id: "update_applied",
+          explain: `The update must go through with ${t.updateMethod}.`,
+          method: t.updateMethod,
+          url_pattern: `^${re(url)}$`,
+          status: 200,
+          body_has_keys: [a.enumField.name],
+        },
+        flowToAnswer(
+          `${c2.name}_after_update`,
+          url,
+          200,
+          c2.name,
+          c2.name,
+          `The ${c2.name} must come from ${id}'s canonical route.`,
+        ),
+      ];
+      const probes = [
+        difficulty === "medium"
+          ? {
+              method: other,
+              url: brokenUrl,
+              body: { [a.enumField.name]: value },
+              token: "stale" as const,
+              status: 401,
+              error: "invalid_token",
+            }
+          : {
+              method: other,
+              url: brokenUrl,
+              body: { [a.enumField.name]: value },
+              token: "fresh" as const,
+              status: 405,
+              error: "method_not_allowed",
+            },
+      ];
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Set ${who}'s \`${a.enumField.name}\` to \`${value}\` (a ${other} got ${difficulty === "medium" ? "401" : "405"}), and report ${id === who ? `${id}'s` : "its"} \`${c2.name}\` and \`${a.numberField.name}\` from the successful response.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}.`),
+          field(
+            a.numberField.name,
+            target[a.numberField.name] ?? null,
+            `${a.numberField.description} of ${id}.`,
+          ),
+        ],
+        g1,
+        probes,
+      });
+    },
+  };
+}
+
+/** Hard, coupled: close the work record an earlier position left in a variable; 405 on the way. */
+function closePlanted(
+  ctx: TemplateContext,
+  planted: { position: number; variable: string; scope: "local" | "global"; workIndex: number },
+  id: string,
+) {
+  const { built, state, grammar: g } = ctx;
+  const t = built.template;
+  const a = t.asset;
+  const w = t.work;
+  const other = t.updateMethod === "PATCH" ? "PUT" : "PATCH";
+  const record = state.work[planted.workIndex];
+  if (!record) throw new Error("planted work record is missing");
+  const assetId = literal(record, a.idField);
+  const asset = state.assets.find((r) => r[a.idField] === assetId);
+  const [c1] = a.canaryFields;
+  if (!asset || !c1) throw new Error("planted work record names an unknown asset");
+  const final = w.nextStatuses[w.nextStatuses.length - 1] ?? "closed";
+  const gb = new GoldenBuilder(built.world, ctx.position);
+  gb.call(
+    t.updateMethod,
+    built.routes.workItem(`{{${planted.variable}}}`),
+    { aid: a.idField, lvl: w.levelField.name },
+    { [w.statusField]: final },
+  );
+  gb.call("GET", built.routes.asset(gb.ref("aid")), { c1: c1.name });
+  record[w.statusField] = final;
+  const golden = gb.answer({ [w.levelField.name]: "lvl", [c1.name]: "c1" });
+  const fields = [w.levelField.name, c1.name];
+  const ticket = sentence(
+    g.opener(),
+    g.pick([
+      `The ${w.noun} whose id is in the ${planted.scope} variable \`${planted.variable}\` is done and has to be set to \`${final}\`.`,
+      `Close out the ${w.noun} kept in ${planted.scope} variable \`${planted.variable}\`: its \`${w.statusField}\` should become \`${final}\`.`,
+    ]),
+    `${g.brokenCall(other, `${built.routes.work}/{${planted.variable}}`)}${g.gotError(405, "method_not_allowed")}`,
+    g.pick([
+      `After that, read the ${a.noun} it belongs to.`,
+      `Then look at the ${a.noun} the ${w.noun} was opened for.`,
+    ]),
+    `Report the ${w.noun}'s \`${w.levelField.name}\` and that ${a.noun}'s \`${c1.name}\`.`,
+  );
+  return subtask(ctx, id, {
+    ticket,
+    brief: `Set the ${w.noun} in \`${planted.variable}\` to \`${final}\` (a ${other} got 405), then report its \`${w.levelField.name}\` and its ${a.noun}'s \`${c1.name}\`.`,
+    golden,
+    builder: gb,
+    answer: [
+      field(
+        w.levelField.name,
+        record[w.levelField.name] ?? null,
+        `The level the ${w.noun} was opened with (position ${planted.position}).`,
+      ),
+      field(c1.name, asset[c1.name] ?? null, `${c1.description} of ${assetId}.`),
+    ],
+    g1: [
+      {
+        kind: "call",
+        id: "closed",
+        explain: `The planted ${w.noun} must be moved to ${final} with ${t.updateMethod}.`,
+        method: t.updateMethod,
+        url_pattern: `^${re(built.routes.work)}/[^/]+$`,
+        status: 200,
+        body_has_keys: [w.statusField],
+      },
+      flowToAnswer(
+        "asset_value",
+        built.routes.asset(assetId),
+        200,
+        c1.name,
+        c1.name,
+        `The value must come from ${assetId}'s canonical read.`,
+      ),
+    ],
+    consumes: [planted.position],
+    coupling: "value",
+    probes: [],
+  });
+}
+
+export const ERROR_RECOVERY_TEMPLATES: readonly SubtaskTemplate[] = [
+  wrongVerb("easy"),
+  wrongVerb("medium"),
+  wrongVerb("hard"),
+];

@@ -1,0 +1,131 @@
+import { GoldenBuilder } from "../golden-builder.js";
+import { flowToAnswer, re } from "../story-state.js";
+import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
+import { sentence } from "../ticket-grammar.js";
+import { field, subtask } from "./common.js";
+
+const camel = (s: string) => s.replace(/[_-]([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/**
+ * Schema repair: a create call is rejected with `422 validation_failed` naming what is missing.
+ * easy: one field left out; medium: two left out, one of them a value that must be read first;
+ * hard: every field sent in camelCase, so the server sees none of the required snake_case ones.
+ */
+function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
+  return {
+    id: `schema_repair.create-${difficulty}`,
+    axis: "schema_repair",
+    difficulty,
+    build(ctx: TemplateContext) {
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const w = t.work;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const level = g.pick(w.levelField.values);
+      const note = g.pick([
+        `check before the ${g.pick(["morning", "evening", "night"])} shift`,
+        `raised after ${g.pick(["inspection", "alarm", "customer call", "audit"])} ${ctx.rng.int(100, 999)}`,
+        `follow-up ${ctx.rng.int(1000, 9999)}`,
+      ]);
+      const copyValue = target[w.copyField] ?? null;
+      const full = {
+        [a.idField]: id,
+        [w.levelField.name]: level,
+        [w.copyField]: "{{COPY}}",
+        [w.noteField]: note,
+      };
+      const brokenBody: Record<string, unknown> =
+        difficulty === "easy"
+          ? { [a.idField]: id, [w.levelField.name]: level, [w.noteField]: note }
+          : difficulty === "medium"
+            ? { [a.idField]: id, [w.noteField]: note }
+            : { [camel(a.idField)]: id, [camel(w.levelField.name)]: level, [camel(w.noteField)]: note };
+      // The engine names missing fields in the order the create route requires them.
+      const missing = [a.idField, w.levelField.name, w.copyField].filter((f) => !(f in brokenBody));
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      gb.call("GET", built.routes.asset(id), { copy: w.copyField });
+      gb.call(
+        "POST",
+        built.routes.work,
+        { wid: w.idField, st: w.statusField },
+        { ...full, [w.copyField]: gb.ref("copy") },
+      );
+      const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
+      const newId = state.createWork({
+        [a.idField]: id,
+        [w.levelField.name]: level,
+        [w.copyField]: copyValue,
+        [w.noteField]: note,
+      });
+      const fields = [w.idField, w.statusField];
+      const message = `missing required field(s): ${missing.join(", ")}`;
+      const ticket = sentence(
+        g.opener(),
+        `${g.brokenCall("POST", built.routes.work)}${g.gotError(422, "validation_failed", message)}`,
+        g.pick(["The body it sent:", "Its payload was", "Body as sent:"]),
+        `\`${JSON.stringify(brokenBody)}\`.`,
+        difficulty === "medium" ? `The ${w.noun} is ${g.pick(["a", "meant to be a"])} \`${level}\` one.` : "",
+        g.pick([
+          `The \`${w.copyField}\` must be what ${id} reports right now, not a remembered value.`,
+          `Whatever goes into \`${w.copyField}\` has to be read live from ${id}.`,
+          `Take \`${w.copyField}\` from a fresh read of ${id}.`,
+        ]),
+        g.pick([
+          `Get the ${w.noun} created with the payload the API expects.`,
+          `Repair the payload and open the ${w.noun}.`,
+          `Fix the request so the ${w.noun} is actually opened.`,
+        ]),
+        g.report(fields),
+      );
+      const workRe = `^${re(built.routes.work)}$`;
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} (note "${note}"), carrying ${id}'s live \`${w.copyField}\` — the last attempt got 422 (${message}) — and report its \`${w.idField}\` and \`${w.statusField}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(w.idField, newId, `The id the create call minted.`),
+          field(w.statusField, w.initialStatus, `The status the server gives a new ${w.noun}.`),
+        ],
+        g1: [
+          flowToAnswer(
+            "id_from_create",
+            built.routes.work,
+            201,
+            w.idField,
+            w.idField,
+            "The id must come from the 201 of the create.",
+          ),
+          {
+            kind: "data_flow",
+            id: "copy_field_read_live",
+            explain: `The ${w.copyField} sent must be the one read from ${id}.`,
+            from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
+            from_status: 200,
+            from_body_key: w.copyField,
+            must_be_stored: false,
+            used_in_request_url_pattern: workRe,
+          },
+        ],
+        probes: [
+          {
+            method: "POST",
+            url: built.routes.work,
+            body: brokenBody,
+            token: "fresh",
+            status: 422,
+            error: "validation_failed",
+          },
+        ],
+      });
+    },
+  };
+}
+
+export const SCHEMA_REPAIR_TEMPLATES: readonly SubtaskTemplate[] = [
+  createRepair("easy"),
+  createRepair("medium"),
+  createRepair("hard"),
+];

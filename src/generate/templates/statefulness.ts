@@ -1,0 +1,222 @@
+import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
+import { GoldenBuilder } from "../golden-builder.js";
+import { flowToAnswer, re } from "../story-state.js";
+import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
+import { sentence } from "../ticket-grammar.js";
+import { field, literal, subtask } from "./common.js";
+
+/**
+ * Statefulness: writes persist, later reads reflect them, and values are kept for later work.
+ * easy: open a work record, keep its id in a named variable, read it back; medium (coupled): pick
+ * up the record an earlier position left in a variable, move it on, and keep a value for the next
+ * shift; hard: open a record, link it onto its asset, keep the id globally and confirm the link.
+ * Every id kept here is planted for later positions to consume.
+ */
+function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
+  return {
+    id: `statefulness.keep-${difficulty}`,
+    axis: "statefulness",
+    difficulty,
+    build(ctx: TemplateContext) {
+      if (difficulty === "medium" && ctx.coupled) {
+        const planted = ctx.state.takePlanted(ctx.rng);
+        if (planted) return pickUp(ctx, planted, this.id);
+      }
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const w = t.work;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const level = g.pick(w.levelField.values);
+      const scope = difficulty === "hard" ? "global" : "local";
+      const variable = state.variableFor(w.plural.replace(/-/g, "_"), target);
+      const [, c2] = a.canaryFields;
+      if (!c2) throw new Error("no second canary field");
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      gb.call("GET", built.routes.asset(id), { copy: w.copyField });
+      gb.call(
+        "POST",
+        built.routes.work,
+        { wid: w.idField },
+        { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") },
+      );
+      gb.store(variable, "wid", scope);
+      const wid = state.createWork({
+        [a.idField]: id,
+        [w.levelField.name]: level,
+        [w.copyField]: target[w.copyField] ?? null,
+      });
+      const g1: G1Predicate[] = [
+        {
+          kind: "data_flow",
+          id: "id_stored_and_reused",
+          explain: `The minted id must be stored and then used on a later request.`,
+          from_response_url_pattern: `^${re(built.routes.work)}$`,
+          from_status: 201,
+          from_body_key: w.idField,
+          must_be_stored: true,
+          used_in_request_url_pattern:
+            difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : `^${re(built.routes.work)}/`,
+        },
+        {
+          kind: "workspace_value",
+          id: "id_in_variable",
+          explain: `Later work finds the id in ${scope} variable ${variable}.`,
+          name: variable,
+          scope,
+          value: wid,
+        },
+      ];
+      let answerFields: Record<string, string>;
+      const answer: AnswerField[] = [];
+      if (difficulty === "hard") {
+        gb.call(t.updateMethod, built.routes.asset(id), {}, { [a.linkField.name]: gb.ref("wid") });
+        gb.call("GET", built.routes.asset(id), { link: a.linkField.name, c2: c2.name });
+        target[a.linkField.name] = wid;
+        answerFields = { [a.linkField.name]: "link", [c2.name]: "c2" };
+        answer.push(
+          field(a.linkField.name, wid, `${id}'s ${a.linkField.name}, read back after linking.`),
+          field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}.`),
+        );
+        g1.push(
+          flowToAnswer(
+            "link_read_back",
+            built.routes.asset(id),
+            200,
+            a.linkField.name,
+            a.linkField.name,
+            "The link must be read back.",
+          ),
+        );
+      } else {
+        gb.call("GET", built.routes.workItem(gb.ref("wid")), { wid2: w.idField, st: w.statusField });
+        answerFields = { [w.idField]: "wid2", [w.statusField]: "st" };
+        answer.push(
+          field(w.idField, wid, "The id the create minted, as the read-back shows it."),
+          field(w.statusField, w.initialStatus, `The persisted ${w.noun}'s status.`),
+        );
+      }
+      state.plant({ position: ctx.position, variable, scope, value: wid, workIndex: state.work.length - 1 });
+      const golden = gb.answer(answerFields);
+      const fields = Object.keys(answerFields);
+      const ticket = sentence(
+        g.opener(),
+        g.pick([
+          `Last night's ${w.noun} for ${id} was opened, but nobody wrote its id down and the next shift could not find it.`,
+          `The ${w.noun} script for ${id} opens the record and throws the response away, so nobody can follow up on it.`,
+          `We keep losing track of ${w.noun}s: the one for ${id} was created twice because the first id was never kept.`,
+        ]),
+        `Open a \`${level}\` ${w.noun} for ${id} (the create needs its live \`${w.copyField}\`), keep the new id in the ${scope} variable \`${variable}\`,`,
+        difficulty === "hard"
+          ? `record it on ${id} itself through \`${a.linkField.name}\`, and read ${id} back to confirm the link.`
+          : `and read the ${w.noun} back from its own route to make sure it persisted.`,
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`, keep the id in ${scope} variable \`${variable}\`${difficulty === "hard" ? `, link it on ${id} via \`${a.linkField.name}\`` : ""}, read back, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        golden,
+        builder: gb,
+        answer,
+        g1,
+        probes: [],
+      });
+    },
+  };
+}
+
+/** Medium, coupled: continue the work record an earlier position kept in a variable. */
+function pickUp(
+  ctx: TemplateContext,
+  planted: { position: number; variable: string; scope: "local" | "global"; workIndex: number },
+  id: string,
+) {
+  const { built, state, grammar: g } = ctx;
+  const t = built.template;
+  const a = t.asset;
+  const w = t.work;
+  const record = state.work[planted.workIndex];
+  if (!record) throw new Error("planted work record is missing");
+  const assetId = literal(record, a.idField);
+  const asset = state.assets.find((r) => r[a.idField] === assetId);
+  const [, c2] = a.canaryFields;
+  if (!asset || !c2) throw new Error("planted work record names an unknown asset");
+  const next = w.nextStatuses[0] ?? "active";
+  const keepVar = `${c2.name}_for_next_shift_p${ctx.position}`;
+  const gb = new GoldenBuilder(built.world, ctx.position);
+  gb.call("GET", built.routes.workItem(`{{${planted.variable}}}`), {
+    aid: a.idField,
+    lvl: w.levelField.name,
+  });
+  gb.call(t.updateMethod, built.routes.workItem(`{{${planted.variable}}}`), {}, { [w.statusField]: next });
+  gb.call("GET", built.routes.asset(gb.ref("aid")), { c2: c2.name });
+  gb.store(keepVar, "c2", "global");
+  record[w.statusField] = next;
+  state.variables.global[keepVar] = asset[c2.name] ?? null;
+  const golden = gb.answer({ [w.levelField.name]: "lvl", [c2.name]: "c2" });
+  const fields = [w.levelField.name, c2.name];
+  const ticket = sentence(
+    g.opener(),
+    g.pick([
+      `The ${w.noun} in ${planted.scope} variable \`${planted.variable}\` is still sitting in \`${w.initialStatus}\`; the crew is ready, so move it to \`${next}\`.`,
+      `Pick up the ${w.noun} whose id was kept in \`${planted.variable}\` (${planted.scope}) and set its \`${w.statusField}\` to \`${next}\`.`,
+    ]),
+    g.pick([
+      `Our dispatcher tried to do it from memory and got \`404 not_found\` on a mistyped id, so use the stored one.`,
+      `Last attempt used an id copied from chat and got \`404 not_found\`; the variable is the source of truth.`,
+    ]),
+    `Then read the ${a.noun} it was opened for and keep that ${a.noun}'s \`${c2.name}\` in the global variable \`${keepVar}\` for the next shift.`,
+    `Report the ${w.noun}'s \`${w.levelField.name}\` and the \`${c2.name}\` you kept.`,
+  );
+  return subtask(ctx, id, {
+    ticket,
+    brief: `Move the ${w.noun} in \`${planted.variable}\` to \`${next}\`, keep its ${a.noun}'s \`${c2.name}\` in global \`${keepVar}\`, and report the ${w.noun}'s \`${w.levelField.name}\` and that \`${c2.name}\`.`,
+    golden,
+    builder: gb,
+    answer: [
+      field(
+        w.levelField.name,
+        record[w.levelField.name] ?? null,
+        `The level the ${w.noun} was opened with (position ${planted.position}).`,
+      ),
+      field(c2.name, asset[c2.name] ?? null, `${c2.description} of ${assetId}.`),
+    ],
+    g1: [
+      {
+        kind: "call",
+        id: "moved_on",
+        explain: `The planted ${w.noun} must be moved to ${next}.`,
+        method: t.updateMethod,
+        url_pattern: `^${re(built.routes.work)}/[^/]+$`,
+        status: 200,
+        body_has_keys: [w.statusField],
+      },
+      {
+        kind: "workspace_value",
+        id: "value_kept",
+        explain: `The next shift reads ${keepVar}.`,
+        name: keepVar,
+        scope: "global",
+        value: asset[c2.name] ?? null,
+      },
+      flowToAnswer(
+        "value_from_asset",
+        built.routes.asset(assetId),
+        200,
+        c2.name,
+        c2.name,
+        `The value must come from ${assetId}'s read.`,
+      ),
+    ],
+    consumes: [planted.position],
+    coupling: "value",
+    probes: [],
+  });
+}
+
+export const STATEFULNESS_TEMPLATES: readonly SubtaskTemplate[] = [
+  keep("easy"),
+  keep("medium"),
+  keep("hard"),
+];
