@@ -1,5 +1,6 @@
 import type { JsonObject } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
+import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
 
 /**
  * Render a world's published surface as an OpenAPI 3.1 document. Undocumented routes are left
@@ -16,25 +17,30 @@ export function renderOpenApi(world: World): OpenApiDocument {
     item[route.method.toLowerCase()] = operation(world, route);
     paths[route.path] = item;
   }
+  const grants = world.auth.refresh ? ["client_credentials", "refresh_token"] : ["client_credentials"];
+  const tokenRequest = {
+    type: "object",
+    required: world.auth.refresh ? ["grant_type"] : ["grant_type", "client_id", "client_secret"],
+    properties: {
+      grant_type: { type: "string", enum: grants },
+      client_id: { type: "string" },
+      client_secret: { type: "string" },
+      scope: { type: "string", description: "space-separated scopes; default: the client's default scopes" },
+      ...(world.auth.refresh
+        ? { refresh_token: { type: "string", description: "for grant_type=refresh_token" } }
+        : {}),
+    },
+  };
   paths[world.auth.token_path] = {
     post: {
       operationId: "mintToken",
-      summary: "Mint a bearer token (OAuth 2.0 client_credentials)",
+      summary: `Mint a bearer token (OAuth 2.0 ${grants.join(" or ")})`,
       security: [],
       requestBody: {
         required: true,
         content: {
-          "application/json": {
-            schema: {
-              type: "object",
-              required: ["grant_type", "client_id", "client_secret"],
-              properties: {
-                grant_type: { type: "string", enum: ["client_credentials"] },
-                client_id: { type: "string" },
-                client_secret: { type: "string" },
-              },
-            },
-          },
+          "application/json": { schema: tokenRequest },
+          "application/x-www-form-urlencoded": { schema: tokenRequest },
         },
       },
       responses: {
@@ -42,7 +48,8 @@ export function renderOpenApi(world: World): OpenApiDocument {
           description: "A bearer token",
           content: { "application/json": { schema: { $ref: "#/components/schemas/Token" } } },
         },
-        "401": { description: "Unknown client" },
+        "400": errorResponse("Unsupported grant, unknown scope or invalid refresh token"),
+        "401": errorResponse("Unknown client"),
       },
     },
   };
@@ -52,8 +59,28 @@ export function renderOpenApi(world: World): OpenApiDocument {
       properties: {
         access_token: { type: "string" },
         token_type: { type: "string" },
-        expires_in: { type: "integer", description: "authenticated calls this token survives" },
+        expires_in: {
+          type: "integer",
+          description:
+            world.auth.ttl_seconds !== undefined
+              ? "seconds this token lives"
+              : "authenticated calls this token survives",
+        },
         scope: { type: "string" },
+        ...(world.auth.refresh ? { refresh_token: { type: "string", description: "single use" } } : {}),
+      },
+    },
+    Job: {
+      type: "object",
+      properties: {
+        job_id: { type: "string" },
+        status: { type: "string", enum: ["pending", "awaiting_confirmation", "done"] },
+        poll_url: { type: "string" },
+        retry_after: { type: "integer", description: "seconds until the next poll may see progress" },
+        confirm_url: { type: "string" },
+        preview: { type: "object" },
+        result: { type: "object" },
+        result_url: { type: "string" },
       },
     },
     Error: {
@@ -107,63 +134,221 @@ function schemaName(resource: string): string {
     .join("");
 }
 
-function operation(world: World, route: Route): JsonObject {
-  const resource = world.resources[route.resource];
-  const ref = { $ref: `#/components/schemas/${schemaName(route.resource)}` };
-  const params = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+
+function errorResponse(description: string, headers?: JsonObject): JsonObject {
+  return { description, content: errorContent, ...(headers ? { headers } : {}) };
+}
+
+function headerDoc(description: string, type = "string"): JsonObject {
+  return { description, schema: { type } };
+}
+
+function listSchema(route: Route, ref: JsonObject): JsonObject {
+  const properties: Record<string, JsonObject> = {
+    [route.resource]: { type: "array", items: ref },
+    total: { type: "integer", description: "records matching, over all pages" },
+  };
+  switch (route.pagination?.style) {
+    case "cursor":
+      properties.next_cursor = {
+        type: ["string", "null"],
+        description: "pass as cursor for the next page; null on the last",
+      };
+      break;
+    case "page":
+      properties.page = { type: "integer" };
+      properties.per_page = { type: "integer" };
+      properties.total_pages = { type: "integer" };
+      break;
+    case "offset":
+      properties.offset = { type: "integer" };
+      properties.limit = { type: "integer" };
+      break;
+    default:
+      break;
+  }
+  return { type: "object", properties };
+}
+
+function parameters(route: Route): JsonObject[] {
+  const params: JsonObject[] = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
     name: m[1] as string,
     in: "path",
     required: true,
     schema: { type: "string" },
   }));
+  if (route.pagination) {
+    const max = route.pagination.max_page_size ?? DEFAULT_MAX_PAGE_SIZE;
+    const size = {
+      type: "integer",
+      minimum: 1,
+      maximum: max,
+      default: route.pagination.page_size ?? DEFAULT_PAGE_SIZE,
+    };
+    const docs: Record<string, JsonObject> = {
+      cursor: { type: "string", description: "next_cursor of the previous page" },
+      limit: size,
+      per_page: size,
+      page: { type: "integer", minimum: 1, default: 1 },
+      offset: { type: "integer", minimum: 0, default: 0 },
+    };
+    for (const name of PAGINATION_PARAMS[route.pagination.style]) {
+      params.push({ name, in: "query", required: false, schema: docs[name] as JsonObject });
+    }
+  }
+  for (const q of route.query_params ?? []) {
+    if (q.documented === false) continue;
+    params.push({
+      name: q.name,
+      in: "query",
+      required: q.required ?? false,
+      ...(q.description ? { description: q.description } : {}),
+      schema: { type: "string", ...(q.allowed ? { enum: q.allowed } : {}) },
+    });
+  }
+  const writes = route.action === "create" || route.action === "update";
+  if (writes && (route.idempotency || route.transient)) {
+    params.push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "a unique string; a retry with the same key and body is answered from the first response",
+      schema: { type: "string" },
+    });
+  }
+  if (route.action === "update" && route.concurrency && (route.concurrency.mode ?? "etag") === "etag") {
+    params.push({
+      name: "If-Match",
+      in: "header",
+      required: true,
+      description: "the etag of your last read of the record",
+      schema: { type: "string" },
+    });
+  }
+  return params;
+}
+
+function requestBody(world: World, route: Route): JsonObject {
+  const resource = world.resources[route.resource];
+  const properties: Record<string, JsonObject> = {};
+  let required: string[] = [];
+  if (route.validator && !route.validator.spec_lag) {
+    for (const [field, def] of Object.entries(route.validator.fields)) {
+      properties[field] = {
+        type: def.type,
+        ...(def.enum ? { enum: def.enum } : {}),
+        ...(def.description ? { description: def.description } : {}),
+      };
+      if (def.required && route.action === "create") required.push(field);
+    }
+  } else {
+    for (const [field, def] of Object.entries(resource?.fields ?? {})) {
+      if (field !== resource?.id_field) properties[field] = { type: def.type };
+    }
+    if (route.action === "create") required = route.required_fields;
+  }
+  if (route.concurrency?.mode === "body") {
+    const vf = route.concurrency.version_field ?? "version";
+    properties[vf] = { type: "integer", description: "the version of your last read of the record" };
+    required = [...required, vf];
+  }
+  return {
+    required: true,
+    content: {
+      "application/json": {
+        schema: { type: "object", ...(required.length ? { required } : {}), properties },
+      },
+    },
+  };
+}
+
+function operation(world: World, route: Route): JsonObject {
+  const ref = { $ref: `#/components/schemas/${schemaName(route.resource)}` };
+  const jobRef = { $ref: "#/components/schemas/Job" };
+  const params = parameters(route);
+  const json = (schema: JsonObject) => ({ "application/json": { schema } });
+  const responses: Record<string, JsonObject> = {};
+  switch (route.action) {
+    case "list":
+      responses["200"] = {
+        description: "OK",
+        content: json(listSchema(route, ref)),
+        ...(route.pagination?.style === "link"
+          ? {
+              headers: {
+                Link: headerDoc("RFC 8288 links: next, prev, first, last"),
+                "X-Total-Count": headerDoc("records matching, over all pages", "integer"),
+              },
+            }
+          : {}),
+      };
+      break;
+    case "get":
+      responses["200"] = {
+        description: "OK",
+        content: json(ref),
+        ...(route.concurrency
+          ? { headers: { ETag: headerDoc("the record's version; send it as If-Match") } }
+          : {}),
+      };
+      break;
+    case "create":
+      if (route.async_job) {
+        responses["202"] = {
+          description: "Accepted: a job was opened; poll the Location",
+          headers: { Location: headerDoc("the job to poll") },
+          content: json(jobRef),
+        };
+      } else responses["201"] = { description: "Created", content: json(ref) };
+      break;
+    case "update":
+      responses["200"] = { description: "OK", content: json(ref) };
+      break;
+    case "delete":
+      responses["204"] = { description: "Deleted" };
+      break;
+    case "job_status":
+    case "job_confirm":
+      responses["200"] = { description: "The job", content: json(jobRef) };
+      break;
+  }
+  if (route.action !== "list") responses["404"] = errorResponse("No such record or job");
+  if (route.action === "create" || route.action === "update") {
+    responses["400"] = errorResponse("The body is not a JSON object");
+    responses[String(route.validator?.status ?? 422)] = errorResponse(
+      "Validation failed: every problem names its field",
+    );
+  }
+  if (route.auth_required) {
+    responses["401"] = errorResponse("Missing, expired or unknown bearer token");
+    if (route.scopes.length) responses["403"] = errorResponse("The token lacks a scope this route needs");
+  }
+  if (route.concurrency && route.action === "update") {
+    responses["409"] = errorResponse("The record changed since it was read");
+    responses["428"] = errorResponse("The update needs the version of your last read");
+  }
+  if (route.action === "job_confirm")
+    responses["409"] = errorResponse("The job is not ready or already done");
+  if (route.throttle) {
+    responses["429"] = errorResponse("Rate limited", {
+      "Retry-After": headerDoc("seconds to wait", "integer"),
+    });
+  }
+  if (route.transient) responses[String(route.transient.status ?? 503)] = errorResponse("Transient failure");
+  if (route.partial_write) responses["503"] = errorResponse("The write was staged but not committed");
   const op: JsonObject = {
     operationId: route.id,
     summary: route.summary,
     ...(route.status !== "canonical" ? { deprecated: true } : {}),
     ...(params.length ? { parameters: params } : {}),
-    ...(route.auth_required ? {} : { security: [] }),
-    responses: {
-      [route.action === "create" ? "201" : "200"]: {
-        description: "OK",
-        content: {
-          "application/json": {
-            schema:
-              route.action === "list"
-                ? {
-                    type: "object",
-                    properties: {
-                      [route.resource]: { type: "array", items: ref },
-                      total: { type: "integer" },
-                    },
-                  }
-                : ref,
-          },
-        },
-      },
-      "401": {
-        description: "Missing, expired or unknown bearer token",
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-      },
-      ...(route.action === "create" ? { "422": { description: "Validation failed" } } : {}),
-    },
+    ...(route.auth_required
+      ? route.scopes.length
+        ? { security: [{ oauth2: route.scopes }] }
+        : {}
+      : { security: [] }),
+    responses,
   };
-  if (route.action === "create" || route.action === "update") {
-    const properties: Record<string, JsonObject> = {};
-    for (const [field, def] of Object.entries(resource?.fields ?? {})) {
-      if (field !== resource?.id_field) properties[field] = { type: def.type };
-    }
-    op.requestBody = {
-      required: true,
-      content: {
-        "application/json": {
-          schema: {
-            type: "object",
-            ...(route.required_fields.length ? { required: route.required_fields } : {}),
-            properties,
-          },
-        },
-      },
-    };
-  }
+  if (route.action === "create" || route.action === "update") op.requestBody = requestBody(world, route);
   return op;
 }

@@ -1,4 +1,6 @@
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { World } from "../bank/world-schema.js";
@@ -60,10 +62,29 @@ export async function serveTrialWorld(trial: TrialWorld, port = 0, host = "127.0
       (info: AddressInfo) => {
         resolve({
           baseUrl: `http://${host}:${info.port}`,
-          close: () => new Promise((done) => server.close(() => done())),
+          close: () =>
+            new Promise((done) => {
+              server.close(() => done());
+              (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+            }),
         });
       },
     );
+    // The world's responses carry no wall-clock Date header: both transports send the same headers.
+    server.on("request", (_req, res: ServerResponse) => {
+      res.sendDate = false;
+    });
+    // Requests Node cannot parse (an unknown method, a broken request line) still get a JSON 400.
+    server.on("clientError", (err: Error, socket: Duplex) => {
+      if (!socket.writable) return;
+      const body = JSON.stringify({
+        error: "bad_request",
+        message: `the HTTP request could not be parsed: ${err.message}`,
+      });
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    });
     server.on("error", reject);
   });
 }
