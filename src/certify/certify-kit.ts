@@ -171,7 +171,7 @@ export function routeFor(
 export function decoyVersion(world: World, step: GoldenStep): GoldenStep | null {
   if (step.op !== "execute") return null;
   const hit = routeFor(world, step.request.method, step.request.url);
-  if (!hit || hit.route.status !== "canonical") return null;
+  if (hit?.route.status !== "canonical") return null;
   const decoy = world.routes.find(
     (r) =>
       r.status !== "canonical" &&
