@@ -6,6 +6,7 @@ import type { BenchFigure, Benchmark } from "./figure.js";
  */
 const BENCHMARKS: Array<() => Promise<Benchmark>> = [
   () => import("./grade.bench.js").then((m) => m.default),
+  () => import("./analyze.bench.js").then((m) => m.benchmark()),
 ];
 
 const only = process.argv.slice(2);

@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -114,5 +114,21 @@ describe("importOfficial on the published sample", () => {
     const res = await importOfficial(join(tmp(), "missing"), tmp());
     expect(res.success).toBe(false);
     if (!res.success) expect(res.error.code).toBe("source_missing");
+  });
+});
+
+describe("importOfficial transcript modes", () => {
+  it("hard-links transcripts and re-imports over its own links", async () => {
+    const src = tmp();
+    mkdirSync(join(src, "m"));
+    cpSync(join(SAMPLE, "claude-fable-5", "v56-w08-sub19-t1.json"), join(src, "m", "v56-w08-sub19-t1.json"));
+    const out = tmp();
+    for (let i = 0; i < 2; i++) {
+      const res = await importOfficial(src, out, { transcripts: "link" });
+      expect(res.success && res.data.imported).toBe(1);
+    }
+    const copied = readFileSync(join(out, "transcripts", "m", "v56-w08-sub19-t1.json"), "utf8");
+    expect(copied).toBe(readFileSync(join(src, "m", "v56-w08-sub19-t1.json"), "utf8"));
+    expect(copied.length).toBeGreaterThan(100);
   });
 });

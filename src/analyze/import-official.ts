@@ -1,4 +1,4 @@
-import { copyFile, mkdir, opendir, readFile } from "node:fs/promises";
+import { copyFile, link, mkdir, opendir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { openStore, RUN_LAYOUT, readRunManifest, transcriptRelPath, writeRunManifest } from "../run/store.js";
 import { TranscriptSchema } from "../run/transcript-schema.js";
@@ -17,8 +17,11 @@ export interface MalformedFile {
 }
 
 export interface ImportOptions {
-  /** `copy` (default) puts each transcript in the run directory; `reference` stores its source path. */
-  transcripts?: "copy" | "reference";
+  /**
+   * `copy` (default) puts each transcript in the run directory; `link` hard-links it there (no
+   * bytes copied; falls back to copying across file systems); `reference` stores its source path.
+   */
+  transcripts?: "copy" | "link" | "reference";
   /** Files read ahead of the parser (I/O overlaps parsing; memory stays ~ this × the largest file). */
   concurrency?: number;
   /** Rows per store transaction. */
@@ -58,6 +61,23 @@ async function* transcriptFiles(dir: string): AsyncGenerator<{ agent: string; na
       if (entry.isFile() && entry.name.endsWith(".json")) yield { agent, name: entry.name };
     }
   }
+}
+
+/** Hard-link `src` to `dest`, else copy it; never copy a file onto itself (a re-import of a link). */
+async function linkOrCopy(src: string, dest: string): Promise<void> {
+  try {
+    await link(src, dest);
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") {
+      const [a, b] = await Promise.all([stat(src), stat(dest)]);
+      if (a.dev === b.dev && a.ino === b.ino) return;
+    } else if (code !== "EXDEV" && code !== "EPERM" && code !== "ENOTSUP" && code !== "EMLINK") {
+      throw e;
+    }
+  }
+  await copyFile(src, dest);
 }
 
 type Parsed =
@@ -154,13 +174,13 @@ export async function importOfficial(
   };
 
   // A bounded window of reads in flight: the parser works on one file while the next ones load.
-  const inFlight: Array<Promise<{ agent: string; name: string; text: string | Error }>> = [];
+  const inFlight: Array<Promise<{ agent: string; name: string; text: Buffer | Error }>> = [];
   const read = (agent: string, name: string) =>
-    readFile(join(source, agent, name), "utf8").then(
+    readFile(join(source, agent, name)).then(
       (text) => ({ agent, name, text }),
       (e: Error) => ({ agent, name, text: e }),
     );
-  const consume = async (item: { agent: string; name: string; text: string | Error }) => {
+  const consume = async (item: { agent: string; name: string; text: Buffer | Error }) => {
     result.files++;
     const path = join(source, item.agent, item.name);
     if (item.text instanceof Error) {
@@ -171,8 +191,8 @@ export async function importOfficial(
       });
       return;
     }
-    result.bytes += Buffer.byteLength(item.text);
-    const parsed = parseOne(item.agent, item.name, item.text, path, reference);
+    result.bytes += item.text.length;
+    const parsed = parseOne(item.agent, item.name, item.text.toString("utf8"), path, reference);
     if (!parsed.ok) {
       result.malformed.push(parsed.bad);
       return;
@@ -190,9 +210,11 @@ export async function importOfficial(
         madeDirs.add(destDir);
       }
       copies.push(
-        copyFile(path, join(outDir, parsed.rel)).catch((e: Error) => {
-          copyError ??= e;
-        }),
+        (opts.transcripts === "link" ? linkOrCopy : copyFile)(path, join(outDir, parsed.rel)).catch(
+          (e: Error) => {
+            copyError ??= e;
+          },
+        ),
       );
     }
     batch.push(rec);
@@ -223,7 +245,7 @@ export async function importOfficial(
     bank_hash: result.bank_hashes.length === 1 ? result.bank_hashes[0]! : null,
     agents: [...new Set([...(previous?.agents ?? []), ...result.agents])].sort(),
     imported_from: source,
-    transcripts: reference ? "reference" : "copy",
+    transcripts: opts.transcripts ?? "copy",
     import: {
       files: result.files,
       bytes: result.bytes,

@@ -8,7 +8,7 @@ import type { SetExit } from "./index.js";
 const SHOWN = 20;
 
 /**
- * `apiflow import official <dir> --out <run-dir> [--reference]`: import published APIFlow-Bench 1.0
+ * `apiflow import official <dir> --out <run-dir> [--transcripts copy|link|reference]`: import published APIFlow-Bench 1.0
  * transcripts into a run directory, one agent per model slug, so `apiflow report` runs the same
  * analysis on the official leaderboard data. Exit code 1 when any file was malformed (the rest is
  * imported all the same).
@@ -22,11 +22,19 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .description("import published APIFlow-Bench 1.0 transcripts (<model>/<task_id>-t<N>.json)")
     .argument("<dir>", "directory in the 1.0 layout")
     .requiredOption("--out <run-dir>", "run directory to create or add to")
-    .option("--reference", "record the transcripts' source paths instead of copying them into the run")
-    .action(async (dir: string, options: { out: string; reference?: boolean }) => {
+    .option(
+      "--transcripts <mode>",
+      "copy (default): copy into the run; link: hard-link (no bytes copied); reference: keep the source paths",
+      "copy",
+    )
+    .action(async (dir: string, options: { out: string; transcripts: string }) => {
+      const mode = options.transcripts;
+      if (mode !== "copy" && mode !== "link" && mode !== "reference") {
+        throw new UsageError(`import official: --transcripts must be copy, link or reference, got ${mode}`);
+      }
       const started = performance.now();
       const res = await importOfficial(resolve(io.cwd, dir), resolve(io.cwd, options.out), {
-        transcripts: options.reference ? "reference" : "copy",
+        transcripts: mode,
         onProgress: io.isTty
           ? (p) => io.stderr(`\r${p.files} files, ${(p.bytes / 1e6).toFixed(0)} MB…`)
           : undefined,

@@ -1,0 +1,151 @@
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildReport } from "../src/analyze/build-report.js";
+import { loadRuns } from "../src/analyze/load-runs.js";
+import { trial } from "../src/analyze/test-records.js";
+import { Rng } from "../src/bank/rng.js";
+import { openStore } from "../src/run/store.js";
+import type { TrialRecord } from "../src/run/trial-record.js";
+import type { BenchFigure, Benchmark } from "./figure.js";
+
+const SAMPLE = fileURLToPath(new URL("../../shared/data/official-transcripts-sample", import.meta.url));
+const TARGET_BYTES = 1024 ** 3;
+
+/** Replicate the published sample under `dir` (model directories renamed per copy) to ≥ 1 GiB. */
+function replicateSample(dir: string): number {
+  const models = readdirSync(SAMPLE, { withFileTypes: true }).filter((d) => d.isDirectory());
+  let bytes = 0;
+  for (let copy = 0; bytes < TARGET_BYTES; copy++) {
+    for (const m of models) {
+      const out = join(dir, `${m.name}-r${copy}`);
+      mkdirSync(out, { recursive: true });
+      for (const f of readdirSync(join(SAMPLE, m.name))) {
+        copyFileSync(join(SAMPLE, m.name, f), join(out, f));
+        bytes += statSync(join(out, f)).size;
+      }
+    }
+  }
+  return bytes;
+}
+
+/**
+ * The import runs in a child process, so its peak resident memory is the importer's alone, not
+ * this process's (which holds the synthetic trials of the report benchmark).
+ */
+function importInChild(src: string, out: string, mode: "copy" | "link" | "reference") {
+  const mod = fileURLToPath(new URL("../src/analyze/import-official.ts", import.meta.url));
+  const script = `
+    const { importOfficial } = await import(${JSON.stringify(mod)});
+    const t = performance.now();
+    const res = await importOfficial(${JSON.stringify(src)}, ${JSON.stringify(out)}, { transcripts: ${JSON.stringify(mode)} });
+    const seconds = (performance.now() - t) / 1000;
+    if (!res.success) throw new Error(res.error.message);
+    process.stdout.write(JSON.stringify({ seconds, bytes: res.data.bytes, files: res.data.files, maxRssKb: process.resourceUsage().maxRSS }));
+  `;
+  const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
+  if (child.status !== 0) throw new Error(`import child failed: ${child.stderr}`);
+  return JSON.parse(child.stdout) as { seconds: number; bytes: number; files: number; maxRssKb: number };
+}
+
+/** 24 models × 18 worlds × (13 solo + 13 chains) × 5 epochs ≈ 56,000 trials, outcomes seeded. */
+function syntheticTrials(): TrialRecord[] {
+  const rng = Rng.fromSeed("bench-analyze");
+  const out: TrialRecord[] = [];
+  for (let m = 0; m < 24; m++) {
+    const skill = 0.55 + m * 0.015;
+    for (let w = 1; w <= 18; w++) {
+      const world = `w${String(w).padStart(2, "0")}`;
+      for (let i = 1; i <= 13; i++) {
+        for (let e = 1; e <= 5; e++) {
+          const solo = rng.chance(skill) ? "pass" : "fail";
+          const g = (pass: boolean) => ({ g1_passed: pass || rng.chance(0.5), g2_passed: pass });
+          out.push(
+            trial(`model-${m}`, `v56-${world}-sub${String(i).padStart(2, "0")}`, e, solo, g(solo === "pass")),
+          );
+          const length = i + 1;
+          const chain = rng.chance(skill ** length) ? "pass" : rng.chance(0.01) ? "unscored" : "fail";
+          out.push(
+            trial(
+              `model-${m}`,
+              `v56-${world}-chain-1to${String(length).padStart(2, "0")}`,
+              e,
+              chain,
+              g(chain === "pass"),
+            ),
+          );
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export async function benchmark(): Promise<Benchmark> {
+  return {
+    name: "analyze",
+    async run(): Promise<BenchFigure[]> {
+      const figures: BenchFigure[] = [];
+      const root = mkdtempSync(join(tmpdir(), "apiflow-bench-analyze-"));
+      try {
+        process.stderr.write("  replicating the 1.0 sample to 1 GiB…\n");
+        const src = join(root, "src");
+        replicateSample(src);
+        for (const mode of ["reference", "link", "copy"] as const) {
+          process.stderr.write(`  importing (${mode})…\n`);
+          const r = importInChild(src, join(root, `run-${mode}`), mode);
+          const mbps = r.bytes / 1e6 / r.seconds;
+          figures.push(
+            {
+              name: `import 1.0 transcripts, ${mode} (${(r.bytes / 1e9).toFixed(2)} GB)`,
+              value: mbps,
+              unit: "MB/s",
+              target: ">= 100",
+              ok: mbps >= 100,
+              issue: 7,
+            },
+            {
+              name: `import peak memory, ${mode}`,
+              value: r.maxRssKb / 1024,
+              unit: "MB",
+              target: "<= 500",
+              ok: r.maxRssKb / 1024 <= 500,
+              issue: 7,
+            },
+          );
+          rmSync(join(root, `run-${mode}`), { recursive: true, force: true });
+        }
+        rmSync(src, { recursive: true, force: true });
+
+        process.stderr.write("  report over 56,000 synthetic trials…\n");
+        const runDir = join(root, "synthetic");
+        const store = openStore(runDir);
+        const trials = syntheticTrials();
+        store.recordMany(trials);
+        store.close();
+        const t0 = performance.now();
+        const loaded = loadRuns([runDir]);
+        if (!loaded.success) throw new Error(loaded.error.message);
+        const report = buildReport(loaded.data.records, { resamples: 2000 });
+        JSON.stringify(report);
+        const seconds = (performance.now() - t0) / 1000;
+        figures.push({
+          name: `report, ${trials.length} trials, 2000 resamples (load + analyse + JSON)`,
+          value: seconds,
+          unit: "s",
+          target: "<= 3",
+          ok: seconds <= 3,
+          issue: 7,
+        });
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+      return figures;
+    },
+  };
+}
