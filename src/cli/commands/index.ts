@@ -6,6 +6,7 @@ import { register as regradeOfficial } from "./regrade-official.js";
 import { register as registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerServe } from "./serve.js";
+import { registerVerify } from "./verify.js";
 import { register as registerView } from "./view.js";
 
 /** Sets the exit code of the running command (commands never call `process.exit`). */
@@ -29,4 +30,5 @@ const COMMANDS: Register[] = [
   registerReport,
   registerCompare,
   registerView,
+  registerVerify,
 ];

@@ -1,0 +1,73 @@
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import type { AgentFactory } from "../../agents/agent.js";
+import { modelAgentFactory } from "../../agents/model-agent.js";
+import { createModel } from "../../agents/providers.js";
+import { certifyBank } from "../../certify/certify-bank.js";
+import { formatCertifyReport } from "../../certify/format-report.js";
+import { type CliIo, UsageError } from "../io.js";
+import { bankFromOption } from "../load-bank-option.js";
+import type { SetExit } from "./index.js";
+
+interface VerifyFlags {
+  json?: string;
+  oracleModel?: string;
+  baseUrl?: string;
+  attempts: string;
+  minPasses: string;
+}
+
+/**
+ * `apiflow verify <bank>`: certify a bank folder (every gate of issue 8) and print a table per
+ * gate; exit 1 when any gate fails. `--json FILE` writes `{ok, gates: {<gate>: {checked, passed,
+ * failed, first_failure, …}}}`; `--oracle-model` makes a model the solvability oracle.
+ */
+export function registerVerify(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command("verify")
+    .description(
+      "certify a bank: grader triad, solvability, discoverability, leak, chain replays, exploit audit",
+    )
+    .argument("<bank>", "bank folder (with manifest.json)")
+    .option("--json <file>", "also write the report as JSON to FILE")
+    .option(
+      "--oracle-model <model>",
+      "solvability oracle: a model id provider/model (default: the golden agent)",
+    )
+    .option("--base-url <url>", "API base URL for the oracle model (required for openai-compatible/…)")
+    .option("--attempts <n>", "oracle attempts per task (N)", "10")
+    .option("--min-passes <k>", "oracle passes needed to admit a task (k)", "3")
+    .action(async (dir: string, opts: VerifyFlags) => {
+      const bank = bankFromOption(dir, io.cwd);
+      const attempts = positiveInt(opts.attempts, "--attempts");
+      const minPasses = positiveInt(opts.minPasses, "--min-passes");
+      if (minPasses > attempts)
+        throw new UsageError(`--min-passes ${minPasses} exceeds --attempts ${attempts}`);
+      const oracle = opts.oracleModel ? oracleModel(opts.oracleModel, opts.baseUrl, io) : undefined;
+      const report = await certifyBank(bank, {
+        attempts,
+        minPasses,
+        ...(oracle ? { oracle } : {}),
+        onGate: (name, g) => {
+          if (io.isTty) io.stderr(`${name}: ${g.passed}/${g.checked} passed\n`);
+        },
+      });
+      io.stdout(formatCertifyReport(report));
+      if (opts.json) writeFileSync(resolve(io.cwd, opts.json), `${JSON.stringify(report, null, 2)}\n`);
+      setExit(report.ok ? 0 : 1);
+    });
+}
+
+function oracleModel(id: string, baseUrl: string | undefined, io: CliIo): AgentFactory {
+  const made = createModel(id, { env: io.env, ...(baseUrl ? { baseUrl } : {}) });
+  if (!made.success) throw new UsageError(made.error.message);
+  return modelAgentFactory({ name: made.data.spec.slug, model: made.data.model });
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
+  return n;
+}
