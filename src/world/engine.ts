@@ -1,3 +1,4 @@
+import { METHODS } from "node:http";
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { sha256Hex } from "../bank/canonical-json.js";
@@ -11,6 +12,16 @@ import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
 
 /** Request bodies larger than this are refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * The answer to a request whose method HTTP does not know. Node's parser refuses such requests
+ * before the app sees them, so `serveTrialWorld` sends these same bytes; in-process does too.
+ */
+export const UNPARSEABLE_REQUEST = {
+  error: "bad_request",
+  message: "the request method or request line is not valid HTTP",
+} as const;
+const KNOWN_METHODS = new Set(METHODS);
 
 /** The request header an agent sends to let logical time pass before its request (see world-schema). */
 export const WAIT_HEADER = "x-apiflow-wait";
@@ -123,6 +134,8 @@ async function readRequest(c: Context<Env>): Promise<Reply | null> {
     }
   }
   trial.tick();
+  if (!KNOWN_METHODS.has(c.req.method))
+    return fail(400, UNPARSEABLE_REQUEST.error, UNPARSEABLE_REQUEST.message);
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return tooLarge();
   const method = c.req.method;

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { World } from "../bank/world-schema.js";
-import { createWorldApp } from "./engine.js";
+import { createWorldApp, UNPARSEABLE_REQUEST } from "./engine.js";
 import type { TrialWorld } from "./trial-world.js";
 
 /**
@@ -75,12 +75,9 @@ export async function serveTrialWorld(trial: TrialWorld, port = 0, host = "127.0
       res.sendDate = false;
     });
     // Requests Node cannot parse (an unknown method, a broken request line) still get a JSON 400.
-    server.on("clientError", (err: Error, socket: Duplex) => {
+    server.on("clientError", (_err: Error, socket: Duplex) => {
       if (!socket.writable) return;
-      const body = JSON.stringify({
-        error: "bad_request",
-        message: `the HTTP request could not be parsed: ${err.message}`,
-      });
+      const body = JSON.stringify(UNPARSEABLE_REQUEST);
       socket.end(
         `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
