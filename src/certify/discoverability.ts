@@ -144,5 +144,7 @@ export async function firstUndiscoverable(bank: Bank, task: Task): Promise<strin
       if (served) seen += 1;
     }
   }
+  if (sent < goldenExecutes.length)
+    return `the golden run sent ${sent} of ${goldenExecutes.length} requests (${r.grade.failure_reason || r.stop_detail}); the rest cannot be checked`;
   return null;
 }
