@@ -24,6 +24,13 @@ export interface BuiltWorld {
     work: string;
     workItem: (id: string) => string;
   };
+  /**
+   * The listing requests that reach the assets at these indexes, in order, and where each sits in
+   * its page's body: direct page/offset requests, or a cursor walk from the first page.
+   */
+  listPages: (
+    indexes: readonly number[],
+  ) => Array<{ url: string; cursorFrom?: number; items: Map<number, string> }>;
   /** The minted id of the n-th work record created in a trial (1-based). */
   workId: (n: number) => CanaryRef;
 }
@@ -96,9 +103,10 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
       id: `list_${a.plural}`,
       method: "GET",
       path: assetPath,
-      summary: `List ${a.plural}`,
+      summary: `List ${a.plural} (paged)`,
       resource: a.plural,
       action: "list",
+      pagination: { style: t.pagination.style, page_size: t.pagination.pageSize },
     }),
     route({
       id: `get_${a.noun.replace(/\W+/g, "_")}`,
@@ -265,6 +273,33 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
       work: workPath,
       workItem: (id) => `${workPath}/${id}`,
     },
+    listPages: (indexes) => listPages(t, assetPath, indexes),
     workId: (n) => canary(`${w.plural}:id#${n}`, w.idTemplate.replace("{canary}", "{code}")),
   };
+}
+
+/** See `BuiltWorld.listPages`. `cursorFrom` names the page whose `next_cursor` the URL needs. */
+function listPages(t: WorldTemplate, path: string, indexes: readonly number[]) {
+  const size = t.pagination.pageSize;
+  const pages = [...new Set(indexes.map((i) => Math.floor(i / size)))].sort((x, y) => x - y);
+  const itemsOf = (p: number) =>
+    new Map(
+      indexes.filter((i) => Math.floor(i / size) === p).map((i) => [i, `${t.asset.plural}.${i % size}`]),
+    );
+  const style = t.pagination.style;
+  if (style !== "cursor") {
+    return pages.map((p) => ({
+      url:
+        style === "offset"
+          ? `${path}?offset=${p * size}&limit=${size}`
+          : `${path}?page=${p + 1}&per_page=${size}`,
+      items: itemsOf(p),
+    }));
+  }
+  const last = pages[pages.length - 1] ?? 0;
+  return Array.from({ length: last + 1 }, (_, p) => ({
+    url: p === 0 ? `${path}?limit=${size}` : `${path}?cursor={{cursor${p}}}&limit=${size}`,
+    ...(p > 0 ? { cursorFrom: p } : {}),
+    items: itemsOf(p),
+  }));
 }

@@ -68,11 +68,18 @@ export class GoldenBuilder {
   /**
    * The solution as one segment of a chain: one token shared by every segment (`ledger` carries
    * its remaining calls from the segment before), minted again only when it would expire — what
-   * an agent working through the chain in one session does. The answer step is left out.
+   * an agent working through the chain in one session does; the spec is read once. The answer
+   * step is left out.
    */
-  chained(ledger: { callsLeft: number }): GoldenStep[] {
+  chained(ledger: { callsLeft: number; specRead?: boolean }): GoldenStep[] {
     const out: GoldenStep[] = [];
     for (const item of this.plan) {
+      if (item.step.op === "read_spec") {
+        // One read of the spec serves the whole session.
+        if (!ledger.specRead) out.push(item.step);
+        ledger.specRead = true;
+        continue;
+      }
       if (!item.call || item.step.op !== "execute") {
         out.push(item.step);
         continue;
@@ -121,4 +128,25 @@ function mintStep(world: World, binding: string): GoldenStep {
     },
     capture: { [binding]: "access_token" },
   };
+}
+
+/**
+ * Read values of assets at known listing positions: one request per page needed (a cursor walk
+ * follows `next_cursor` page by page). `picks` maps a local binding name to `[index, field]`.
+ */
+export function readFromListing(
+  gb: GoldenBuilder,
+  pages: Array<{ url: string; cursorFrom?: number; items: Map<number, string> }>,
+  picks: Record<string, [number, string]>,
+): void {
+  for (const [p, page] of pages.entries()) {
+    const capture: Record<string, string> = {};
+    for (const [name, [index, fieldName]] of Object.entries(picks)) {
+      const at = page.items.get(index);
+      if (at !== undefined) capture[name] = `${at}.${fieldName}`;
+    }
+    if (pages[p + 1]?.cursorFrom !== undefined) capture[`cursor${p + 1}`] = "next_cursor";
+    const url = page.url.replace(/\{\{(cursor\d+)\}\}/, (_m, c: string) => gb.ref(c));
+    gb.call("GET", url, capture);
+  }
 }

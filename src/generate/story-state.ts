@@ -39,7 +39,7 @@ export interface GenSubtask extends Subtask {
   /** The golden as a chain segment (shared token, no answer step); set by the storyline. */
   chainGolden?: GoldenStep[];
   /** Renders `chainGolden`; set by `subtask()`. */
-  chained?: (ledger: { callsLeft: number }) => GoldenStep[];
+  chained?: (ledger: { callsLeft: number; specRead?: boolean }) => GoldenStep[];
 }
 
 /**
@@ -136,6 +136,28 @@ export function flowToAnswer(
     id,
     explain,
     from_response_url_pattern: `^${re(url)}$`,
+    from_status: status,
+    from_body_key: key,
+    answer_field: field,
+    must_be_stored: false,
+    used_in_request_url_pattern: null,
+  };
+}
+
+/** G1: like `flowToAnswer`, from any page of a listing (the URL may carry a query string). */
+export function flowToListingAnswer(
+  id: string,
+  url: string,
+  status: number,
+  key: string,
+  field: string,
+  explain: string,
+): G1Predicate {
+  return {
+    kind: "data_flow",
+    id,
+    explain,
+    from_response_url_pattern: `^${re(url)}(\\?.*)?$`,
     from_status: status,
     from_body_key: key,
     answer_field: field,

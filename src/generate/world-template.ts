@@ -24,6 +24,8 @@ export interface WorldTemplate {
   ttl: number;
   /** Verb of the update routes (PATCH or PUT); the other one answers 405. */
   updateMethod: "PATCH" | "PUT";
+  /** How the asset listing pages (each style is the engine's; see `PaginationSchema`). */
+  pagination: { style: "cursor" | "page" | "offset" | "link"; pageSize: number };
   /** Who files tickets in this domain, e.g. "the night dispatcher". */
   reporters: readonly string[];
   /** Systems that call the API, e.g. "the route planner". */

@@ -1,5 +1,5 @@
-import { GoldenBuilder } from "../golden-builder.js";
-import { flowToAnswer } from "../story-state.js";
+import { GoldenBuilder, readFromListing } from "../golden-builder.js";
+import { flowToAnswer, flowToListingAnswer } from "../story-state.js";
 import type { SubtaskTemplate } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, forbidDecoys, literal, subtask } from "./common.js";
@@ -147,7 +147,7 @@ const byName: SubtaskTemplate = {
     const [c1] = a.canaryFields;
     if (!c1) throw new Error("no canary field");
     const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-    gb.call("GET", built.routes.listAssets, { id: `${a.plural}.${index}.${a.idField}` });
+    readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
     gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name });
     const golden = gb.answer({ [a.idField]: "id", [c1.name]: "c1" });
     const fields = [a.idField, c1.name];
@@ -174,7 +174,7 @@ const byName: SubtaskTemplate = {
         field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of "${name}".`),
       ],
       g1: [
-        flowToAnswer(
+        flowToListingAnswer(
           "id_from_list",
           built.routes.listAssets,
           200,

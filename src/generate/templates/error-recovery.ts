@@ -1,5 +1,5 @@
 import type { G1Predicate } from "../../bank/task-schema.js";
-import { GoldenBuilder } from "../golden-builder.js";
+import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
@@ -37,9 +37,8 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const brokenUrl = difficulty === "hard" ? built.routes.asset(encodeURIComponent(name)) : url;
       if (difficulty === "hard") {
         gb.readSpec();
-        gb.call("GET", built.routes.listAssets, {
-          id: `${a.plural}.${state.assets.indexOf(target)}.${a.idField}`,
-        });
+        const index = state.assets.indexOf(target);
+        readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
         gb.call(
           t.updateMethod,
           built.routes.asset(gb.ref("id")),

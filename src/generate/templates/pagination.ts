@@ -1,7 +1,7 @@
 import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
 import type { SymRecord } from "../build-world.js";
-import { GoldenBuilder } from "../golden-builder.js";
-import { flowToAnswer } from "../story-state.js";
+import { GoldenBuilder, readFromListing } from "../golden-builder.js";
+import { flowToAnswer, flowToListingAnswer } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, forbidDecoys, subtask } from "./common.js";
@@ -55,12 +55,11 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const ranked = [...pool].sort((x, y) => (q.dir === "highest" ? num(y) - num(x) : num(x) - num(y)));
       const top = ranked.slice(0, difficulty === "hard" ? 2 : 1);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-      gb.call(
-        "GET",
-        built.routes.listAssets,
-        Object.fromEntries(
-          top.map((r, i) => [`id${i}`, `${a.plural}.${state.assets.indexOf(r)}.${a.idField}`]),
-        ),
+      const indexes = top.map((r) => state.assets.indexOf(r));
+      readFromListing(
+        gb,
+        built.listPages(indexes),
+        Object.fromEntries(indexes.map((index, i) => [`id${i}`, [index, a.idField] as [number, string]])),
       );
       const first = top[0] as SymRecord;
       const firstId = state.assetId(first);
@@ -75,7 +74,7 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         field(c1.name, first[c1.name] ?? null, `Its live ${c1.name}.`),
       ];
       const g1: G1Predicate[] = [
-        flowToAnswer(
+        flowToListingAnswer(
           "id_from_listing",
           built.routes.listAssets,
           200,

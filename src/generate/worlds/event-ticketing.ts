@@ -1,0 +1,56 @@
+import type { WorldTemplate } from "../world-template.js";
+
+/** Gatehouse Venue API: Venue operations for an arena: entry gates, their scanners, and incident reports. */
+export const EVENT_TICKETING: WorldTemplate = {
+  id: "event-ticketing",
+  title: "Gatehouse Venue API",
+  description: "Venue operations for an arena: entry gates, their scanners, and incident reports.",
+  port: 9013,
+  base: "/venue/v3",
+  deprecatedBase: "/venue/v1",
+  lookalike: { segment: "promoter", audience: "event promoters" },
+  tokenPath: "/venue/oauth/token",
+  tokenPrefix: "gh_",
+  ttl: 5,
+  updateMethod: "PUT",
+  pagination: { style: "link", pageSize: 12 },
+  reporters: [
+    "the venue operations manager",
+    "Kofi from security",
+    "the box-office lead",
+    "the stewarding supervisor",
+  ],
+  systems: [
+    "the turnstile monitor",
+    "the ticket-scanner sync",
+    "the crowd-flow dashboard",
+    "the incident logger",
+  ],
+  asset: {
+    plural: "gates",
+    noun: "gate",
+    idField: "gate_id",
+    idPattern: "G-##",
+    nameField: "gate_name",
+    names: ["North Plaza", "River Steps", "East Concourse", "VIP Lane", "Car Park B", "West Ramp"],
+    canaryFields: [
+      { name: "scanner_build", description: "Ticket-scanner software build", format: "SCN-{code}" },
+      { name: "radio_channel_key", description: "Steward radio channel key", format: "RCK-{code}" },
+    ],
+    enumField: { name: "access_level", description: "Access level", values: ["general", "premium", "staff"] },
+    numberField: { name: "throughput_pm", description: "Scans per minute at peak", min: 5, max: 90 },
+    linkField: { name: "open_incident", description: "The incident report open at the gate" },
+  },
+  work: {
+    plural: "incidents",
+    noun: "incident report",
+    idField: "incident_id",
+    idTemplate: "INC-{canary}",
+    levelField: { name: "grade", values: ["grade-3", "grade-2", "grade-1"] },
+    copyField: "scanner_build",
+    statusField: "incident_state",
+    initialStatus: "logged",
+    nextStatuses: ["responding", "closed"],
+    noteField: "narrative",
+  },
+};

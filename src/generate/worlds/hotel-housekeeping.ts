@@ -1,0 +1,56 @@
+import type { WorldTemplate } from "../world-template.js";
+
+/** Staywell Property API: Property operations for a hotel group: rooms, their smart locks, and housekeeping tasks. */
+export const HOTEL_HOUSEKEEPING: WorldTemplate = {
+  id: "hotel-housekeeping",
+  title: "Staywell Property API",
+  description: "Property operations for a hotel group: rooms, their smart locks, and housekeeping tasks.",
+  port: 9011,
+  base: "/pms/v3",
+  deprecatedBase: "/pms/v2",
+  lookalike: { segment: "ota", audience: "online travel agencies" },
+  tokenPath: "/pms/oauth/token",
+  tokenPrefix: "sw_",
+  ttl: 5,
+  updateMethod: "PUT",
+  pagination: { style: "page", pageSize: 9 },
+  reporters: [
+    "the front-office manager",
+    "Luc\u00eda from housekeeping",
+    "the night auditor",
+    "the engineering desk",
+  ],
+  systems: [
+    "the lock-sync service",
+    "the housekeeping tablet app",
+    "the channel manager",
+    "the minibar billing job",
+  ],
+  asset: {
+    plural: "rooms",
+    noun: "room",
+    idField: "room_no",
+    idPattern: "#0#",
+    nameField: "room_type",
+    names: ["Harbour King", "Garden Twin", "Attic Suite", "Courtyard Double", "Tower Studio"],
+    canaryFields: [
+      { name: "lock_firmware", description: "Smart-lock firmware", format: "LKF-{code}" },
+      { name: "keycard_series", description: "Active keycard series", format: "KC-{code}" },
+    ],
+    enumField: { name: "floor_zone", description: "Floor zone", values: ["lower", "middle", "upper"] },
+    numberField: { name: "energy_kwh", description: "Energy use today in kWh", min: 1, max: 40 },
+    linkField: { name: "open_task_id", description: "The housekeeping task open for the room" },
+  },
+  work: {
+    plural: "hk-tasks",
+    noun: "housekeeping task",
+    idField: "task_id",
+    idTemplate: "HK-{canary}",
+    levelField: { name: "clean_type", values: ["stayover", "checkout", "deep"] },
+    copyField: "lock_firmware",
+    statusField: "task_status",
+    initialStatus: "open",
+    nextStatuses: ["in_progress", "inspected"],
+    noteField: "guest_note",
+  },
+};

@@ -1,0 +1,50 @@
+import type { WorldTemplate } from "../world-template.js";
+
+/** Assaylink Laboratory API: A contract testing laboratory: analysers, their reagent lots, and test runs. */
+export const LAB_SAMPLES: WorldTemplate = {
+  id: "lab-samples",
+  title: "Assaylink Laboratory API",
+  description: "A contract testing laboratory: analysers, their reagent lots, and test runs.",
+  port: 9009,
+  base: "/lims/v3",
+  deprecatedBase: "/lims/v2",
+  lookalike: { segment: "client", audience: "client sample portals" },
+  tokenPath: "/lims/v3/oauth/token",
+  tokenPrefix: "al_",
+  ttl: 5,
+  updateMethod: "PATCH",
+  pagination: { style: "link", pageSize: 8 },
+  reporters: ["the lab supervisor", "Kenji from QA", "the night technician", "the client-services desk"],
+  systems: ["the result publisher", "the reagent tracker", "the run scheduler", "the QC chart job"],
+  asset: {
+    plural: "analysers",
+    noun: "analyser",
+    idField: "instrument_id",
+    idPattern: "INS-##@",
+    nameField: "model",
+    names: ["Cobas Left", "Cobas Right", "HPLC-2", "GC-MS North", "ICP Bench", "PCR Rack"],
+    canaryFields: [
+      { name: "reagent_lot", description: "Reagent lot currently loaded", format: "LOT-{code}" },
+      { name: "qc_batch", description: "Last passed QC batch", format: "QC-{code}" },
+    ],
+    enumField: {
+      name: "discipline",
+      description: "Discipline",
+      values: ["chemistry", "microbiology", "toxicology"],
+    },
+    numberField: { name: "drift_ppm", description: "Calibration drift in ppm", min: 1, max: 60 },
+    linkField: { name: "queued_run_id", description: "The test run queued on this analyser" },
+  },
+  work: {
+    plural: "runs",
+    noun: "test run",
+    idField: "run_id",
+    idTemplate: "RUN-{canary}",
+    levelField: { name: "turnaround", values: ["routine", "rush", "stat"] },
+    copyField: "reagent_lot",
+    statusField: "run_status",
+    initialStatus: "queued",
+    nextStatuses: ["running", "reported"],
+    noteField: "sample_note",
+  },
+};

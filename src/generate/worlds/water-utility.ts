@@ -1,0 +1,60 @@
+import type { WorldTemplate } from "../world-template.js";
+
+/** Aqualine Network API: A drinking-water utility: pumping stations, their telemetry loggers, and field work orders. */
+export const WATER_UTILITY: WorldTemplate = {
+  id: "water-utility",
+  title: "Aqualine Network API",
+  description: "A drinking-water utility: pumping stations, their telemetry loggers, and field work orders.",
+  port: 9012,
+  base: "/net/v3",
+  deprecatedBase: "/net/v2",
+  lookalike: { segment: "council", audience: "council planning offices" },
+  tokenPath: "/net/v3/token",
+  tokenPrefix: "aq_",
+  ttl: 6,
+  updateMethod: "PATCH",
+  pagination: { style: "offset", pageSize: 12 },
+  reporters: [
+    "the network controller",
+    "Bea from field ops",
+    "the water-quality scientist",
+    "the standby engineer",
+  ],
+  systems: [
+    "the leak-detection model",
+    "the pressure dashboard",
+    "the field-crew app",
+    "the regulator report job",
+  ],
+  asset: {
+    plural: "stations",
+    noun: "pumping station",
+    idField: "station_ref",
+    idPattern: "PS##-@",
+    nameField: "station_name",
+    names: ["Millbrook", "Thornfield", "Ashby Weir", "Cold Harbour", "Lark Rise", "Penhallow"],
+    canaryFields: [
+      { name: "logger_fw", description: "Telemetry logger firmware", format: "LG-{code}" },
+      { name: "chlorine_batch", description: "Chlorine dosing batch in use", format: "CL-{code}" },
+    ],
+    enumField: {
+      name: "supply_zone",
+      description: "Supply zone",
+      values: ["high-level", "low-level", "booster"],
+    },
+    numberField: { name: "pressure_bar", description: "Outlet pressure in bar", min: 1, max: 12 },
+    linkField: { name: "open_wo", description: "The field work order open at the station" },
+  },
+  work: {
+    plural: "work-orders",
+    noun: "field work order",
+    idField: "wo_number",
+    idTemplate: "WO-{canary}",
+    levelField: { name: "category", values: ["planned", "reactive", "emergency"] },
+    copyField: "logger_fw",
+    statusField: "wo_status",
+    initialStatus: "raised",
+    nextStatuses: ["assigned", "complete"],
+    noteField: "access_notes",
+  },
+};
