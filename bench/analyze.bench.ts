@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildReport } from "../src/analyze/build-report.js";
+import { buildHtmlReport } from "../src/analyze/html-report.js";
 import { loadRuns } from "../src/analyze/load-runs.js";
 import { trial } from "../src/analyze/test-records.js";
 import { Rng } from "../src/bank/rng.js";
@@ -142,6 +143,30 @@ export async function benchmark(): Promise<Benchmark> {
           ok: seconds <= 3,
           issue: 7,
         });
+        // The HTML page (no target in the issue: printed so its growth is visible).
+        const t1 = performance.now();
+        const html = await buildHtmlReport(
+          report,
+          loaded.data.records.map((record) => ({ record, run: 0 })),
+          { runs: [runDir], embedLimitBytes: 0 },
+        );
+        const htmlSeconds = (performance.now() - t1) / 1000;
+        figures.push(
+          {
+            name: "HTML report, 56k trials (charts + viewer index)",
+            value: htmlSeconds,
+            unit: "s",
+            target: "—",
+            ok: true,
+          },
+          {
+            name: "HTML report size, 56k trials",
+            value: html.length / 1e6,
+            unit: "MB",
+            target: "—",
+            ok: true,
+          },
+        );
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
