@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { register as registerCompare } from "./compare.js";
+import { register as registerGenerate } from "./generate.js";
 import { register as registerImport } from "./import.js";
 import { register as regradeOfficial } from "./regrade-official.js";
 import { register as registerReport } from "./report.js";
@@ -31,4 +32,5 @@ const COMMANDS: Register[] = [
   registerCompare,
   registerView,
   registerVerify,
+  registerGenerate,
 ];

@@ -165,7 +165,6 @@ function closePlanted(
   gb.call("GET", built.routes.asset(gb.ref("aid")), { c1: c1.name });
   record[w.statusField] = final;
   const golden = gb.answer({ [w.levelField.name]: "lvl", [c1.name]: "c1" });
-  const fields = [w.levelField.name, c1.name];
   const ticket = sentence(
     g.opener(),
     g.pick([
