@@ -109,11 +109,30 @@ function parseJson(
   file: string,
   text: string,
 ): { success: true; data: unknown } | { success: false; error: BankError } {
+  let data: unknown;
   try {
-    return { success: true, data: JSON.parse(text) };
+    data = JSON.parse(text);
   } catch (e) {
     return fail("json", file, "$", `malformed JSON: ${(e as Error).message}`);
   }
+  // Schemas would drop a `__proto__` key silently (records assign it as the prototype): refuse it.
+  const proto = protoKeyPath(data, []);
+  if (proto) return fail("json", file, jsonPath(proto), 'forbidden key "__proto__"');
+  return { success: true, data };
+}
+
+function protoKeyPath(root: unknown, at: PropertyKey[]): PropertyKey[] | null {
+  // Iterative, so a deeply nested hostile file cannot overflow the stack here.
+  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: root, path: at }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+    if (value === null || typeof value !== "object") continue;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "__proto__") return [...path, key];
+      stack.push({ value: child, path: [...path, Array.isArray(value) ? Number(key) : key] });
+    }
+  }
+  return null;
 }
 
 function schemaError(file: string, error: z.ZodError): { success: false; error: BankError } {
