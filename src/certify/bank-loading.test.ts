@@ -150,7 +150,6 @@ describe("loading a malformed or hostile bank", () => {
     fc.assert(
       fc.property(fc.constantFrom(...objects), (target) => {
         const dir = freshBank();
-        const doc = original(target.file);
         // JSON.parse makes "__proto__" an own key, exactly as a hostile file on disk would.
         const planted = injectProto(JSON.stringify(original(target.file)), target.path);
         if (target.file === "manifest.json") writeFileSync(join(dir, "manifest.json"), planted);
