@@ -145,13 +145,31 @@ export async function callWithRetries<T>(
       if (!acquired) return { success: false, failure: abortedFailure(), retries: attempt };
     }
     let failure: ModelFailure;
+    // Our own timer rather than AbortSignal.timeout: combined through AbortSignal.any, Node 20 may
+    // collect the timeout signal before it fires, and the call then hangs forever.
+    const perCall = new AbortController();
+    const onAbort = () => perCall.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    const timer = setTimeout(() => {
+      const e = new Error(`model call exceeded ${control.retry.callTimeoutMs} ms`);
+      e.name = "TimeoutError";
+      perCall.abort(e);
+    }, control.retry.callTimeoutMs);
     try {
-      const data = await call(AbortSignal.any([signal, AbortSignal.timeout(control.retry.callTimeoutMs)]));
+      const data = await call(perCall.signal);
       control.limiter?.release("ok");
       return { success: true, data, retries: attempt };
     } catch (e) {
-      failure = signal.aborted ? abortedFailure() : classifyModelError(e);
+      const timedOut = perCall.signal.aborted && !signal.aborted;
+      failure = signal.aborted
+        ? abortedFailure()
+        : timedOut
+          ? classifyModelError(perCall.signal.reason)
+          : classifyModelError(e);
       control.limiter?.release(failure.kind === "rate_limited" ? "rate_limited" : "error");
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
     }
     if (!failure.retryable || attempt >= control.retry.maxRetries) {
       if (failure.retryable) control.onEvent?.({ type: "gave_up", failure, attempts: attempt + 1 });

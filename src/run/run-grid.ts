@@ -1,7 +1,8 @@
 import type { AgentFactory } from "../agents/agent.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
-import { runTrial, type TrialResult } from "./run-trial.js";
+import { trialSeed } from "../world/canary.js";
+import { harnessErrorResult, runTrial, type TrialResult } from "./run-trial.js";
 import type { TrialLimits } from "./stop-conditions.js";
 
 export interface GridOptions {
@@ -15,6 +16,8 @@ export interface GridOptions {
   onTrial?: (result: TrialResult) => void | Promise<void>;
   /** Skip a cell that is already done (resume). */
   skip?: (cell: GridCell) => boolean;
+  /** Checked before each trial starts: true stops scheduling (a cost limit); trials in flight finish. */
+  shouldStop?: () => boolean;
 }
 
 export interface GridCell {
@@ -38,7 +41,7 @@ export function gridCells(
 
 /**
  * Run a grid of agents × tasks × epochs with up to `concurrency` trials in flight. Results are
- * returned in grid order whatever order they finished in.
+ * returned in grid order whatever order they finished in (only the trials that ran).
  *
  * @example const results = await runGrid({ bank, agents: [goldenAgentFactory], epochs: 1 });
  */
@@ -49,6 +52,7 @@ export async function runGrid(options: GridOptions): Promise<TrialResult[]> {
   let next = 0;
   const worker = async () => {
     while (next < cells.length) {
+      if (options.shouldStop?.()) return;
       const index = next++;
       const cell = cells[index] as GridCell;
       const result = await runTrial({
@@ -57,14 +61,23 @@ export async function runGrid(options: GridOptions): Promise<TrialResult[]> {
         agent: cell.agent,
         epoch: cell.epoch,
         ...(options.limits ? { limits: options.limits } : {}),
-      });
+      }).catch((e: unknown) =>
+        harnessErrorResult(
+          cell.task,
+          cell.epoch,
+          cell.agent.name,
+          trialSeed(options.bank.manifest.seed, cell.task.id, cell.epoch),
+          e,
+        ),
+      );
       results[index] = result;
       await options.onTrial?.(result);
     }
   };
   const n = Math.max(1, Math.min(options.concurrency ?? 8, cells.length));
   await Promise.all(Array.from({ length: n }, worker));
-  return results;
+  // Cells never started (stopped early) leave holes; return what ran, in grid order.
+  return results.filter((r): r is TrialResult => r !== undefined);
 }
 
 /** `*` and `?` glob over task ids (`harbor-*-sub0?`); a plain id matches itself. */

@@ -6,7 +6,7 @@ import type { JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import { gradeTrial } from "../grade/grade-trial.js";
+import { GRADER_VERSION, gradeTrial } from "../grade/grade-trial.js";
 import { Workspace } from "../workspace/workspace.js";
 import { trialSeed as deriveTrialSeed, resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
@@ -139,6 +139,54 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     tokens: session.usage,
     tool_calls: session.toolCallCount,
     duration_s: (performance.now() - started) / 1000,
+  };
+}
+
+/**
+ * The result of a trial the harness itself could not run (an exception outside the agent): counted
+ * as `harness_error`, never scored, so one broken trial does not stop the grid.
+ *
+ * @example harnessErrorResult(task, 1, "golden", seed, new Error("boom")).outcome // "harness_error"
+ */
+export function harnessErrorResult(
+  task: Task,
+  epoch: number,
+  agent: string,
+  seed: string,
+  error: unknown,
+): TrialResult {
+  const detail = `harness threw: ${error instanceof Error ? error.message : String(error)}`;
+  return {
+    task_id: task.id,
+    epoch,
+    agent,
+    trial_seed: seed,
+    outcome: "harness_error",
+    stop_reason: "harness_error",
+    stop_detail: detail,
+    grade: {
+      grader_version: GRADER_VERSION,
+      passed: false,
+      g1_passed: false,
+      g2_passed: false,
+      card_found: false,
+      g1: [],
+      g2: [],
+      constraints: [],
+      checkpoints: [],
+      predicates_passed: 0,
+      predicates_total: 0,
+      partial_score: 0,
+      failure_reason: detail,
+    },
+    messages: [
+      { role: "system", content: SYSTEM_PROMPT },
+      { role: "user", content: task.ticket },
+    ],
+    events: [],
+    tokens: { input: 0, output: 0, cache: 0, total: 0, cache_write: 0 },
+    tool_calls: 0,
+    duration_s: 0,
   };
 }
 

@@ -1,61 +1,178 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { AgentFactory } from "../../agents/agent.js";
+import { baselineAgentFactory } from "../../agents/baseline-agent.js";
+import { loadAgentModule } from "../../agents/load-agent-module.js";
+import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../../agents/model-agent.js";
+import { createModel } from "../../agents/providers.js";
 import { SCRIPTED_AGENTS } from "../../agents/scripted-agents.js";
-import { runGrid, taskGlob } from "../../run/run-grid.js";
-import type { TrialResult } from "../../run/run-trial.js";
+import { AimdLimiter } from "../../run/aimd-limiter.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../run/model-call-retry.js";
+import { DEFAULT_PRICE_TABLE, loadPriceTable, type PriceTable } from "../../run/price-table.js";
+import { taskGlob } from "../../run/run-grid.js";
+import { type RunAgent, runIntoDir } from "../../run/run-into-dir.js";
+import { type AgentProgress, RunProgress } from "../../run/run-progress.js";
+import { DEFAULT_LIMITS, type TrialLimits } from "../../run/stop-conditions.js";
+import { type TrialRecord, trialKeyString } from "../../run/trial-record.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import type { SetExit } from "./index.js";
 
-/** `apiflow run`: run agents over a bank's tasks and print one line per trial and a summary. */
+/** Agents `--agent NAME` knows without a module path. */
+const NAMED_AGENTS = { ...SCRIPTED_AGENTS, baseline: baselineAgentFactory };
+
+/**
+ * `apiflow run`: run agents (models, scripted agents, user modules) over a bank's tasks into a run
+ * directory (results store, transcripts, manifest), resuming what is already there.
+ */
 export function registerRun(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command("run")
-    .description("run agents over the bank's tasks and grade every trial")
+    .description("run agents over the bank's tasks, grade every trial, store results and transcripts")
     .option("--bank <dir>", "bank folder (default: the built-in bank)")
-    .option("--agent <name...>", `agent(s) to run: ${Object.keys(SCRIPTED_AGENTS).join(", ")}`)
+    .option(
+      "--model <id...>",
+      "model(s) to run: provider/model, e.g. openai/gpt-5-mini, openai-compatible/llama3",
+    )
+    .option(
+      "--agent <name...>",
+      `agent(s) to run: ${Object.keys(NAMED_AGENTS).join(", ")}, or a module path (./my-agent.js)`,
+    )
     .option("--epochs <n>", "trials per task and agent", "5")
     .option("--tasks <glob>", "only tasks whose id matches (* and ?)")
-    .option("--concurrency <n>", "trials in flight", "8")
+    .option("--concurrency <n>", "trials in flight (model calls shrink below it on 429s)", "8")
+    .option("--out <dir>", "run directory (default: .apiflow/runs/<bank>-<hash>); rerunning resumes it")
+    .option("--base-url <url>", "API base URL (required for openai-compatible/…)")
+    .option("--temperature <t>", "sampling temperature of model agents", "1")
+    .option("--max-output-tokens <n>", "per model call")
+    .option("--max-tool-calls <n>", "tool-call limit per trial", String(DEFAULT_LIMITS.maxToolCalls))
+    .option("--max-tokens <n>", "token limit per trial", String(DEFAULT_LIMITS.maxTokens))
+    .option("--max-seconds <n>", "wall-time limit per trial", String(DEFAULT_LIMITS.maxSeconds))
+    .option("--max-retries <n>", "retries of a failing model call", String(DEFAULT_RETRY_POLICY.maxRetries))
+    .option(
+      "--retry-delay-ms <n>",
+      "first retry delay (doubles each time)",
+      String(DEFAULT_RETRY_POLICY.baseDelayMs),
+    )
+    .option("--call-timeout <s>", "seconds before a model call is retried as a time-out", "300")
+    .option("--cost-limit <usd>", "stop starting trials once the run has cost this many dollars")
+    .option(
+      "--price-table <file>",
+      "price table JSON (version, models: {id: {input, output, cache_read, cache_write}})",
+    )
+    .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
     .action(async (opts: RunFlags) => {
+      const bank = bankFromOption(opts.bank, io.cwd);
       const epochs = positiveInt(opts.epochs, "--epochs");
       const concurrency = positiveInt(opts.concurrency, "--concurrency");
-      const bank = bankFromOption(opts.bank, io.cwd);
+      const limits: TrialLimits = {
+        maxToolCalls: positiveInt(opts.maxToolCalls, "--max-tool-calls"),
+        maxTokens: positiveInt(opts.maxTokens, "--max-tokens"),
+        maxSeconds: positiveNumber(opts.maxSeconds, "--max-seconds"),
+      };
+      const retry: RetryPolicy = {
+        maxRetries: nonNegativeInt(opts.maxRetries, "--max-retries"),
+        baseDelayMs: nonNegativeInt(opts.retryDelayMs, "--retry-delay-ms"),
+        maxDelayMs: Math.max(
+          DEFAULT_RETRY_POLICY.maxDelayMs,
+          nonNegativeInt(opts.retryDelayMs, "--retry-delay-ms"),
+        ),
+        callTimeoutMs: positiveNumber(opts.callTimeout, "--call-timeout") * 1000,
+      };
       const tasks = opts.tasks ? bank.tasks.filter((t) => taskGlob(opts.tasks as string)(t.id)) : bank.tasks;
       if (tasks.length === 0) throw new UsageError(`no task matches --tasks ${opts.tasks}`);
-      const agents = resolveAgents(opts.agent, io);
-      const results = await runGrid({
-        bank,
-        agents,
-        tasks,
-        epochs,
-        concurrency,
-        onTrial: (r) => {
-          if (!opts.json) io.stdout(`${formatTrialLine(r)}\n`);
-        },
-      });
-      const passed = results.filter((r) => r.grade.passed).length;
+      const priceTable = readPriceTable(opts.priceTable, io.cwd);
+      const costLimit =
+        opts.costLimit === undefined ? undefined : positiveNumber(opts.costLimit, "--cost-limit");
+
+      const progress: AgentProgress[] = [];
+      const { agents, secrets } = await resolveAgents(opts, io, { concurrency, retry, progress });
+      const total = tasks.length * epochs;
+      for (const [i, a] of agents.entries()) {
+        progress[i] = {
+          name: a.factory.name,
+          total,
+          done: 0,
+          passed: 0,
+          doneHere: 0,
+          retries: 0,
+          costUsd: 0,
+          costUnknown: false,
+          ...(a.limiter ? { limiter: a.limiter } : {}),
+        };
+      }
+      const runDir = resolve(
+        io.cwd,
+        opts.out ?? `.apiflow/runs/${bank.manifest.name}-${bank.manifest.content_hash.slice(0, 12)}`,
+      );
+      const display = new RunProgress(progress, { write: io.stderr, tty: io.isTty });
+      display.start();
+      const ranNow = new Set<string>();
+      let result: Awaited<ReturnType<typeof runIntoDir>>;
+      try {
+        result = await runIntoDir({
+          runDir,
+          bank,
+          agents,
+          tasks,
+          epochs,
+          concurrency,
+          limits,
+          priceTable,
+          ...(costLimit !== undefined ? { costLimitUsd: costLimit } : {}),
+          ...(opts.force ? { force: true } : {}),
+          secrets,
+          onRecord: (rec) => {
+            ranNow.add(trialKeyString(rec));
+            if (!opts.json) display.log(`${formatTrialLine(rec)}\n`, io.stdout);
+          },
+        });
+      } finally {
+        display.stop();
+      }
+      if (!result.success) throw new UsageError(result.error.message);
+      const { records, resumed, notRun, costLimitReached } = result.data;
+      const passed = records.filter((r) => r.outcome === "pass").length;
+      const unscored = records.filter((r) => r.passed === null).length;
+      const cost = records.reduce((s, r) => s + (r.cost_usd ?? 0), 0);
       if (opts.json) {
         io.stdout(
           `${JSON.stringify({
-            trials: results.map((r) => ({
+            trials: records.map((r) => ({
               task_id: r.task_id,
               epoch: r.epoch,
               agent: r.agent,
-              passed: r.grade.passed,
-              g1: r.grade.g1_passed,
-              g2: r.grade.g2_passed,
-              failure_reason: r.grade.failure_reason,
+              passed: r.outcome === "pass",
+              g1: r.g1_passed ?? false,
+              g2: r.g2_passed ?? false,
+              failure_reason: r.outcome === "pass" ? "" : r.failure_reason,
               outcome: r.outcome,
             })),
-            summary: { total: results.length, passed, bank: bank.manifest.content_hash },
+            summary: {
+              total: records.length,
+              passed,
+              unscored,
+              resumed,
+              not_run: notRun,
+              cost_usd: cost,
+              bank: bank.manifest.content_hash,
+              out: runDir,
+            },
           })}\n`,
         );
       } else {
-        io.stdout(
-          `\n${passed}/${results.length} trials passed (${agents.map((a) => a.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)})\n`,
+        // Resumed trials are listed too, so the listing is the whole grid whatever was redone.
+        for (const r of records) if (!ranNow.has(trialKeyString(r))) io.stdout(`${formatTrialLine(r)}\n`);
+        const lines: string[] = [];
+        if (resumed > 0) lines.push(`(${resumed} trials resumed from ${runDir}, not redone)`);
+        if (costLimitReached)
+          lines.push(
+            `cost limit reached: ${notRun} trials not run; rerun with a higher --cost-limit to continue`,
+          );
+        lines.push(
+          `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; $${cost.toFixed(2)}; ${runDir})`,
         );
+        io.stdout(`\n${lines.join("\n")}\n`);
       }
       setExit(0);
     });
@@ -63,26 +180,121 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
 
 interface RunFlags {
   bank?: string;
+  model?: string[];
   agent?: string[];
   epochs: string;
   tasks?: string;
   concurrency: string;
+  out?: string;
+  baseUrl?: string;
+  temperature: string;
+  maxOutputTokens?: string;
+  maxToolCalls: string;
+  maxTokens: string;
+  maxSeconds: string;
+  maxRetries: string;
+  retryDelayMs: string;
+  callTimeout: string;
+  costLimit?: string;
+  priceTable?: string;
+  force?: boolean;
   json?: boolean;
 }
 
-function resolveAgents(names: string[] | undefined, io: CliIo): AgentFactory[] {
-  if (!names || names.length === 0) {
-    io.stderr("apiflow: no --agent given; running the golden agent (the answer key) on the built-in bank\n");
-    return [SCRIPTED_AGENTS.golden as AgentFactory];
-  }
-  return names.map((name) => {
-    const agent = SCRIPTED_AGENTS[name];
-    if (!agent)
-      throw new UsageError(
-        `unknown agent "${name}"; known agents: ${Object.keys(SCRIPTED_AGENTS).join(", ")}`,
+async function resolveAgents(
+  opts: RunFlags,
+  io: CliIo,
+  ctx: { concurrency: number; retry: RetryPolicy; progress: AgentProgress[] },
+): Promise<{ agents: RunAgent[]; secrets: string[] }> {
+  let models = opts.model ?? [];
+  const names = opts.agent ?? [];
+  if (models.length === 0 && names.length === 0) {
+    const fromEnv = io.env.APIFLOW_MODEL?.trim();
+    if (fromEnv) {
+      io.stderr(`apiflow: no --model or --agent given; running APIFLOW_MODEL=${fromEnv}\n`);
+      models = [fromEnv];
+    } else {
+      io.stderr(
+        "apiflow: no --model or --agent given; running the scripted baseline (set APIFLOW_MODEL or pass --model provider/model)\n",
       );
-    return agent;
-  });
+      return { agents: [{ factory: baselineAgentFactory, settings: { kind: "scripted" } }], secrets: [] };
+    }
+  }
+  const agents: RunAgent[] = [];
+  const secrets: string[] = [];
+  const temperature = Number(opts.temperature);
+  if (!Number.isFinite(temperature) || temperature < 0)
+    throw new UsageError(`--temperature must be a number ≥ 0, got ${JSON.stringify(opts.temperature)}`);
+  const maxOutputTokens =
+    opts.maxOutputTokens === undefined ? undefined : positiveInt(opts.maxOutputTokens, "--max-output-tokens");
+  for (const id of models) {
+    const made = createModel(id, { env: io.env, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) });
+    if (!made.success) throw new UsageError(made.error.message);
+    const { spec, model, publicBaseUrl } = made.data;
+    secrets.push(...made.data.secrets);
+    const index = agents.length;
+    const limiter = new AimdLimiter({ max: ctx.concurrency });
+    const settings = {
+      ...DEFAULT_MODEL_SETTINGS,
+      temperature,
+      ...(maxOutputTokens ? { maxOutputTokens } : {}),
+    };
+    agents.push({
+      factory: modelAgentFactory({
+        name: spec.slug,
+        model,
+        settings,
+        calls: {
+          retry: ctx.retry,
+          limiter,
+          onEvent: (e) => {
+            if (e.type !== "retry") return;
+            // The progress entries are filled in before the first trial starts.
+            const p = ctx.progress[index];
+            if (p) p.retries++;
+          },
+        },
+      }),
+      settings: {
+        kind: "model",
+        model_api: spec.id,
+        base_url: publicBaseUrl,
+        temperature,
+        ...(maxOutputTokens ? { max_output_tokens: maxOutputTokens } : {}),
+      },
+      modelApi: spec.id,
+      limiter,
+    });
+  }
+  for (const name of names) {
+    const named = NAMED_AGENTS[name as keyof typeof NAMED_AGENTS];
+    if (named) {
+      agents.push({ factory: named, settings: { kind: "scripted" } });
+      continue;
+    }
+    if (/[/\\]|\.(m?js|c?js|m?ts|cts)$/.test(name)) {
+      const loaded = await loadAgentModule(name, io.cwd);
+      if (!loaded.success) throw new UsageError(loaded.error.message);
+      agents.push({ factory: loaded.data, settings: { kind: "module", module: name } });
+      continue;
+    }
+    throw new UsageError(
+      `unknown agent "${name}"; known agents: ${Object.keys(NAMED_AGENTS).join(", ")} (or a module path like ./my-agent.js)`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const a of agents) {
+    if (seen.has(a.factory.name)) throw new UsageError(`agent "${a.factory.name}" is given twice`);
+    seen.add(a.factory.name);
+  }
+  return { agents, secrets };
+}
+
+function readPriceTable(path: string | undefined, cwd: string): PriceTable {
+  if (path === undefined) return DEFAULT_PRICE_TABLE;
+  const loaded = loadPriceTable(resolve(cwd, path));
+  if (!loaded.success) throw new UsageError(loaded.error.message);
+  return loaded.data;
 }
 
 function positiveInt(text: string, flag: string): number {
@@ -92,12 +304,25 @@ function positiveInt(text: string, flag: string): number {
   return n;
 }
 
+function nonNegativeInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`${flag} must be a whole number ≥ 0, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+function positiveNumber(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} must be a positive number, got ${JSON.stringify(text)}`);
+  return n;
+}
+
 /** `PASS harbor-telemetry-sub01 t1 golden G1 ok G2 ok` or with the failure reason. */
-export function formatTrialLine(r: TrialResult): string {
-  const verdict = r.grade.passed ? "PASS" : "FAIL";
-  const g = (ok: boolean) => (ok ? "ok " : "bad");
-  const reason = r.grade.passed
-    ? ""
-    : `  ${r.outcome === "fail" ? "" : `[${r.outcome}] `}${r.grade.failure_reason}`;
-  return `${verdict} ${r.task_id.padEnd(32)} t${r.epoch} ${r.agent.padEnd(8)} G1 ${g(r.grade.g1_passed)} G2 ${g(r.grade.g2_passed)}${reason}`;
+export function formatTrialLine(r: TrialRecord): string {
+  const pass = r.outcome === "pass";
+  const verdict = pass ? "PASS" : r.passed === null ? "ERR " : "FAIL";
+  const g = (ok: boolean | null) => (ok === null ? "-  " : ok ? "ok " : "bad");
+  const reason = pass ? "" : `  ${r.outcome === "fail" ? "" : `[${r.outcome}] `}${r.failure_reason}`;
+  return `${verdict} ${r.task_id.padEnd(32)} t${r.epoch} ${r.agent.padEnd(8)} G1 ${g(r.g1_passed)} G2 ${g(r.g2_passed)}${reason}`;
 }

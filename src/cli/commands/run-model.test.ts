@@ -1,0 +1,192 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { writeBank } from "../../bank/load-bank.js";
+import { harborTasks } from "../../generate/harbor-tasks.js";
+import { HARBOR_WORLD } from "../../generate/harbor-world.js";
+import { type FakeServer, startFakeOpenAiServer } from "../../run/fake-openai-server.test-fixture.js";
+import { TranscriptSchema } from "../../run/transcript-schema.js";
+import { bufferIo } from "../io.js";
+import { runCli } from "../program.js";
+
+const SECRET = "sk-test-SECRET-7f3a9c";
+const tmp = () => mkdtempSync(join(tmpdir(), "apiflow-run-"));
+const bankDir = tmp();
+const tasks = harborTasks();
+writeBank(bankDir, {
+  name: "apiflow-skeleton",
+  generator_version: "0.1.0",
+  seed: "apiflow-1",
+  worlds: [HARBOR_WORLD],
+  tasks,
+});
+const servers: FakeServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
+
+interface JsonTrial {
+  task_id: string;
+  epoch: number;
+  passed: boolean;
+  g1: boolean;
+  g2: boolean;
+  outcome: string;
+  failure_reason: string;
+}
+
+async function runAgainst(server: FakeServer, out: string, epochs: number) {
+  const io = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+  const code = await runCli(
+    [
+      "run",
+      "--bank",
+      bankDir,
+      "--model",
+      "openai-compatible/golden-player",
+      "--base-url",
+      server.baseUrl,
+      "--epochs",
+      String(epochs),
+      "--concurrency",
+      "8",
+      "--out",
+      out,
+      "--max-retries",
+      "8",
+      "--retry-delay-ms",
+      "5",
+      "--call-timeout",
+      "0.4",
+      "--json",
+    ],
+    io,
+  );
+  return {
+    code,
+    io,
+    json:
+      code === 0 ? (JSON.parse(io.out()) as { trials: JsonTrial[]; summary: Record<string, number> }) : null,
+  };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+describe("apiflow run --model through the real openai-compatible provider", () => {
+  it("plays the golden solution through a fake server, and faults change only the faulted trials", async () => {
+    const clean = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    const faulty = await startFakeOpenAiServer({
+      tasks,
+      apiKey: SECRET,
+      seed: 7,
+      faults: {
+        rate_limit: 0.06,
+        server_error: 0.04,
+        timeout: 0.02,
+        malformed_tool_call: 0.04,
+        context_length: 0.01,
+      },
+    });
+    servers.push(clean, faulty);
+    const epochs = 8;
+    const a = await runAgainst(clean, tmp(), epochs);
+    expect(a.code, a.io.err()).toBe(0);
+    expect(a.json?.summary.total).toBe(tasks.length * epochs);
+    expect(a.json?.trials.every((t) => t.outcome === "pass")).toBe(true);
+
+    const outB = tmp();
+    const b = await runAgainst(faulty, outB, epochs);
+    expect(b.code, b.io.err()).toBe(0);
+    const trials = b.json?.trials ?? [];
+    expect(trials).toHaveLength(tasks.length * epochs);
+    for (const kind of [
+      "rate_limit",
+      "server_error",
+      "timeout",
+      "malformed_tool_call",
+      "context_length",
+    ] as const)
+      expect(faulty.injected[kind], kind).toBeGreaterThan(0);
+    // Every trial ends in exactly one outcome, with its cause; a context error is the only fault
+    // that may change a trial's result, and it is recorded as context_overflow, once per injection.
+    const clean1 = new Map(a.json?.trials.map((t) => [`${t.task_id}/${t.epoch}`, t]));
+    let overflow = 0;
+    for (const t of trials) {
+      if (t.outcome === "context_overflow") {
+        overflow++;
+        expect(t.failure_reason).toMatch(/context overflow: .*maximum context length/);
+        continue;
+      }
+      expect(t.outcome === "provider_error" ? "provider_error" : t).toEqual(
+        t.outcome === "provider_error" ? "provider_error" : clean1.get(`${t.task_id}/${t.epoch}`),
+      );
+    }
+    expect(overflow).toBe(faulty.injected.context_length);
+    expect(trials.filter((t) => t.outcome === "provider_error")).toHaveLength(0);
+
+    // Transcripts in the 1.0 layout, one per trial; no key anywhere in what the run wrote.
+    const transcripts = readdirSync(join(outB, "transcripts", "golden-player"));
+    expect(transcripts).toHaveLength(tasks.length * epochs);
+    for (const f of transcripts) {
+      const t = TranscriptSchema.parse(
+        JSON.parse(readFileSync(join(outB, "transcripts", "golden-player", f), "utf8")),
+      );
+      expect(f).toBe(`${t.task_id}-t${t.trial}.json`);
+      expect(t.model_api).toBe("openai-compatible/golden-player");
+    }
+    for (const f of filesUnder(outB)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
+    expect(b.io.out() + b.io.err()).not.toContain(SECRET);
+  }, 120_000);
+
+  it("redacts the key from a provider error that echoes it, and counts the trial unscored", async () => {
+    const broken = await startFakeOpenAiServer({ tasks, apiKey: SECRET, faults: { server_error: 1 } });
+    servers.push(broken);
+    const out = tmp();
+    const io = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+    const args = ["run", "--bank", bankDir, "--model", "openai-compatible/m", "--base-url", broken.baseUrl];
+    const code = await runCli(
+      [
+        ...args,
+        "--epochs",
+        "1",
+        "--tasks",
+        "*-sub01",
+        "--out",
+        out,
+        "--max-retries",
+        "1",
+        "--retry-delay-ms",
+        "1",
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(io.out()).toMatch(
+      /ERR .*\[provider_error\] provider error \(not scored\): server after 2 attempts/,
+    );
+    expect(io.out()).toMatch(/0\/1 trials passed \(1 unscored/);
+    for (const f of filesUnder(out)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
+    expect(io.out() + io.err()).not.toContain(SECRET);
+    expect(io.out()).toContain("[redacted]");
+  });
+
+  it("a missing key or base URL is a one-line error naming what is missing", async () => {
+    for (const [args, pattern] of [
+      [["--model", "openai/gpt-5-mini"], /set OPENAI_API_KEY/],
+      [["--model", "anthropic/claude-sonnet-4-6"], /set ANTHROPIC_API_KEY/],
+      [["--model", "openai-compatible/llama3"], /needs --base-url/],
+      [["--model", "nobody/x"], /unknown provider "nobody"/],
+    ] as const) {
+      const io = bufferIo({});
+      expect(await runCli(["run", "--bank", bankDir, "--out", tmp(), ...args], io)).toBe(2);
+      expect(io.err().trim().split("\n")).toHaveLength(1);
+      expect(io.err()).toMatch(pattern);
+    }
+  });
+});

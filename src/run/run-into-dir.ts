@@ -1,0 +1,260 @@
+import type { AgentFactory } from "../agents/agent.js";
+import type { Bank } from "../bank/bank.js";
+import type { Task } from "../bank/task-schema.js";
+import type { AimdLimiter } from "./aimd-limiter.js";
+import { type PriceTable, priceTokens } from "./price-table.js";
+import { gridCells, runGrid } from "./run-grid.js";
+import { type AgentSettings, buildRunManifest, manifestConflicts, mergeManifests } from "./run-manifest.js";
+import type { AgentProgress } from "./run-progress.js";
+import type { TrialResult } from "./run-trial.js";
+import { DEFAULT_LIMITS, type TrialLimits } from "./stop-conditions.js";
+import {
+  type ResultsStore,
+  readRunManifest,
+  transcriptRelPath,
+  tryOpenStore,
+  writeRunManifest,
+} from "./store.js";
+import { buildTranscript, redactor, trialFailureReason, writeTranscript } from "./transcript-writer.js";
+import { type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
+
+/** One agent of a run, with what the manifest and the pricing need to know about it. */
+export interface RunAgent {
+  factory: AgentFactory;
+  settings: AgentSettings;
+  /** `provider/model` for models (priced); absent for scripted agents (cost 0). */
+  modelApi?: string;
+  /** The model's AIMD gate, shown in the progress display. */
+  limiter?: AimdLimiter;
+}
+
+export interface RunIntoDirOptions {
+  runDir: string;
+  bank: Bank;
+  agents: readonly RunAgent[];
+  tasks?: readonly Task[];
+  epochs: number;
+  concurrency: number;
+  limits?: TrialLimits;
+  priceTable: PriceTable;
+  /** Stop starting trials once the run's recorded cost reaches this many dollars. */
+  costLimitUsd?: number;
+  /** Run even if the directory's manifest pins other versions or settings. */
+  force?: boolean;
+  /** Keys in use: redacted from everything written. */
+  secrets?: readonly string[];
+  /** Called after each trial is recorded (in completion order). */
+  onRecord?: (record: TrialRecord, result: TrialResult) => void;
+  /** Counters kept up to date for a progress display (one per agent, in `agents` order). */
+  progress?: AgentProgress[];
+}
+
+export interface RunIntoDirSummary {
+  /** Every trial of the grid found in the store after the run, in grid order. */
+  records: TrialRecord[];
+  /** Trials run by this call. */
+  ran: number;
+  /** Trials found finished in the store and not redone. */
+  resumed: number;
+  /** Grid cells left unrun because the cost limit was reached. */
+  notRun: number;
+  costLimitReached: boolean;
+}
+
+export type RunIntoDirError =
+  | { code: "manifest_conflict"; message: string }
+  | { code: "store_version" | "store_unreadable"; message: string };
+
+/**
+ * Run a grid into a run directory: results store, transcripts and manifest. Re-running the same
+ * call resumes: a trial already in the store is not redone, and a process killed at any instant
+ * loses at most the trials in flight (each trial is one store transaction, written after its
+ * transcript).
+ *
+ * @example
+ * const res = await runIntoDir({ runDir: ".apiflow/runs/x", bank, agents: [{ factory: goldenAgentFactory, settings: { kind: "scripted" } }], epochs: 5, concurrency: 8, priceTable: DEFAULT_PRICE_TABLE });
+ */
+export async function runIntoDir(
+  options: RunIntoDirOptions,
+): Promise<{ success: true; data: RunIntoDirSummary } | { success: false; error: RunIntoDirError }> {
+  const { bank, runDir } = options;
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const bankHash = bank.manifest.content_hash;
+  const next = buildRunManifest({
+    bankHash,
+    bankName: bank.manifest.name,
+    agents: Object.fromEntries(options.agents.map((a) => [a.factory.name, a.settings])),
+    limits,
+    priceTableVersion: options.priceTable.version,
+  });
+  const existing = readRunManifest(runDir);
+  if (existing && !options.force) {
+    const conflicts = manifestConflicts(existing, next);
+    if (conflicts.length > 0) {
+      return {
+        success: false,
+        error: {
+          code: "manifest_conflict",
+          message: `${runDir} was run with other settings (${conflicts.join("; ")}); use another --out or --force`,
+        },
+      };
+    }
+  }
+  const opened = tryOpenStore(runDir);
+  if (!opened.success) return { success: false, error: opened.error };
+  const store = opened.data;
+  try {
+    writeRunManifest(runDir, mergeManifests(existing, next));
+    return { success: true, data: await runWithStore(options, store, limits, bankHash) };
+  } finally {
+    store.close();
+  }
+}
+
+async function runWithStore(
+  options: RunIntoDirOptions,
+  store: ResultsStore,
+  limits: TrialLimits,
+  bankHash: string,
+): Promise<RunIntoDirSummary> {
+  const { bank } = options;
+  const tasks = options.tasks ?? bank.tasks;
+  const taskById = new Map(tasks.map((t) => [t.id, t]));
+  const byName = new Map(options.agents.map((a, i) => [a.factory.name, { agent: a, index: i }]));
+  const redact = redactor(options.secrets ?? []);
+  const cells = gridCells(
+    options.agents.map((a) => a.factory),
+    tasks,
+    options.epochs,
+  );
+  const keyOf = (agent: string, taskId: string, epoch: number) => ({
+    bank_hash: bankHash,
+    agent,
+    task_id: taskId,
+    epoch,
+  });
+  let spent = 0;
+  let resumed = 0;
+  for (const cell of cells) {
+    const rec = store.get(keyOf(cell.agent.name, cell.task.id, cell.epoch));
+    if (!rec) continue;
+    resumed++;
+    spent += rec.cost_usd ?? 0;
+    const p = options.progress?.[byName.get(cell.agent.name)?.index ?? -1];
+    if (p) {
+      p.done++;
+      if (rec.outcome === "pass") p.passed++;
+      p.costUsd += rec.cost_usd ?? 0;
+    }
+  }
+  const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
+  let ran = 0;
+  await runGrid({
+    bank,
+    agents: options.agents.map((a) => a.factory),
+    tasks,
+    epochs: options.epochs,
+    concurrency: options.concurrency,
+    limits,
+    skip: (cell) => store.has(keyOf(cell.agent.name, cell.task.id, cell.epoch)),
+    shouldStop: limitReached,
+    onTrial: (result) => {
+      const entry = byName.get(result.agent);
+      const task = taskById.get(result.task_id);
+      if (!entry || !task)
+        throw new Error(`bug: trial of unknown agent or task ${result.agent}/${result.task_id}`);
+      const { agent, index } = entry;
+      const rel = transcriptRelPath(agent.factory.name, result.task_id, result.epoch);
+      writeTranscript(
+        options.runDir,
+        rel,
+        buildTranscript(result, {
+          model: agent.factory.name,
+          ...(agent.modelApi ? { modelApi: agent.modelApi } : {}),
+          provenance: { bench: "APIFlow-Bench", bank_hash: bankHash, bank_name: bank.manifest.name },
+        }),
+        redact,
+      );
+      const record = trialRecordOf(
+        result,
+        task,
+        bankHash,
+        options.priceTable,
+        agent.modelApi ?? null,
+        rel,
+        redact,
+      );
+      store.record(record);
+      ran++;
+      spent += record.cost_usd ?? 0;
+      const p = options.progress?.[index];
+      if (p) {
+        p.done++;
+        p.doneHere++;
+        if (record.outcome === "pass") p.passed++;
+        p.costUsd += record.cost_usd ?? 0;
+        if (record.cost_usd === null) p.costUnknown = true;
+      }
+      options.onRecord?.(record, result);
+    },
+  });
+  const records: TrialRecord[] = [];
+  for (const cell of cells) {
+    const rec = store.get(keyOf(cell.agent.name, cell.task.id, cell.epoch));
+    if (rec) records.push(rec);
+  }
+  return {
+    records,
+    ran,
+    resumed,
+    notRun: cells.length - records.length,
+    costLimitReached: records.length < cells.length && limitReached(),
+  };
+}
+
+/**
+ * A finished trial as a store row. Unscored outcomes (provider and harness errors) have null
+ * verdict fields.
+ *
+ * @example trialRecordOf(result, task, bank.manifest.content_hash, DEFAULT_PRICE_TABLE, null, rel)
+ */
+export function trialRecordOf(
+  result: TrialResult,
+  task: Task,
+  bankHash: string,
+  priceTable: PriceTable,
+  modelApi: string | null,
+  transcript: string | null,
+  redact: (text: string) => string = (t) => t,
+): TrialRecord {
+  const scored = !UNSCORED_OUTCOMES.has(result.outcome);
+  const tokens = {
+    input: result.tokens.input,
+    output: result.tokens.output,
+    cache_read: result.tokens.cache,
+    cache_write: result.tokens.cache_write,
+    total: result.tokens.total,
+  };
+  return {
+    bank_hash: bankHash,
+    agent: result.agent,
+    task_id: result.task_id,
+    epoch: result.epoch,
+    world: task.world,
+    kind: task.kind,
+    position: task.kind === "solo" ? (task.positions[0] ?? 1) : null,
+    length: task.kind === "chain" ? task.positions.length : null,
+    axis: task.kind === "solo" ? (task.axes[0] ?? null) : null,
+    outcome: result.outcome,
+    passed: scored ? result.outcome === "pass" : null,
+    g1_passed: scored ? result.grade.g1_passed : null,
+    g2_passed: scored ? result.grade.g2_passed : null,
+    failure_reason: redact(trialFailureReason(result)),
+    partial_score: scored ? result.grade.partial_score : null,
+    tokens,
+    cost_usd: priceTokens(priceTable, modelApi, tokens),
+    duration_s: result.duration_s,
+    stop_reason: result.stop_reason,
+    transcript,
+  };
+}

@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { GRADER_VERSION } from "../grade/grade-trial.js";
+import { TOOL_CONTRACT_VERSION } from "../workspace/tool-definitions.js";
+import type { TrialLimits } from "./stop-conditions.js";
+import type { RunManifest } from "./store.js";
+
+/** Bumped when the trial loop, the session or the transcript writer changes what a trial records. */
+export const HARNESS_VERSION = "1.0.0";
+
+/** How one agent of a run was configured; it is pinned in the manifest. Never holds a key. */
+export const AgentSettingsSchema = z.looseObject({
+  kind: z.enum(["model", "scripted", "module"]),
+  /** `openai/gpt-5-mini` for models. */
+  model_api: z.string().optional(),
+  /** Without credentials or query. */
+  base_url: z.string().nullable().optional(),
+  temperature: z.number().optional(),
+  max_output_tokens: z.number().optional(),
+  /** For `--agent ./my-agent.js`: the module path as given. */
+  module: z.string().optional(),
+});
+export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
+
+/** What `apiflow run` pins beside the store's base manifest fields. */
+export const RunPinsSchema = z.object({
+  bank_hash: z.string(),
+  grader_version: z.string(),
+  tool_contract_version: z.string(),
+  harness_version: z.string(),
+  price_table_version: z.string(),
+  limits: z.object({ maxToolCalls: z.number(), maxTokens: z.number(), maxSeconds: z.number() }),
+  agent_settings: z.record(z.string(), AgentSettingsSchema),
+});
+export type RunPins = z.infer<typeof RunPinsSchema>;
+
+/**
+ * The manifest of a run about to start.
+ *
+ * @example buildRunManifest({ bankHash, bankName: "apiflow-skeleton", agents: { golden: { kind: "scripted" } }, limits, priceTableVersion: "x" })
+ */
+export function buildRunManifest(input: {
+  bankHash: string;
+  bankName: string;
+  agents: Record<string, AgentSettings>;
+  limits: TrialLimits;
+  priceTableVersion: string;
+  created?: string;
+}): RunManifest & RunPins {
+  return {
+    schema_version: 1,
+    source: "run",
+    created: input.created ?? new Date().toISOString(),
+    bank_hash: input.bankHash,
+    bank_name: input.bankName,
+    agents: Object.keys(input.agents).sort(),
+    grader_version: GRADER_VERSION,
+    tool_contract_version: TOOL_CONTRACT_VERSION,
+    harness_version: HARNESS_VERSION,
+    price_table_version: input.priceTableVersion,
+    limits: { ...input.limits },
+    agent_settings: input.agents,
+  };
+}
+
+/**
+ * Where a run directory's existing manifest and a new run disagree on something that changes
+ * results. Agents new to the run are fine; the same agent with other settings is not.
+ *
+ * @example manifestConflicts(old, next) // ["grader_version: 1.0.0 ≠ 1.1.0"]
+ */
+export function manifestConflicts(existing: RunManifest, next: RunManifest & RunPins): string[] {
+  const out: string[] = [];
+  if (existing.source !== "run") out.push(`source: the run directory holds ${existing.source} data`);
+  const old = RunPinsSchema.partial().safeParse(existing);
+  const pins = old.success ? old.data : {};
+  const scalar = [
+    "bank_hash",
+    "grader_version",
+    "tool_contract_version",
+    "harness_version",
+    "price_table_version",
+  ] as const;
+  for (const key of scalar) {
+    const a = pins[key] ?? (key === "bank_hash" ? existing.bank_hash : undefined);
+    if (a !== undefined && a !== null && a !== next[key]) out.push(`${key}: ${a} ≠ ${next[key]}`);
+  }
+  if (pins.limits && JSON.stringify(pins.limits) !== JSON.stringify(next.limits)) {
+    out.push(`limits: ${JSON.stringify(pins.limits)} ≠ ${JSON.stringify(next.limits)}`);
+  }
+  for (const [agent, settings] of Object.entries(next.agent_settings)) {
+    const before = pins.agent_settings?.[agent];
+    if (before && canonical(before) !== canonical(settings)) {
+      out.push(`${agent} settings: ${canonical(before)} ≠ ${canonical(settings)}`);
+    }
+  }
+  return out;
+}
+
+/** The manifest after a (compatible or forced) run: agents and settings of both, first creation date. */
+export function mergeManifests(
+  existing: RunManifest | null,
+  next: RunManifest & RunPins,
+): RunManifest & RunPins {
+  if (!existing) return next;
+  const old = RunPinsSchema.partial().safeParse(existing);
+  const settings = { ...(old.success ? (old.data.agent_settings ?? {}) : {}), ...next.agent_settings };
+  return {
+    ...next,
+    created: existing.created,
+    agents: [...new Set([...existing.agents, ...next.agents])].sort(),
+    agent_settings: settings,
+  };
+}
+
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+}
