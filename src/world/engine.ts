@@ -28,7 +28,7 @@ export const WAIT_HEADER = "x-apiflow-wait";
 
 type Env = {
   Bindings: { trial: TrialWorld };
-  Variables: { body: JsonValue | null; bodyError: BodyError | null };
+  Variables: { body: JsonValue | null; bodyError: BodyError | null; url: URL };
 };
 
 /**
@@ -69,7 +69,7 @@ export function createWorldApp(world: World): Hono<Env> {
   for (const route of world.routes) {
     const honoPath = route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1");
     app.on(route.method, honoPath, (c) => {
-      const url = new URL(c.req.url);
+      const url = requestUrl(c);
       return respond(
         c,
         serveRoute(c.env.trial, route, {
@@ -191,6 +191,16 @@ function parseBody(
   }
 }
 
+/** The request URL, parsed once per request. */
+function requestUrl(c: Context<Env>): URL {
+  let url = c.get("url");
+  if (!url) {
+    url = new URL(c.req.url);
+    c.set("url", url);
+  }
+  return url;
+}
+
 /** Turn a reply into the HTTP response and log the exchange exactly as the client will see it. */
 function respond(c: Context<Env>, reply: Reply): Response {
   const text = reply.body === null ? null : JSON.stringify(reply.body);
@@ -202,7 +212,7 @@ function respond(c: Context<Env>, reply: Reply): Response {
   for (const [name, value] of Object.entries(reply.headers)) headers[name.toLowerCase()] = value;
   const trial = c.env.trial;
   if (trial.recording) {
-    const url = new URL(c.req.url);
+    const url = requestUrl(c);
     trial.log.append({
       type: "exchange",
       protocol: "rest",
@@ -218,14 +228,23 @@ function respond(c: Context<Env>, reply: Reply): Response {
   return new Response(text, { status: reply.status, headers });
 }
 
+// An agent sends the same token many times: hashing it once keeps logging off the hot path.
+const redacted = new Map<string, string>();
+
 /** Header names lower-cased; credentials replaced by their scheme and a short digest. */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of headers.entries()) {
     if (name === "authorization" || name === "x-api-key" || name === "cookie") {
-      const [scheme, ...rest] = value.split(" ");
-      const secret = rest.join(" ") || (scheme ?? "");
-      out[name] = `${rest.length ? `${scheme} ` : ""}<redacted:${sha256Hex(secret).slice(0, 8)}>`;
+      let shown = redacted.get(value);
+      if (shown === undefined) {
+        const [scheme, ...rest] = value.split(" ");
+        const secret = rest.join(" ") || (scheme ?? "");
+        shown = `${rest.length ? `${scheme} ` : ""}<redacted:${sha256Hex(secret).slice(0, 8)}>`;
+        if (redacted.size >= 10_000) redacted.clear();
+        redacted.set(value, shown);
+      }
+      out[name] = shown;
     } else out[name] = value;
   }
   return out;
