@@ -1,7 +1,6 @@
 import type { AgentFactory, TrialSession } from "../agents/agent.js";
 import { playGolden } from "../agents/golden-agent.js";
 import type { Bank } from "../bank/bank.js";
-import { canonicalJson } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
@@ -192,38 +191,59 @@ export function decoyVersion(world: World, step: GoldenStep): GoldenStep | null 
 }
 
 /**
- * A chain's golden split into its segments: the chain golden is the solo goldens of its positions
- * (answers removed) in order, so each segment is located by the solo task of its position. An
- * error says which segment could not be located.
+ * A chain's golden split into its segments, from the task alone: segment k ends at the first step
+ * (after segment k-1) that captures the last of the values its answer fields report, plus the
+ * `store` steps right after it that keep values it captured; the final segment runs to the answer.
+ * An error names the segment whose answer values the golden never captures.
+ *
+ * @example chainSegments(chain) // { success: true, data: [{ position: 1, start: 0, end: 2 }, …] }
  */
 export function chainSegments(
-  bank: Bank,
   task: Task,
 ):
   | { success: true; data: Array<{ position: number; start: number; end: number }> }
   | { success: false; error: string } {
+  const bindings = answerBindings(task);
+  const answerAt = task.golden.findIndex((s) => s.op === "answer");
+  const stop = answerAt < 0 ? task.golden.length : answerAt;
   const segments: Array<{ position: number; start: number; end: number }> = [];
-  let at = 0;
-  for (const position of task.positions) {
-    const solo = bank.tasks.find(
-      (t) =>
-        t.kind === "solo" &&
-        t.world === task.world &&
-        t.positions.length === 1 &&
-        t.positions[0] === position,
-    );
-    if (!solo)
-      return { success: false, error: `no solo task of position ${position} to locate segment ${position}` };
-    const steps = solo.golden.filter((s) => s.op !== "answer");
-    const slice = task.golden.slice(at, at + steps.length);
-    if (canonicalJson(slice) !== canonicalJson(steps)) {
-      return {
-        success: false,
-        error: `segment ${position}'s steps are not the golden of ${solo.id} at step ${at + 1}`,
-      };
+  let start = 0;
+  task.positions.forEach((position, k) => {
+    if (segments.length !== k) return;
+    if (k === task.positions.length - 1) {
+      segments.push({ position, start, end: stop });
+      return;
     }
-    segments.push({ position, start: at, end: at + steps.length });
-    at += steps.length;
+    const wanted = task.grader.answer
+      .filter((f) => f.segment === position)
+      .map((f) => bindings[f.field])
+      .filter((b): b is string => b !== undefined);
+    let end = -1;
+    for (const binding of wanted) {
+      const at = task.golden.findIndex(
+        (s, i) => i >= start && i < stop && s.op === "execute" && binding in s.capture,
+      );
+      if (at < 0) {
+        end = -1;
+        break;
+      }
+      end = Math.max(end, at + 1);
+    }
+    if (end < 0) return;
+    const captured = new Set(
+      task.golden.slice(start, end).flatMap((s) => (s.op === "execute" ? Object.keys(s.capture) : [])),
+    );
+    while (end < stop) {
+      const next = task.golden[end];
+      if (next?.op !== "store" || !captured.has(next.from)) break;
+      end += 1;
+    }
+    segments.push({ position, start, end });
+    start = end;
+  });
+  if (segments.length !== task.positions.length) {
+    const missing = task.positions[segments.length];
+    return { success: false, error: `the golden never captures the answer values of segment ${missing}` };
   }
   return { success: true, data: segments };
 }

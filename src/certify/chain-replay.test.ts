@@ -8,8 +8,8 @@ describe("chain replays", () => {
   const bank = bankFromContent(skeletonContent());
   const chain = taskOf(bank, CHAIN);
 
-  it("locates each segment of the chain golden by its solo task", () => {
-    const segments = chainSegments(bank, chain);
+  it("locates each segment of the chain golden by where its answer values are captured", () => {
+    const segments = chainSegments(chain);
     expect(segments.success && segments.data.map((s) => [s.position, s.start, s.end])).toEqual([
       [1, 0, 2],
       [2, 2, 5],
@@ -18,7 +18,7 @@ describe("chain replays", () => {
   });
 
   it("passes the skeleton chain: golden replay passes, every negative replay fails", async () => {
-    const segments = chainSegments(bank, chain);
+    const segments = chainSegments(chain);
     if (!segments.success) throw new Error(segments.error);
     expect(negativeReplays(bank, chain, segments.data).map((r) => r.name)).toEqual([
       "skip_segment:1",
@@ -48,9 +48,14 @@ describe("chain replays", () => {
   });
 
   it("rejects a chain whose segments cannot be located", async () => {
-    const broken = bankWith(CHAIN, (t) => ({ ...t, golden: [...t.golden.slice(1)] }));
+    // Segment 2's berth and port are never captured: where segment 2 ends cannot be told.
+    const broken = bankWith(CHAIN, (t) => ({
+      ...t,
+      golden: t.golden.map((s) => (s.op === "execute" && "berth" in s.capture ? { ...s, capture: {} } : s)),
+    }));
     const report = await chainReplayGate(broken, [taskOf(broken, CHAIN)]);
-    expect(report.failures.map((f) => f.check)).toContain("segments");
+    expect(report.failures.map((f) => f.check)).toEqual(["golden_replay", "segments"]);
+    expect(report.failures[1]?.message).toMatch(/never captures the answer values of segment 2/);
   });
 
   it("rejects a chain whose grader ignores a wrong-segment value", async () => {

@@ -119,7 +119,7 @@ export async function chainReplayGate(bank: Bank, tasks: readonly Task[]): Promi
     const fail = (check: string, message: string) => failures.push({ task_id: task.id, check, message });
     const golden = await trial(bank, task, goldenAgentFactory);
     if (!golden.grade.passed) fail("golden_replay", `golden replay fails: ${golden.grade.failure_reason}`);
-    const segments = chainSegments(bank, task);
+    const segments = chainSegments(task);
     if (!segments.success) {
       fail("segments", segments.error);
       continue;
