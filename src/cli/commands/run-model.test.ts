@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -174,6 +174,40 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     for (const f of filesUnder(out)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
     expect(io.out() + io.err()).not.toContain(SECRET);
     expect(io.out()).toContain("[redacted]");
+  });
+
+  it("--cost-limit stops starting trials once the run has spent it, and a rerun continues", async () => {
+    const server = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    servers.push(server);
+    const out = tmp();
+    const prices = join(out, "..", `prices-${Date.now()}.json`);
+    writeFileSync(
+      prices,
+      JSON.stringify({
+        version: "test-1",
+        models: { "openai-compatible/pricey": { input: 10_000, output: 10_000 } },
+      }),
+    );
+    const args = [
+      "run",
+      "--bank",
+      bankDir,
+      "--model",
+      "openai-compatible/pricey",
+      "--base-url",
+      server.baseUrl,
+    ];
+    const common = ["--epochs", "2", "--concurrency", "1", "--out", out, "--price-table", prices];
+    const io = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+    expect(await runCli([...args, ...common, "--cost-limit", "1", "--json"], io)).toBe(0);
+    const first = JSON.parse(io.out()) as { summary: { total: number; not_run: number; cost_usd: number } };
+    expect(first.summary.total).toBe(1);
+    expect(first.summary.not_run).toBe(7);
+    expect(first.summary.cost_usd).toBeGreaterThan(1);
+    const io2 = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+    expect(await runCli([...args, ...common], io2)).toBe(0);
+    expect(io2.out()).toMatch(/\(1 trials resumed/);
+    expect(io2.out()).toMatch(/8\/8 trials passed/);
   });
 
   it("a missing key or base URL is a one-line error naming what is missing", async () => {
