@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { writeBank } from "../../bank/load-bank.js";
+import { certifyBank, dropUncertified, recordGates } from "../../certify/certify-bank.js";
 import { bankDatasheet, bankStats } from "../../generate/datasheet.js";
 import { DEFAULT_SEED, generateBank } from "../../generate/generate-bank.js";
 import { type CliIo, UsageError } from "../io.js";
@@ -28,7 +29,7 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .option("--worlds <n>", "number of world templates to use (default 13)")
     .option("--positions <p>", "storyline positions per world, 1..20 (default: the 1.0 shape)")
     .option("--out <dir>", "folder to write the bank into", "bank")
-    .action((options: { seed: string; worlds?: string; positions?: string; out: string }) => {
+    .action(async (options: { seed: string; worlds?: string; positions?: string; out: string }) => {
       const worlds = int("--worlds", options.worlds);
       const positions = int("--positions", options.positions);
       const result = generateBank({
@@ -37,15 +38,26 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
         ...(positions !== undefined ? { positions } : {}),
       });
       if (!result.success) throw new UsageError(`generate: ${result.error.message}`);
+      // Certification (issue 8) before the manifest: a task failing a gate is dropped, chains truncated.
+      const report = await certifyBank(result.data);
+      const certified = dropUncertified(result.data, report);
+      const content = recordGates(certified.content, report);
+      for (const [gate, g] of Object.entries(report.gates))
+        if (g.failed > 0)
+          io.stdout(`certify ${gate}: ${g.failed} of ${g.checked} tasks failed; first: ${g.first_failure}\n`);
+      if (certified.dropped.length > 0)
+        io.stdout(
+          `dropped ${certified.dropped.length} uncertified task(s): ${certified.dropped.join(", ")}\n`,
+        );
       const dir = resolve(io.cwd, options.out);
       let manifest: ReturnType<typeof writeBank>;
       try {
-        manifest = writeBank(dir, result.data);
-        writeFileSync(join(dir, "README.md"), bankDatasheet(result.data, manifest));
+        manifest = writeBank(dir, content);
+        writeFileSync(join(dir, "README.md"), bankDatasheet(content, manifest));
       } catch (e) {
         throw new UsageError(`generate: cannot write ${options.out}: ${(e as Error).message}`);
       }
-      const s = bankStats(result.data.tasks);
+      const s = bankStats(content.tasks);
       io.stdout(
         `wrote ${options.out}: ${manifest.counts.worlds} worlds, ${manifest.counts.solo} solo + ${manifest.counts.chain} chains = ${manifest.counts.tasks} tasks\n` +
           `solo by axis: ${Object.entries(s.soloByAxis)
