@@ -106,9 +106,9 @@ export function failedTaskIds(report: CertifyReport): Set<string> {
 }
 
 /**
- * The content without the tasks that failed a gate, chains truncated: a chain that covers a
- * dropped solo position goes too (its replays locate each segment by the solo task), so only the
- * chains shorter than the first dropped position stay. Returns what was dropped, for the report.
+ * The content without the tasks that failed a gate, chains truncated: a chain that covers the
+ * position of a dropped solo subtask goes too (that subtask is not certified), so only the chains
+ * shorter than the first dropped position stay. Returns what was dropped, for the report.
  *
  * @example const { content: kept, dropped } = dropUncertified(content, report);
  */

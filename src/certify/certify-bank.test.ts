@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { serializeBank } from "../bank/bank.js";
+import { harborTasks } from "../generate/harbor-tasks.js";
+import { certifyBank, dropUncertified, recordGates } from "./certify-bank.js";
+import { CertifyReportSchema, GATE_NAMES } from "./certify-schema.js";
+import { CHAIN, SUB02, skeletonContent } from "./test-banks.js";
+
+describe("certifyBank", () => {
+  it("passes the skeleton bank (the default bank when the gates were written) through every gate", async () => {
+    const report = await certifyBank(skeletonContent());
+    expect(CertifyReportSchema.parse(report)).toEqual(report);
+    expect(Object.keys(report.gates)).toEqual([...GATE_NAMES]);
+    for (const name of GATE_NAMES) expect(report.gates[name]?.first_failure).toBeNull();
+    expect(report.ok).toBe(true);
+  });
+
+  it("records the gates that ran in the manifest, covered by the content hash", async () => {
+    const content = skeletonContent();
+    const report = await certifyBank(content, { gates: ["leak", "triad"] });
+    const recorded = recordGates(content, report);
+    expect(recorded.gates).toEqual([
+      { name: "triad", version: "1.0.0", checked: 4, passed: 4 },
+      { name: "leak", version: "1.0.0", checked: 4, passed: 4 },
+    ]);
+    const before = serializeBank(content).manifest;
+    const after = serializeBank(recorded).manifest;
+    expect(after.gates).toEqual(recorded.gates);
+    expect(after.content_hash).not.toBe(before.content_hash);
+    const tampered = serializeBank({
+      ...recorded,
+      gates: recorded.gates?.map((g) => ({ ...g, passed: 3 })),
+    }).manifest;
+    expect(tampered.content_hash).not.toBe(after.content_hash);
+  });
+
+  it("fails the bank on one broken task, and dropping it truncates the chains through it", async () => {
+    const tasks = harborTasks().map((t) =>
+      t.id === SUB02 ? { ...t, ticket: `${t.ticket} It came from Gdansk.` } : t,
+    );
+    const content = skeletonContent(tasks);
+    const report = await certifyBank(content, { gates: ["leak"] });
+    expect(report.ok).toBe(false);
+    expect(report.gates.leak?.failed).toBe(1);
+    const { content: kept, dropped } = dropUncertified(content, report);
+    expect(dropped).toEqual([SUB02, CHAIN]);
+    expect(kept.tasks.map((t) => t.id)).not.toContain(CHAIN);
+  });
+});
