@@ -9,6 +9,7 @@ const BENCHMARKS: Array<() => Promise<Benchmark>> = [
   () => import("./analyze.bench.js").then((m) => m.benchmark()),
   () => import("./world.bench.js").then((m) => m.default),
   () => import("./generate.bench.js").then((m) => m.default),
+  () => import("./runner.bench.js").then((m) => m.default),
   () => import("./certify.bench.js").then((m) => m.default),
 ];
 

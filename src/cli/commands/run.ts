@@ -61,9 +61,16 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
-    .action(async (opts: RunFlags) => {
+    .action(async (opts: RunFlags, command: Command) => {
       const bank = bankFromOption(opts.bank, io.cwd);
-      const epochs = positiveInt(opts.epochs, "--epochs");
+      // The bare `apiflow run` (the README's first command) runs the deterministic baseline once per
+      // task, so it finishes in seconds offline; an explicit --epochs is always honoured.
+      const bareBaseline =
+        !opts.model?.length &&
+        !opts.agent?.length &&
+        !io.env.APIFLOW_MODEL?.trim() &&
+        command.getOptionValueSource("epochs") === "default";
+      const epochs = bareBaseline ? 1 : positiveInt(opts.epochs, "--epochs");
       const concurrency = positiveInt(opts.concurrency, "--concurrency");
       const limits: TrialLimits = {
         maxToolCalls: positiveInt(opts.maxToolCalls, "--max-tool-calls"),
