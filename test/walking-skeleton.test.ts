@@ -13,8 +13,8 @@ import { formatBankError, loadBank, writeBank } from "../src/bank/load-bank.js";
 import type { Task } from "../src/bank/task-schema.js";
 import { bufferIo } from "../src/cli/io.js";
 import { runCli } from "../src/cli/program.js";
-import { defaultBankContent } from "../src/generate/default-bank.js";
 import { HARBOR_WORLD } from "../src/generate/harbor-world.js";
+import { skeletonBankContent } from "../src/generate/skeleton-bank.js";
 import { runTrial } from "../src/run/run-trial.js";
 import { mintCanary } from "../src/world/canary.js";
 import {
@@ -24,7 +24,7 @@ import {
   type WorldTransport,
 } from "../src/world/transport.js";
 
-const bank = bankFromContent(defaultBankContent());
+const bank = bankFromContent(skeletonBankContent());
 const task = (suffix: string) => bank.tasks.find((t) => t.id.endsWith(suffix)) as Task;
 const scripted = (name: string, attempt: Agent["attempt"]): AgentFactory => ({
   name,
@@ -153,9 +153,9 @@ describe("walking skeleton: one world, end to end", () => {
   });
 
   it("serialising the bank twice gives the same content hash; another seed gives another", () => {
-    const a = serializeBank(defaultBankContent()).manifest.content_hash;
-    const b = serializeBank(defaultBankContent()).manifest.content_hash;
-    const c = serializeBank(defaultBankContent("another-seed")).manifest.content_hash;
+    const a = serializeBank(skeletonBankContent()).manifest.content_hash;
+    const b = serializeBank(skeletonBankContent()).manifest.content_hash;
+    const c = serializeBank(skeletonBankContent("another-seed")).manifest.content_hash;
     expect(a).toBe(b);
     expect(c).not.toBe(a);
   });
@@ -220,7 +220,7 @@ describe("bank files", () => {
   const fresh = () => {
     const d = mkdtempSync(join(tmpdir(), "apiflow-bank-"));
     dirs.push(d);
-    writeBank(d, defaultBankContent());
+    writeBank(d, skeletonBankContent());
     return d;
   };
 
@@ -280,9 +280,21 @@ describe("bank files", () => {
 });
 
 describe("CLI", () => {
+  const bankDir = mkdtempSync(join(tmpdir(), "apiflow-cli-bank-"));
+  writeBank(bankDir, skeletonBankContent());
+  // Commands write run directories under their cwd: keep them out of the repository.
+  const cwd = mkdtempSync(join(tmpdir(), "apiflow-cli-cwd-"));
+  afterAll(() => {
+    rmSync(bankDir, { recursive: true, force: true });
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
   it("apiflow run --json prints one JSON object with every trial and a summary", async () => {
-    const io = bufferIo();
-    const code = await runCli(["run", "--agent", "golden", "blank", "--epochs", "1", "--json"], io);
+    const io = bufferIo({}, cwd);
+    const code = await runCli(
+      ["run", "--bank", bankDir, "--agent", "golden", "blank", "--epochs", "1", "--json"],
+      io,
+    );
     expect(code).toBe(0);
     const out = JSON.parse(io.out());
     expect(out.summary).toMatchObject({ total: 8, passed: 4 });
@@ -293,8 +305,10 @@ describe("CLI", () => {
   });
 
   it("apiflow run prints a line per trial and a summary", async () => {
-    const io = bufferIo();
-    expect(await runCli(["run", "--agent", "blank", "--epochs", "2", "--tasks", "*-sub0?"], io)).toBe(0);
+    const io = bufferIo({}, cwd);
+    expect(
+      await runCli(["run", "--bank", bankDir, "--agent", "blank", "--epochs", "2", "--tasks", "*-sub0?"], io),
+    ).toBe(0);
     const lines = io.out().trim().split("\n");
     expect(lines.filter((l) => l.startsWith("FAIL "))).toHaveLength(6);
     expect(lines.at(-1)).toMatch(/^0\/6 trials passed/);
@@ -307,7 +321,7 @@ describe("CLI", () => {
       ["run", "--agent", "golden", "--tasks", "no-such-*"],
       ["run", "--agent", "golden", "--bank", "/nonexistent/bank"],
     ]) {
-      const io = bufferIo();
+      const io = bufferIo({}, cwd);
       expect(await runCli(args, io)).toBe(2);
       expect(io.err().trim().split("\n")).toHaveLength(1);
       expect(io.err()).toMatch(/^apiflow: /);
@@ -317,7 +331,18 @@ describe("CLI", () => {
   it("apiflow serve prints its base URL first and answers curl-style requests on 127.0.0.1", async () => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "serve", "--task", "harbor-telemetry-sub02", "--port", "0"],
+      [
+        "--import",
+        "tsx",
+        "src/cli/main.ts",
+        "serve",
+        "--bank",
+        bankDir,
+        "--task",
+        "harbor-telemetry-sub02",
+        "--port",
+        "0",
+      ],
       {
         cwd: join(import.meta.dirname, ".."),
         stdio: ["ignore", "pipe", "pipe"],
