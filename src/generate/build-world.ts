@@ -5,7 +5,7 @@ import type { Route, World } from "../bank/world-schema.js";
 import type { WorldTemplate } from "./world-template.js";
 
 /** Seeded records per world: enough distinct targets for a 20-position storyline. */
-export const ASSET_COUNT = 36;
+export const ASSET_COUNT = 48;
 
 /** A record as the generator tracks it: literal values or canary references. */
 export type SymRecord = Record<string, ExpectedValue>;
@@ -69,7 +69,9 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
     };
     for (const f of a.canaryFields) record[f.name] = canary(`${id}:${f.name}`, f.format);
     record[a.enumField.name] = rng.pick(a.enumField.values);
-    record[a.numberField.name] = rng.int(a.numberField.min * 10, a.numberField.max * 10) / 10;
+    // Never a whole number: "9" would be found in any ticket that numbers its steps.
+    const tenths = rng.int(a.numberField.min * 10, a.numberField.max * 10);
+    record[a.numberField.name] = (tenths % 10 === 0 ? tenths + 3 : tenths) / 10;
     record[a.linkField.name] = null;
     return record;
   });

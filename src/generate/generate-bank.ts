@@ -1,9 +1,9 @@
 import type { BankContent } from "../bank/bank.js";
 import { Rng } from "../bank/rng.js";
 import type { Task } from "../bank/task-schema.js";
-import { buildWorld } from "./build-world.js";
+import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
-import { buildStoryline } from "./storyline.js";
+import { buildStoryline, type Storyline } from "./storyline.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";
@@ -35,6 +35,8 @@ export interface GenerateOptions {
   worlds?: number;
   /** Positions per world; when set, every world gets this many and chains 1to2..1toP. */
   positions?: number;
+  /** Sees each world's built form and storyline (tests replay the broken calls tickets quote). */
+  inspect?: (built: BuiltWorld, story: Storyline) => void;
 }
 
 export type GenerateResult =
@@ -80,17 +82,19 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
     const built = buildWorld(template, Rng.derive(seed, `world:${template.id}`));
     const storyRng = Rng.derive(seed, `story:${template.id}`);
     const story = buildStoryline(built, shape.positions, i, storyRng);
+    options.inspect?.(built, story);
     worlds.push(built.world);
     for (let k = 1; k <= shape.positions; k++) {
       tasks.push(composeSolo(template.id, story.subtasks, k, story.workspaces[k - 1] as Task["workspace"]));
     }
+    const version = /\/(v\d+)/.exec(template.base)?.[1] ?? "v3";
     const intro = (n: number) =>
-      storyRng.pick([
+      `${storyRng.pick([
         `${built.world.title}: hand-over for tonight. Work through these ${n} jobs in order; later ones build on what earlier ones found, created or stored.`,
         `A batch of ${n} open tickets for ${built.world.title}, oldest first. Do them in this order — several depend on values from earlier steps.`,
         `${n} things to sort out on ${built.world.title} today, in sequence. Keep what you find; later steps need it.`,
         `Shift queue for ${built.world.title} (${n} items). Same session, same world: finish each before starting the next.`,
-      ]);
+      ])} Throughout, stay on the current ${version} routes: no deprecated or ${template.lookalike.audience} routes.`;
     for (let n = 2; n <= shape.maxChain; n++) {
       tasks.push(
         composeChain(template.id, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
@@ -103,6 +107,12 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
   }
   return {
     success: true,
-    data: { name: "apiflow-default", generator_version: GENERATOR_VERSION, seed, worlds, tasks },
+    data: {
+      name: seed === DEFAULT_SEED ? "apiflow-default" : "apiflow-private",
+      generator_version: GENERATOR_VERSION,
+      seed,
+      worlds,
+      tasks,
+    },
   };
 }

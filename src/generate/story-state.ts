@@ -57,6 +57,8 @@ export class StoryState {
   };
   private readonly used = new Set<number>();
   private readonly consumed = new Set<string>();
+  /** Assets whose values a golden stored in a variable (later solo workspaces hold them). */
+  readonly stored = new Set<SymRecord>();
   /** Listing questions already asked, so two positions never share one. */
   readonly asked = new Set<string>();
 
@@ -83,6 +85,16 @@ export class StoryState {
       this.used.add(i);
       return this.assets[i] as SymRecord;
     });
+  }
+
+  /** Whether a position already named or targeted this asset. */
+  isUsed(record: SymRecord): boolean {
+    return this.used.has(this.assets.indexOf(record));
+  }
+
+  /** Mark an asset as named by a position, so later positions target others. */
+  markUsed(record: SymRecord): void {
+    this.used.add(this.assets.indexOf(record));
   }
 
   assetId(record: SymRecord): string {

@@ -68,6 +68,21 @@ export function buildStoryline(
   const state = new StoryState(built);
   const grammar = new TicketGrammar(rng, built.template);
   const slots = rng.shuffle(storylineSlots(positions, worldIndex));
+  // Coupling needs a value planted before it is consumed: move the first planting slot ahead of
+  // the first consuming one (a swap, so the counts stay what the shape says).
+  const plants = (s: { axis: Axis; difficulty: Difficulty }) =>
+    s.axis === "statefulness" && s.difficulty !== "medium";
+  const consumes = (s: { axis: Axis; difficulty: Difficulty }) =>
+    (s.axis === "statefulness" && s.difficulty === "medium") ||
+    (s.axis === "error_recovery" && s.difficulty === "hard");
+  const firstConsumer = slots.findIndex(consumes);
+  const firstPlanter = slots.findIndex(plants);
+  if (firstConsumer >= 0 && firstPlanter > firstConsumer) {
+    [slots[firstConsumer], slots[firstPlanter]] = [
+      slots[firstPlanter] as (typeof slots)[number],
+      slots[firstConsumer] as (typeof slots)[number],
+    ];
+  }
   const stale = `${built.world.auth.token_prefix}${rng.int(100000, 999999)}stale`;
   const subtasks: GenSubtask[] = [];
   const workspaces: Task["workspace"][] = [];
@@ -91,7 +106,7 @@ export function buildStoryline(
         grammar,
         position: i + 1,
         difficulty: slot.difficulty,
-        coupled: rng.chance(0.75),
+        coupled: rng.chance(0.85),
       }),
     );
   });

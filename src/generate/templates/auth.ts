@@ -21,9 +21,9 @@ const staleToken: SubtaskTemplate = {
     const [c1] = a.canaryFields;
     if (!c1) throw new Error("no canary field");
     const gb = new GoldenBuilder(built.world, ctx.position);
-    gb.call("GET", url, { c1: c1.name, en: a.enumField.name });
-    const golden = gb.answer({ [c1.name]: "c1", [a.enumField.name]: "en" });
-    const fields = [c1.name, a.enumField.name];
+    gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
+    const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+    const fields = [c1.name, a.numberField.name];
     const ticket = sentence(
       g.opener(),
       `${g.brokenCall("GET", url)}${g.gotError(401, "invalid_token", "the bearer token is expired or was never issued")}`,
@@ -46,12 +46,16 @@ const staleToken: SubtaskTemplate = {
     );
     return subtask(ctx, this.id, {
       ticket,
-      brief: `The vault's \`access_token\` is dead (401 invalid_token): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.enumField.name}\`.`,
+      brief: `The vault's \`access_token\` is dead (401 invalid_token): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
       golden,
       builder: gb,
       answer: [
         field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the canonical read.`),
-        field(a.enumField.name, target[a.enumField.name] ?? null, `${a.enumField.description} of ${id}.`),
+        field(
+          a.numberField.name,
+          target[a.numberField.name] ?? null,
+          `${a.numberField.description} of ${id}.`,
+        ),
       ],
       g1: [
         tokenUsed(built.world.auth.token_path, url),
@@ -83,7 +87,7 @@ function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
       const a = built.template.asset;
       const ttl = built.world.auth.ttl_calls;
       // One re-mint either way; the hard sweep also reports a value read right after the expiry.
-      const size = difficulty === "medium" ? ttl + 1 : ttl + 3;
+      const size = difficulty === "medium" ? ttl + 1 : ttl + 2;
       const batch = state.claimAssets(ctx.rng, size);
       const ids = batch.map((r) => state.assetId(r));
       const first = batch[0];

@@ -33,14 +33,18 @@ export function subtask(
     coupling?: Coupling;
   },
 ): GenSubtask {
+  // Every task forbids the decoy families, and says so: a decoy read must never pass.
+  const constraints = parts.constraints ?? forbidDecoys(ctx);
+  const ticket = parts.constraints ? parts.ticket : `${parts.ticket} ${ctx.grammar.stayCanonical()}`;
+  const g1 = [...parts.g1, ...answerProvenance(parts.golden, parts.g1)];
   return {
     position: ctx.position,
     axis: templateAxis(template),
     difficulty: ctx.difficulty,
     consumes: parts.consumes ?? [],
-    ticket: parts.ticket,
+    ticket,
     golden: parts.golden,
-    grader: { answer: parts.answer, g1: parts.g1, constraints: parts.constraints ?? [], checkpoints: [] },
+    grader: { answer: parts.answer, g1, constraints, checkpoints: [] },
     template,
     coupling: parts.coupling ?? "none",
     brief: parts.brief,
@@ -89,4 +93,45 @@ export function literal(record: SymRecord, name: string): string {
   const v = record[name];
   if (v === null || typeof v === "object") throw new Error(`field ${name} is not a literal`);
   return String(v);
+}
+
+/**
+ * A data-flow predicate for every answer field no predicate already ties to a response: the value
+ * must come from the response the golden captured it from, so typing a right value in without
+ * making that call does not pass. The URL pattern is the golden's URL with its placeholders
+ * widened, and any query string allowed.
+ */
+function answerProvenance(golden: readonly GoldenStep[], g1: readonly G1Predicate[]): G1Predicate[] {
+  const covered = new Set(
+    g1.flatMap((p) => (p.kind === "data_flow" && p.answer_field ? [p.answer_field] : [])),
+  );
+  const answer = golden.find((s) => s.op === "answer");
+  if (!answer || answer.op !== "answer") return [];
+  const out: G1Predicate[] = [];
+  for (const [fieldName, binding] of Object.entries(answer.fields)) {
+    if (covered.has(fieldName)) continue;
+    const source = [...golden].reverse().find((s) => s.op === "execute" && binding in s.capture);
+    if (!source || source.op !== "execute") continue;
+    const [path = ""] = source.request.url.split("?");
+    const pattern = `^${path
+      .split(/\{\{[^}]+\}\}/)
+      .map(re)
+      .join("[^/?]+")}(\\?.*)?$`;
+    const key = (source.capture[binding] ?? "")
+      .split(".")
+      .filter((seg) => !/^\d+$/.test(seg))
+      .join(".");
+    out.push({
+      kind: "data_flow",
+      id: `${fieldName}_provenance`,
+      explain: `The ${fieldName} must come from the ${source.request.method} ${path} response.`,
+      from_response_url_pattern: pattern,
+      from_status: source.request.method === "POST" ? 201 : 200,
+      from_body_key: key,
+      answer_field: fieldName,
+      must_be_stored: false,
+      used_in_request_url_pattern: null,
+    });
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
-import { flowToAnswer, flowToListingAnswer } from "../story-state.js";
+import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, forbidDecoys, literal, subtask } from "./common.js";
@@ -144,13 +144,13 @@ const byName: SubtaskTemplate = {
     const id = state.assetId(target);
     const index = state.assets.indexOf(target);
     const name = literal(target, a.nameField);
-    const [c1] = a.canaryFields;
-    if (!c1) throw new Error("no canary field");
+    const [c1, c2] = a.canaryFields;
+    if (!c1 || !c2) throw new Error("no canary fields");
     const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
     readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
-    gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name });
-    const golden = gb.answer({ [a.idField]: "id", [c1.name]: "c1" });
-    const fields = [a.idField, c1.name];
+    gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name, c2: c2.name });
+    const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
+    const fields = [c1.name, c2.name];
     const ticket = sentence(
       g.opener(),
       g.pick([
@@ -166,22 +166,24 @@ const byName: SubtaskTemplate = {
     );
     return subtask(ctx, this.id, {
       ticket,
-      brief: `Resolve the ${a.noun} named "${name}" to its id through the published list route, read it, and report its \`${a.idField}\` and \`${c1.name}\`.`,
+      brief: `Resolve the ${a.noun} named "${name}" to its id through the published list route, read it, and report its \`${c1.name}\` and \`${c2.name}\`.`,
       golden,
       builder: gb,
       answer: [
-        field(a.idField, id, `The id of "${name}".`),
         field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of "${name}".`),
+        field(c2.name, target[c2.name] ?? null, `Live ${c2.name} of "${name}".`),
       ],
       g1: [
-        flowToListingAnswer(
-          "id_from_list",
-          built.routes.listAssets,
-          200,
-          `${a.plural}.${a.idField}`,
-          a.idField,
-          "The id must come from the published list.",
-        ),
+        {
+          kind: "data_flow",
+          id: "id_from_list_used",
+          explain: "The id must come from the published list and be used to read the record.",
+          from_response_url_pattern: `^${re(built.routes.listAssets)}(\\?.*)?$`,
+          from_status: 200,
+          from_body_key: `${a.plural}.${a.idField}`,
+          must_be_stored: false,
+          used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
+        },
         flowToAnswer(
           `${c1.name}_from_read`,
           built.routes.asset(id),

@@ -60,11 +60,7 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           `${who} has to move to \`${a.enumField.name}\` = \`${value}\` today.`,
           `Please get ${who} onto \`${value}\` (field \`${a.enumField.name}\`).`,
         ]),
-        `${g.brokenCall(other, brokenUrl)}${
-          difficulty === "medium"
-            ? g.gotError(401, "invalid_token", "the bearer token is expired or was never issued")
-            : g.gotError(405, "method_not_allowed")
-        }`,
+        `${g.brokenCall(other, brokenUrl)}${g.gotError(405, "method_not_allowed")}`,
         `The body was \`${body}\`.`,
         difficulty === "medium"
           ? "It was sent with the `access_token` from the vault; the client credentials are there too."
@@ -98,28 +94,20 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           `The ${c2.name} must come from ${id}'s canonical route.`,
         ),
       ];
+      // The verb is checked before the token, so even the stale-token call answers 405 first.
       const probes = [
-        difficulty === "medium"
-          ? {
-              method: other,
-              url: brokenUrl,
-              body: { [a.enumField.name]: value },
-              token: "stale" as const,
-              status: 401,
-              error: "invalid_token",
-            }
-          : {
-              method: other,
-              url: brokenUrl,
-              body: { [a.enumField.name]: value },
-              token: "fresh" as const,
-              status: 405,
-              error: "method_not_allowed",
-            },
+        {
+          method: other,
+          url: brokenUrl,
+          body: { [a.enumField.name]: value },
+          token: difficulty === "medium" ? ("stale" as const) : ("fresh" as const),
+          status: 405,
+          error: "method_not_allowed",
+        },
       ];
       return subtask(ctx, this.id, {
         ticket,
-        brief: `Set ${who}'s \`${a.enumField.name}\` to \`${value}\` (a ${other} got ${difficulty === "medium" ? "401" : "405"}), and report ${id === who ? `${id}'s` : "its"} \`${c2.name}\` and \`${a.numberField.name}\` from the successful response.`,
+        brief: `Set ${who}'s \`${a.enumField.name}\` to \`${value}\` (a ${other} got 405${difficulty === "medium" ? ", sent with the vault's stale token" : ""}), and report ${id === who ? `${id}'s` : "its"} \`${c2.name}\` and \`${a.numberField.name}\` from the successful response.`,
         golden,
         builder: gb,
         answer: [
@@ -152,19 +140,19 @@ function closePlanted(
   if (!record) throw new Error("planted work record is missing");
   const assetId = literal(record, a.idField);
   const asset = state.assets.find((r) => r[a.idField] === assetId);
-  const [c1] = a.canaryFields;
-  if (!asset || !c1) throw new Error("planted work record names an unknown asset");
+  const [c1, c2] = a.canaryFields;
+  if (!asset || !c1 || !c2) throw new Error("planted work record names an unknown asset");
   const final = w.nextStatuses[w.nextStatuses.length - 1] ?? "closed";
   const gb = new GoldenBuilder(built.world, ctx.position);
   gb.call(
     t.updateMethod,
     built.routes.workItem(`{{${planted.variable}}}`),
-    { aid: a.idField, lvl: w.levelField.name },
+    { aid: a.idField },
     { [w.statusField]: final },
   );
-  gb.call("GET", built.routes.asset(gb.ref("aid")), { c1: c1.name });
+  gb.call("GET", built.routes.asset(gb.ref("aid")), { c1: c1.name, c2: c2.name });
   record[w.statusField] = final;
-  const golden = gb.answer({ [w.levelField.name]: "lvl", [c1.name]: "c1" });
+  const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
   const ticket = sentence(
     g.opener(),
     g.pick([
@@ -176,20 +164,20 @@ function closePlanted(
       `After that, read the ${a.noun} it belongs to.`,
       `Then look at the ${a.noun} the ${w.noun} was opened for.`,
     ]),
-    `Report the ${w.noun}'s \`${w.levelField.name}\` and that ${a.noun}'s \`${c1.name}\`.`,
+    `Report that ${a.noun}'s \`${c1.name}\` and \`${c2.name}\`.`,
   );
   return subtask(ctx, id, {
     ticket,
-    brief: `Set the ${w.noun} in \`${planted.variable}\` to \`${final}\` (a ${other} got 405), then report its \`${w.levelField.name}\` and its ${a.noun}'s \`${c1.name}\`.`,
+    brief: `Set the ${w.noun} in \`${planted.variable}\` to \`${final}\` (a ${other} got 405), then report its ${a.noun}'s \`${c1.name}\` and \`${c2.name}\`.`,
     golden,
     builder: gb,
     answer: [
       field(
-        w.levelField.name,
-        record[w.levelField.name] ?? null,
-        `The level the ${w.noun} was opened with (position ${planted.position}).`,
+        c1.name,
+        asset[c1.name] ?? null,
+        `${c1.description} of ${assetId}, found through position ${planted.position}'s record.`,
       ),
-      field(c1.name, asset[c1.name] ?? null, `${c1.description} of ${assetId}.`),
+      field(c2.name, asset[c2.name] ?? null, `${c2.description} of ${assetId}.`),
     ],
     g1: [
       {

@@ -1,7 +1,7 @@
 import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
 import type { SymRecord } from "../build-world.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
-import { flowToAnswer, flowToListingAnswer } from "../story-state.js";
+import { flowToAnswer, flowToListingAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, forbidDecoys, subtask } from "./common.js";
@@ -34,10 +34,13 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
               ]
             : [],
         );
+      const topOf = (q: { cat: string; dir: string }) =>
+        state.assets
+          .filter((r) => q.cat === "" || r[a.enumField.name] === q.cat)
+          .sort((x, y) => (q.dir === "highest" ? num(y) - num(x) : num(x) - num(y)));
       const usable = ctx.rng.shuffle(questions).filter((q) => {
-        if (state.asked.has(`${q.cat}/${q.dir}/${difficulty}`)) return false;
-        const pool = state.assets.filter((r) => q.cat === "" || r[a.enumField.name] === q.cat);
-        const sorted = pool.map(num).sort((x, y) => (q.dir === "highest" ? y - x : x - y));
+        if (state.asked.has(`${q.cat}/${q.dir}`)) return false;
+        const sorted = topOf(q).map(num);
         const need = difficulty === "hard" ? 3 : 2;
         return (
           sorted.length >= need &&
@@ -45,43 +48,63 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           (difficulty !== "hard" || sorted[1] !== sorted[2])
         );
       });
+      // Prefer questions whose answers no earlier position named (a chain's ticket holds them all),
+      // and the whole-collection question for the easy level.
+      const size = difficulty === "hard" ? 2 : 1;
+      const fresh = (q: { cat: string; dir: string }) =>
+        topOf(q)
+          .slice(0, size)
+          .every((r) => !state.isUsed(r));
+      const kind = (q: { cat: string }) => (difficulty === "easy" ? q.cat === "" : q.cat !== "");
+      // Never a winner whose values sit in a stored variable: a later solo workspace would hold the answer.
+      const clean = (u: { cat: string; dir: string }) =>
+        topOf(u)
+          .slice(0, size)
+          .every((r) => !state.stored.has(r));
       const q =
-        difficulty === "easy"
-          ? (usable.find((u) => u.cat === "") ?? usable[0])
-          : usable.find((u) => u.cat !== "");
+        usable.find((u) => clean(u) && kind(u) && fresh(u)) ??
+        usable.find((u) => clean(u) && fresh(u)) ??
+        usable.find((u) => clean(u) && kind(u)) ??
+        usable.find((u) => clean(u)) ??
+        usable.find((u) => kind(u) && fresh(u)) ??
+        usable.find((u) => fresh(u)) ??
+        usable.find((u) => kind(u)) ??
+        usable[0];
       if (!q) throw new Error(`world ${built.world.id}: no unique pagination question left`);
-      state.asked.add(`${q.cat}/${q.dir}/${difficulty}`);
-      const pool = state.assets.filter((r) => q.cat === "" || r[a.enumField.name] === q.cat);
-      const ranked = [...pool].sort((x, y) => (q.dir === "highest" ? num(y) - num(x) : num(x) - num(y)));
-      const top = ranked.slice(0, difficulty === "hard" ? 2 : 1);
+      state.asked.add(`${q.cat}/${q.dir}`);
+      const top = topOf(q).slice(0, size);
+      for (const r of top) state.markUsed(r);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
       const indexes = top.map((r) => state.assets.indexOf(r));
-      readFromListing(
-        gb,
-        built.listPages(indexes),
-        Object.fromEntries(indexes.map((index, i) => [`id${i}`, [index, a.idField] as [number, string]])),
+      const [, c2] = a.canaryFields;
+      if (!c2) throw new Error("no second canary field");
+      const picks: Record<string, [number, string]> = Object.fromEntries(
+        indexes.map((index, i) => [`id${i}`, [index, a.idField] as [number, string]]),
       );
+      const second = top[1];
+      if (second) picks.runner = [state.assets.indexOf(second), c1.name];
+      readFromListing(gb, built.listPages(indexes), picks);
       const first = top[0] as SymRecord;
       const firstId = state.assetId(first);
-      gb.call("GET", built.routes.asset(gb.ref("id0")), { c1: c1.name });
-      const answerFields: Record<string, string> = { [a.idField]: "id0", [c1.name]: "c1" };
+      gb.call("GET", built.routes.asset(gb.ref("id0")), { c1: c1.name, c2: c2.name });
+      // Ids are not asked for: a chain's ticket may name the winner elsewhere; its canaries it cannot.
+      const answerFields: Record<string, string> = { [c1.name]: "c1", [c2.name]: "c2" };
+      const what = `the ${a.noun} with the ${q.dir} ${a.numberField.name}${q.cat ? ` among ${q.cat}` : ""}`;
       const answer: AnswerField[] = [
-        field(
-          a.idField,
-          firstId,
-          `The ${a.noun} with the ${q.dir} ${a.numberField.name}${q.cat ? ` among ${q.cat}` : ""}.`,
-        ),
-        field(c1.name, first[c1.name] ?? null, `Its live ${c1.name}.`),
+        field(c1.name, first[c1.name] ?? null, `Live ${c1.name} of ${what}.`),
+        field(c2.name, first[c2.name] ?? null, `Live ${c2.name} of ${what}.`),
       ];
       const g1: G1Predicate[] = [
-        flowToListingAnswer(
-          "id_from_listing",
-          built.routes.listAssets,
-          200,
-          `${a.plural}.${a.idField}`,
-          a.idField,
-          "The id must come from the listing.",
-        ),
+        {
+          kind: "data_flow",
+          id: "winner_id_from_listing",
+          explain: "The winner's id must come from the listing and be used to read it.",
+          from_response_url_pattern: `^${re(built.routes.listAssets)}(\\?.*)?$`,
+          from_status: 200,
+          from_body_key: `${a.plural}.${a.idField}`,
+          must_be_stored: false,
+          used_in_request_url_pattern: `^${re(built.routes.asset(firstId))}$`,
+        },
         flowToAnswer(
           `${c1.name}_from_read`,
           built.routes.asset(firstId),
@@ -91,11 +114,20 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           "The value must come from the canonical read.",
         ),
       ];
-      const runnerField = `runner_up_${a.idField}`;
-      if (difficulty === "hard") {
-        const second = top[1] as SymRecord;
-        answerFields[runnerField] = "id1";
-        answer.push(field(runnerField, state.assetId(second), "The second in the ranking."));
+      const runnerField = `runner_up_${c1.name}`;
+      if (second) {
+        answerFields[runnerField] = "runner";
+        answer.push(field(runnerField, second[c1.name] ?? null, `${c1.name} of the second in the ranking.`));
+        g1.push(
+          flowToListingAnswer(
+            "runner_up_from_listing",
+            built.routes.listAssets,
+            200,
+            `${a.plural}.${c1.name}`,
+            runnerField,
+            "The runner-up's value must come from the listing.",
+          ),
+        );
       }
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
@@ -115,14 +147,14 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           "Count everything the API holds, however it is split up.",
         ]),
         difficulty === "hard"
-          ? `Give the winner as \`${a.idField}\` with its live \`${c1.name}\`, and the runner-up as \`${runnerField}\`.`
-          : `Give the ${a.noun} as \`${a.idField}\` and its live \`${c1.name}\`.`,
+          ? `Give the winner's live \`${c1.name}\` and \`${c2.name}\`, and the runner-up's ${c1.name} as \`${runnerField}\`.`
+          : `Give that ${a.noun}'s live \`${c1.name}\` and \`${c2.name}\`.`,
         g.stayCanonical(),
         g.report(fields),
       );
       return subtask(ctx, this.id, {
         ticket,
-        brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing and report ${fields.map((f) => `\`${f}\``).join(", ")}${difficulty === "hard" ? " (winner, its value, runner-up)" : ""}.`,
+        brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing and report ${fields.map((f) => `\`${f}\``).join(", ")}${difficulty === "hard" ? " (the winner's two values, then the runner-up's)" : ""}.`,
         golden,
         builder: gb,
         answer,

@@ -145,17 +145,14 @@ function pickUp(
   const next = w.nextStatuses[0] ?? "active";
   const keepVar = `${c2.name}_for_next_shift_p${ctx.position}`;
   const gb = new GoldenBuilder(built.world, ctx.position);
-  gb.call("GET", built.routes.workItem(`{{${planted.variable}}}`), {
-    aid: a.idField,
-    lvl: w.levelField.name,
-  });
+  gb.call("GET", built.routes.workItem(`{{${planted.variable}}}`), { aid: a.idField });
   gb.call(t.updateMethod, built.routes.workItem(`{{${planted.variable}}}`), {}, { [w.statusField]: next });
-  gb.call("GET", built.routes.asset(gb.ref("aid")), { c2: c2.name });
+  gb.call("GET", built.routes.asset(gb.ref("aid")), { c2: c2.name, num: a.numberField.name });
   gb.store(keepVar, "c2", "global");
   record[w.statusField] = next;
   state.variables.global[keepVar] = asset[c2.name] ?? null;
-  const golden = gb.answer({ [w.levelField.name]: "lvl", [c2.name]: "c2" });
-  const fields = [w.levelField.name, c2.name];
+  state.stored.add(asset);
+  const golden = gb.answer({ [a.numberField.name]: "num", [c2.name]: "c2" });
   const ticket = sentence(
     g.opener(),
     g.pick([
@@ -167,18 +164,18 @@ function pickUp(
       `Last attempt used an id copied from chat and got \`404 not_found\`; the variable is the source of truth.`,
     ]),
     `Then read the ${a.noun} it was opened for and keep that ${a.noun}'s \`${c2.name}\` in the global variable \`${keepVar}\` for the next shift.`,
-    `Report the ${w.noun}'s \`${w.levelField.name}\` and the \`${c2.name}\` you kept.`,
+    `Report that ${a.noun}'s \`${a.numberField.name}\` and the \`${c2.name}\` you kept.`,
   );
   return subtask(ctx, id, {
     ticket,
-    brief: `Move the ${w.noun} in \`${planted.variable}\` to \`${next}\`, keep its ${a.noun}'s \`${c2.name}\` in global \`${keepVar}\`, and report the ${w.noun}'s \`${w.levelField.name}\` and that \`${c2.name}\`.`,
+    brief: `Move the ${w.noun} in \`${planted.variable}\` to \`${next}\`, keep its ${a.noun}'s \`${c2.name}\` in global \`${keepVar}\`, and report that ${a.noun}'s \`${a.numberField.name}\` and the \`${c2.name}\`.`,
     golden,
     builder: gb,
     answer: [
       field(
-        w.levelField.name,
-        record[w.levelField.name] ?? null,
-        `The level the ${w.noun} was opened with (position ${planted.position}).`,
+        a.numberField.name,
+        asset[a.numberField.name] ?? null,
+        `${a.numberField.description} of the ${a.noun} position ${planted.position}'s record belongs to.`,
       ),
       field(c2.name, asset[c2.name] ?? null, `${c2.description} of ${assetId}.`),
     ],

@@ -14,7 +14,7 @@ export const BILLING_LEDGER: WorldTemplate = {
   tokenPrefix: "th_",
   ttl: 5,
   updateMethod: "PATCH",
-  pagination: { style: "page", pageSize: 12 },
+  pagination: { style: "page", pageSize: 16 },
   reporters: ["the collections lead", "Priya in finance ops", "the revenue accountant", "support tier 2"],
   systems: ["the dunning job", "the invoice renderer", "the CRM sync", "the month-end close script"],
   asset: {
@@ -51,7 +51,7 @@ export const BILLING_LEDGER: WorldTemplate = {
     levelField: { name: "reason", values: ["goodwill", "billing-error", "downgrade"] },
     copyField: "mandate_ref",
     statusField: "status",
-    initialStatus: "pending",
+    initialStatus: "awaiting-approval",
     nextStatuses: ["approved", "settled"],
     noteField: "memo",
   },

@@ -14,7 +14,7 @@ export const CLINICAL_SCHEDULING: WorldTemplate = {
   tokenPrefix: "cw_",
   ttl: 5,
   updateMethod: "PUT",
-  pagination: { style: "offset", pageSize: 10 },
+  pagination: { style: "offset", pageSize: 14 },
   reporters: [
     "the clinic coordinator",
     "Dr. Haines' office",
@@ -54,7 +54,7 @@ export const CLINICAL_SCHEDULING: WorldTemplate = {
     levelField: { name: "acuity", values: ["elective", "soon", "same-day"] },
     copyField: "calibration_cert",
     statusField: "booking_status",
-    initialStatus: "requested",
+    initialStatus: "awaiting-triage",
     nextStatuses: ["confirmed", "completed"],
     noteField: "clinical_note",
   },

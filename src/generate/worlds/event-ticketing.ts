@@ -13,7 +13,7 @@ export const EVENT_TICKETING: WorldTemplate = {
   tokenPrefix: "gh_",
   ttl: 5,
   updateMethod: "PUT",
-  pagination: { style: "link", pageSize: 12 },
+  pagination: { style: "link", pageSize: 16 },
   reporters: [
     "the venue operations manager",
     "Kofi from security",

@@ -14,7 +14,7 @@ export const FLEET_TELEMETRY: WorldTemplate = {
   tokenPrefix: "rl_",
   ttl: 5,
   updateMethod: "PUT",
-  pagination: { style: "cursor", pageSize: 12 },
+  pagination: { style: "cursor", pageSize: 16 },
   reporters: ["the fleet controller", "Marek from the workshop", "the telematics lead", "the night planner"],
   systems: [
     "the route planner",

@@ -14,7 +14,7 @@ export const GRID_SUBSTATIONS: WorldTemplate = {
   tokenPrefix: "kw_",
   ttl: 6,
   updateMethod: "PUT",
-  pagination: { style: "offset", pageSize: 8 },
+  pagination: { style: "offset", pageSize: 12 },
   reporters: [
     "the grid control engineer",
     "Oona from protection",

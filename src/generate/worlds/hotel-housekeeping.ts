@@ -13,7 +13,7 @@ export const HOTEL_HOUSEKEEPING: WorldTemplate = {
   tokenPrefix: "sw_",
   ttl: 5,
   updateMethod: "PUT",
-  pagination: { style: "page", pageSize: 9 },
+  pagination: { style: "page", pageSize: 13 },
   reporters: [
     "the front-office manager",
     "Luc\u00eda from housekeeping",
@@ -49,7 +49,7 @@ export const HOTEL_HOUSEKEEPING: WorldTemplate = {
     levelField: { name: "clean_type", values: ["stayover", "checkout", "deep"] },
     copyField: "lock_firmware",
     statusField: "task_status",
-    initialStatus: "open",
+    initialStatus: "unassigned",
     nextStatuses: ["in_progress", "inspected"],
     noteField: "guest_note",
   },

@@ -13,7 +13,7 @@ export const LAB_SAMPLES: WorldTemplate = {
   tokenPrefix: "al_",
   ttl: 5,
   updateMethod: "PATCH",
-  pagination: { style: "link", pageSize: 8 },
+  pagination: { style: "link", pageSize: 12 },
   reporters: ["the lab supervisor", "Kenji from QA", "the night technician", "the client-services desk"],
   systems: ["the result publisher", "the reagent tracker", "the run scheduler", "the QC chart job"],
   asset: {
@@ -43,7 +43,7 @@ export const LAB_SAMPLES: WorldTemplate = {
     levelField: { name: "turnaround", values: ["routine", "rush", "stat"] },
     copyField: "reagent_lot",
     statusField: "run_status",
-    initialStatus: "queued",
+    initialStatus: "received",
     nextStatuses: ["running", "reported"],
     noteField: "sample_note",
   },

@@ -14,7 +14,7 @@ export const SATELLITE_GROUND: WorldTemplate = {
   tokenPrefix: "od_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "cursor", pageSize: 9 },
+  pagination: { style: "cursor", pageSize: 16 },
   reporters: [
     "the flight-dynamics engineer",
     "Sven on console",
@@ -54,7 +54,7 @@ export const SATELLITE_GROUND: WorldTemplate = {
     levelField: { name: "priority_class", values: ["bulk", "ops", "emergency"] },
     copyField: "obsw_build",
     statusField: "pass_state",
-    initialStatus: "requested",
+    initialStatus: "pending-review",
     nextStatuses: ["scheduled", "completed"],
     noteField: "purpose",
   },

@@ -14,7 +14,7 @@ export const TRANSIT_OPERATIONS: WorldTemplate = {
   tokenPrefix: "ml_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "link", pageSize: 10 },
+  pagination: { style: "link", pageSize: 14 },
   reporters: [
     "the control-room supervisor",
     "Aisha from depot engineering",

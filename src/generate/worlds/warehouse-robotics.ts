@@ -14,7 +14,7 @@ export const WAREHOUSE_ROBOTICS: WorldTemplate = {
   tokenPrefix: "pw_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "cursor", pageSize: 10 },
+  pagination: { style: "cursor", pageSize: 16 },
   reporters: [
     "the shift lead in aisle 9",
     "Jonas from robotics support",

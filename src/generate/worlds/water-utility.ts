@@ -13,7 +13,7 @@ export const WATER_UTILITY: WorldTemplate = {
   tokenPrefix: "aq_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "offset", pageSize: 12 },
+  pagination: { style: "offset", pageSize: 16 },
   reporters: [
     "the network controller",
     "Bea from field ops",

@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { blankAgentFactory, goldenAgentFactory } from "../agents/scripted-agents.js";
+import { bankFromContent, serializeBank } from "../bank/bank.js";
+import type { JsonValue } from "../bank/json.js";
+import type { Task } from "../bank/task-schema.js";
+import { prepareTrialWorld, runTrial } from "../run/run-trial.js";
+import { resolveCanaries, trialSeed } from "../world/canary.js";
+import { inProcessTransport } from "../world/transport.js";
+import type { BuiltWorld } from "./build-world.js";
+import { bankStats } from "./datasheet.js";
+import { defaultBankContent } from "./default-bank.js";
+import { generateBank } from "./generate-bank.js";
+import type { Storyline } from "./storyline.js";
+
+const content = defaultBankContent();
+const bank = bankFromContent(content);
+const hashOf = (seed: string) => {
+  const r = generateBank({ seed });
+  if (!r.success) throw new Error(r.error.message);
+  return { hash: serializeBank(r.data).manifest.content_hash, stats: bankStats(r.data.tasks), data: r.data };
+};
+
+describe("the default bank", () => {
+  it("has the 1.0 shape: 13 worlds, 241 solo + 226 chains, chains 1to2..1to20", () => {
+    expect(bank.manifest.counts).toEqual({ worlds: 13, solo: 241, chain: 226, tasks: 467 });
+    const lengths = bank.tasks.filter((t) => t.kind === "chain").map((t) => t.positions.length);
+    expect(Math.min(...lengths)).toBe(2);
+    expect(Math.max(...lengths)).toBe(20);
+    expect(new Set(bank.worlds.map((w) => w.id)).size).toBe(13);
+  });
+
+  it("covers at least 5 of 7 axes in every world and each axis with >= 25 solo tasks", () => {
+    const stats = bankStats(bank.tasks);
+    for (const [world, c] of Object.entries(stats.byWorld)) expect(c.axes, world).toBeGreaterThanOrEqual(5);
+    for (const [axis, n] of Object.entries(stats.soloByAxis)) expect(n, axis).toBeGreaterThanOrEqual(25);
+  });
+
+  it("never repeats a ticket", () => {
+    const seen = new Map<string, string>();
+    for (const t of bank.tasks) {
+      expect(seen.get(t.ticket), `${t.id} repeats ${seen.get(t.ticket)}`).toBeUndefined();
+      seen.set(t.ticket, t.id);
+    }
+  });
+
+  it("plants values later positions consume (coupling) in every 20-position world", () => {
+    for (const world of bank.worlds.slice(0, 9)) {
+      const coupled = bank.tasks.filter(
+        (t) => t.world === world.id && t.kind === "solo" && t.coupling !== "none",
+      );
+      expect(coupled.length, world.id).toBeGreaterThan(0);
+    }
+  });
+
+  it("puts no expected answer value in the ticket or the seed workspace", () => {
+    const leaks: string[] = [];
+    for (const task of bank.tasks) {
+      const seed = trialSeed(bank.manifest.seed, task.id, 1);
+      const workspace = JSON.stringify(resolveCanaries(task.workspace, seed));
+      for (const f of task.grader.answer) {
+        const value = resolveCanaries(f.expected, seed) as JsonValue;
+        if (value === null || typeof value === "object") continue;
+        const text = String(value);
+        // A number leaks when it stands alone; a string anywhere.
+        const pattern =
+          typeof value === "number"
+            ? new RegExp(`(^|[^\\w.])${text.replace(/\./g, "\\.")}(?![\\w]|\\.\\d)`)
+            : new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+        if (pattern.test(task.ticket)) leaks.push(`${task.id} ${f.field}=${text} in ticket`);
+        if (pattern.test(workspace)) leaks.push(`${task.id} ${f.field}=${text} in workspace`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it("golden passes every task and blank passes none (the whole bank)", async () => {
+    const failures: string[] = [];
+    for (const task of bank.tasks) {
+      const golden = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
+      if (!golden.grade.passed)
+        failures.push(`golden ${task.id}: ${golden.grade.failure_reason} ${golden.stop_detail}`);
+      const blank = await runTrial({ bank, task, agent: blankAgentFactory, epoch: 1 });
+      if (blank.grade.passed) failures.push(`blank passed ${task.id}`);
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
+
+describe("determinism", () => {
+  it("gives the same content hash for the same seed and a different one for another seed with the same counts", () => {
+    const a = hashOf("apiflow-1");
+    const b = hashOf("apiflow-1");
+    const c = hashOf("private-split-7");
+    expect(a.hash).toBe(b.hash);
+    expect(c.hash).not.toBe(a.hash);
+    expect(c.stats.soloByAxis).toEqual(a.stats.soloByAxis);
+    expect(c.stats.soloByDifficulty).toEqual(a.stats.soloByDifficulty);
+    expect(c.stats.chainByLength).toEqual(a.stats.chainByLength);
+    expect(
+      Object.fromEntries(Object.entries(c.stats.byWorld).map(([w, s]) => [w, [s.solo, s.chain]])),
+    ).toEqual(Object.fromEntries(Object.entries(a.stats.byWorld).map(([w, s]) => [w, [s.solo, s.chain]])));
+    // The other seed really is another bank, not a relabelled one.
+    const ticketsA = new Set(a.data.tasks.map((t) => t.ticket));
+    expect(c.data.tasks.filter((t) => ticketsA.has(t.ticket))).toEqual([]);
+  });
+
+  it("honours --worlds and --positions, and refuses out-of-range values", () => {
+    const r = generateBank({ worlds: 2, positions: 5 });
+    if (!r.success) throw new Error(r.error.message);
+    expect(r.data.worlds).toHaveLength(2);
+    expect(r.data.tasks.filter((t) => t.kind === "solo")).toHaveLength(10);
+    expect(r.data.tasks.filter((t) => t.kind === "chain")).toHaveLength(8);
+    expect(generateBank({ worlds: 14 }).success).toBe(false);
+    expect(generateBank({ positions: 0 }).success).toBe(false);
+    expect(generateBank({ positions: 21 }).success).toBe(false);
+  });
+});
+
+describe("tickets quote truthful errors", () => {
+  it("replays every broken call a ticket quotes against the world the storyline left, and gets that status and error", async () => {
+    const stories: Array<{ built: BuiltWorld; story: Storyline }> = [];
+    generateBank({ inspect: (built, story) => stories.push({ built, story }) });
+    let probes = 0;
+    const wrong: string[] = [];
+    for (const { built, story } of stories) {
+      const world = bank.worlds.find((w) => w.id === built.world.id);
+      if (!world) throw new Error(`no world ${built.world.id}`);
+      for (const sub of story.subtasks) {
+        if (sub.probes.length === 0) continue;
+        const task = bank.tasks.find(
+          (t) => t.kind === "solo" && t.world === world.id && t.positions[0] === sub.position,
+        ) as Task;
+        const seed = trialSeed(bank.manifest.seed, task.id, 1);
+        const trial = await prepareTrialWorld(world, task, seed);
+        const send = inProcessTransport(trial);
+        const call = async (method: string, url: string, token: string | null, body?: unknown) => {
+          const headers: Record<string, string> = { "content-type": "application/json" };
+          if (token) headers.authorization = `Bearer ${token}`;
+          const res = await send(
+            new Request(`${world.base_url}${url}`, {
+              method,
+              headers,
+              ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+            }),
+          );
+          return {
+            status: res.status,
+            body: (await res.json().catch(() => null)) as Record<string, unknown> | null,
+          };
+        };
+        const mint = async () => {
+          const r = await call("POST", world.auth.token_path, null, {
+            grant_type: "client_credentials",
+            client_id: world.auth.client_id,
+            client_secret: world.auth.client_secret,
+          });
+          return String(r.body?.access_token);
+        };
+        for (const probe of sub.probes) {
+          probes += 1;
+          let token = String(task.workspace.vault.access_token);
+          if (probe.token !== "stale") token = await mint();
+          if (probe.token === "expired") {
+            for (let i = 0; i < world.auth.ttl_calls; i++)
+              await call(
+                "GET",
+                built.routes.asset(String(built.assets[0]?.[built.template.asset.idField])),
+                token,
+              );
+          }
+          const got = await call(probe.method, probe.url, token, probe.body);
+          if (got.status !== probe.status || (probe.error !== undefined && got.body?.error !== probe.error)) {
+            wrong.push(
+              `${task.id} ${probe.method} ${probe.url}: ticket says ${probe.status} ${probe.error ?? ""}, world says ${got.status} ${String(got.body?.error ?? "")}`,
+            );
+          }
+        }
+      }
+    }
+    expect(probes).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  }, 120_000);
+});

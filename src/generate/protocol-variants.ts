@@ -1,0 +1,230 @@
+import type { JsonObject, JsonValue } from "../bank/json.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import type { Route, World } from "../bank/world-schema.js";
+import { GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "../world/graphql-schema.js";
+import { MCP_TOKEN_TOOL, MCP_WORLD_PATH } from "../world/mcp-world.js";
+
+/** A protocol a world can be re-served in. */
+export type VariantProtocol = "graphql" | "mcp";
+
+export type VariantResult =
+  | { success: true; data: { world: World; tasks: Task[] } }
+  | { success: false; error: { code: "unmapped_request"; path: string; message: string } };
+
+const PLACEHOLDER_SEGMENT = /^\{\{\s*[A-Za-z_][\w.-]*\s*\}\}$/;
+/** The response key every converted GraphQL operation is aliased to, so capture paths are fixed. */
+const ALIAS = "r";
+
+interface Mapped {
+  target: Route | "token";
+  params: Record<string, string>;
+  query: Array<[string, string]>;
+}
+
+/** Which route (or the token endpoint) a golden REST request calls, with its parameters. */
+function mapRequest(world: World, method: string, url: string): Mapped | null {
+  const [path = "", search = ""] = url.split("?", 2) as [string, string?];
+  const query = [...new URLSearchParams(search)].map(([k, v]) => [k, v] as [string, string]);
+  if (method.toUpperCase() === "POST" && path === world.auth.token_path)
+    return { target: "token", params: {}, query };
+  const segments = path.split("/");
+  for (const route of world.routes) {
+    if (route.method !== method.toUpperCase()) continue;
+    const template = route.path.split("/");
+    if (template.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const hit = template.every((t, i) => {
+      const s = segments[i] as string;
+      const name = /^\{([^}]+)\}$/.exec(t)?.[1];
+      if (name) {
+        params[name] = PLACEHOLDER_SEGMENT.test(s) ? s : decodeURIComponent(s);
+        return s !== "";
+      }
+      return t === s;
+    });
+    if (hit) return { target: route, params, query };
+  }
+  return null;
+}
+
+/** `{{x}}` stays a string; a number-looking literal becomes a number (GraphQL Int arguments). */
+function intValue(v: string): JsonValue {
+  return /^-?\d+$/.test(v) ? Number(v) : v;
+}
+
+const GRAPHQL_PAGINATION: Record<string, { arg: string; type: "Int" | "String" }> = {
+  cursor: { arg: "after", type: "String" },
+  limit: { arg: "limit", type: "Int" },
+  offset: { arg: "offset", type: "Int" },
+  page: { arg: "page", type: "Int" },
+  per_page: { arg: "perPage", type: "Int" },
+};
+
+function graphqlCall(m: Mapped, body: JsonValue | undefined): { query: string; variables: JsonObject } {
+  const decl: string[] = [];
+  const args: string[] = [];
+  const variables: JsonObject = {};
+  const add = (name: string, type: string, value: JsonValue) => {
+    const v = `v${decl.length}`;
+    decl.push(`$${v}: ${type}`);
+    args.push(`${name}: $${v}`);
+    variables[v] = value;
+  };
+  if (m.target === "token") {
+    const form = (body ?? {}) as JsonObject;
+    for (const [k, v] of Object.entries(form)) add(k, k === "grant_type" ? "String!" : "String", v);
+    return {
+      query: `mutation(${decl.join(", ")}) { ${ALIAS}: ${GRAPHQL_TOKEN_FIELD}(${args.join(", ")}) }`,
+      variables,
+    };
+  }
+  const route = m.target;
+  for (const [k, v] of Object.entries(m.params)) add(k, "String!", v);
+  for (const [k, v] of m.query) {
+    const pg = route.pagination ? GRAPHQL_PAGINATION[k] : undefined;
+    if (pg) add(pg.arg, pg.type, pg.type === "Int" ? intValue(v) : v);
+    else add(k, "String", v);
+  }
+  if (body !== undefined && (route.action === "create" || route.action === "update"))
+    add("input", "JSON!", body);
+  const op = route.method === "GET" ? "query" : "mutation";
+  const selection =
+    route.action === "list" ? " { nodes totalCount notice pageInfo { hasNextPage endCursor } }" : "";
+  const argText = args.length ? `(${args.join(", ")})` : "";
+  return {
+    query: `${op}${decl.length ? `(${decl.join(", ")})` : ""} { ${ALIAS}: ${graphqlFieldName(route.id)}${argText}${selection} }`,
+    variables,
+  };
+}
+
+/** Where a REST response path lives in the GraphQL answer (`trucks.3.x` → `data.r.nodes.3.x`). */
+function graphqlCapturePath(m: Mapped, restPath: string): string {
+  const prefix = `data.${ALIAS}`;
+  if (m.target === "token" || m.target.action !== "list") return `${prefix}.${restPath}`;
+  const [head, ...rest] = restPath.split(".");
+  const tail = rest.length ? `.${rest.join(".")}` : "";
+  if (head === m.target.resource) return `${prefix}.nodes${tail}`;
+  if (head === "next_cursor") return `${prefix}.pageInfo.endCursor`;
+  if (head === "total") return `${prefix}.totalCount`;
+  return `${prefix}.${restPath}`;
+}
+
+function convertStep(
+  world: World,
+  protocol: VariantProtocol,
+  step: GoldenStep,
+  where: string,
+): GoldenStep | string {
+  if (step.op !== "execute") return step;
+  const { method, url, headers = {}, body } = step.request;
+  const m = mapRequest(world, method, url);
+  if (!m) return `${where}: ${method} ${url} matches no route of world ${world.id}`;
+  if (protocol === "graphql") {
+    const call = graphqlCall(m, body);
+    const carrierHeaders = { ...headers };
+    if (!Object.keys(carrierHeaders).some((h) => h.toLowerCase() === "content-type")) {
+      carrierHeaders["Content-Type"] = "application/json";
+    }
+    return {
+      op: "execute",
+      request: { method: "POST", url: "/graphql", headers: carrierHeaders, body: call },
+      capture: Object.fromEntries(
+        Object.entries(step.capture).map(([k, p]) => [k, graphqlCapturePath(m, p)]),
+      ),
+    };
+  }
+  const args: JsonObject = {};
+  if (m.target === "token") Object.assign(args, (body ?? {}) as JsonObject);
+  else {
+    Object.assign(args, m.params);
+    for (const [k, v] of m.query) args[k] = v;
+    if (body !== undefined) args.body = body;
+  }
+  const carrierHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== "content-type") carrierHeaders[k] = v;
+  carrierHeaders["Content-Type"] = "application/json";
+  carrierHeaders.Accept = "application/json, text/event-stream";
+  return {
+    op: "execute",
+    request: {
+      method: "POST",
+      url: MCP_WORLD_PATH,
+      headers: carrierHeaders,
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: m.target === "token" ? MCP_TOKEN_TOOL : m.target.id, arguments: args },
+      },
+    },
+    capture: Object.fromEntries(
+      Object.entries(step.capture).map(([k, p]) => [k, `result.structuredContent.body.${p}`]),
+    ),
+  };
+}
+
+const NOTES: Record<VariantProtocol, string> = {
+  graphql:
+    "Note: this API is served as GraphQL at POST /graphql. Every REST route named above is a field of the schema (its description names the route: `GET /v3/things/{id}` is a query field, writes are mutations, `issueToken` mints tokens); send the bearer token as the request's Authorization header. The schema is the workspace's spec entity.",
+  mcp: "Note: this API is served as MCP tools at POST /mcp. Every REST route named above is a tool named after it (its description names the route; `issue_token` mints tokens); send the bearer token as the request's Authorization header. The tool list is the workspace's spec entity.",
+};
+
+function withNote(ticket: string, protocol: VariantProtocol): string {
+  const marker = "\n\nWhen you have finished";
+  const at = ticket.indexOf(marker);
+  const note = `\n\n${NOTES[protocol]}`;
+  return at < 0 ? `${ticket}${note}` : `${ticket.slice(0, at)}${note}${ticket.slice(at)}`;
+}
+
+/**
+ * The GraphQL or MCP variant of a generated world and its tasks: the same records, routes,
+ * behaviours and storyline, served through one endpoint. Golden and setup steps are rewritten call
+ * for call (GraphQL over HTTP `POST /graphql`, MCP `tools/call` over `POST /mcp`) with capture
+ * paths moved to where the value sits in the new answer, so the token budget, the clock and every
+ * canary match the REST storyline. Graders are kept as they are: every operation is logged as the
+ * REST exchange it stands for, so the same predicates hold. Ids get the protocol as a suffix
+ * (`harbor-telemetry-graphql`, tasks `harbor-telemetry-graphql-sub03`).
+ *
+ * @example const v = protocolVariant(world, tasks, "graphql"); if (v.success) bank.worlds.push(v.data.world);
+ */
+export function protocolVariant(
+  world: World,
+  tasks: readonly Task[],
+  protocol: VariantProtocol,
+): VariantResult {
+  const id = `${world.id}-${protocol}`;
+  const out: Task[] = [];
+  for (const task of tasks) {
+    if (task.world !== world.id) continue;
+    const convert = (steps: readonly GoldenStep[], part: string): GoldenStep[] | string => {
+      const converted: GoldenStep[] = [];
+      for (const [i, step] of steps.entries()) {
+        const c = convertStep(world, protocol, step, `${task.id}.${part}[${i}]`);
+        if (typeof c === "string") return c;
+        converted.push(c);
+      }
+      return converted;
+    };
+    const setup = convert(task.setup, "setup");
+    const golden = convert(task.golden, "golden");
+    for (const r of [setup, golden]) {
+      if (typeof r === "string") {
+        return {
+          success: false,
+          error: { code: "unmapped_request", path: r.split(":")[0] as string, message: r },
+        };
+      }
+    }
+    out.push({
+      ...task,
+      id: task.id.startsWith(`${world.id}-`)
+        ? `${id}-${task.id.slice(world.id.length + 1)}`
+        : `${task.id}.${protocol}`,
+      world: id,
+      ticket: withNote(task.ticket, protocol),
+      setup: setup as GoldenStep[],
+      golden: golden as GoldenStep[],
+    });
+  }
+  return { success: true, data: { world: { ...world, id, protocol }, tasks: out } };
+}
