@@ -23,7 +23,6 @@ describe("chain replays", () => {
     expect(negativeReplays(bank, chain, segments.data).map((r) => r.name)).toEqual([
       "skip_segment:1",
       "skip_segment:2",
-      "wrong_segment_value:2",
       "wrong_segment_value:3",
       "decoy@2",
       "decoy@5",

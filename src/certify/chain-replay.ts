@@ -33,8 +33,8 @@ type Segment = { position: number; start: number; end: number };
  * - `skip_segment:K` — segment K's steps are left out, the rest replayed (values K would have
  *   produced are missing). In a selective chain only graded segments are skipped, and a consumed
  *   segment's skip must also fail a later segment: the later work depends on it.
- * - `wrong_segment_value:K` — the first request of segment K that sends a value captured earlier
- *   sends a value captured in another segment instead.
+ * - `wrong_segment_value:K` — the first request of segment K that sends a captured value in its URL
+ *   or body sends a value captured in another segment instead.
  * - `decoy@N` — golden step N goes to its route's decoy sibling.
  *
  * @example negativeReplays(bank, chain, segments).map((r) => r.name) // ["skip_segment:1", …]
@@ -83,20 +83,19 @@ function findWrongSegmentSwap(
   segmentAt: (i: number) => Segment | undefined,
   captures: (i: number) => string[],
 ): { index: number; from: string; to: string } | null {
-  // Values in URLs or bodies first, across the segment: a swapped credential only proves the token matters.
-  for (const where of ["data", "headers"] as const) {
-    for (let i = seg.start; i < seg.end; i++) {
-      const p = placeholdersOf(task.golden[i] as GoldenStep);
-      for (const name of where === "data" ? [...p.url, ...p.body] : p.headers) {
-        let origin: Segment | undefined;
-        for (let j = i - 1; j >= 0 && !origin; j--) if (captures(j).includes(name)) origin = segmentAt(j);
-        if (!origin) continue; // a vault value, not a captured one
-        for (let j = i - 1; j >= 0; j--) {
-          const other = segmentAt(j);
-          if (!other || other === origin) continue;
-          const to = captures(j).find((c) => c !== name);
-          if (to) return { index: i, from: name, to };
-        }
+  // Only values sent in URLs or bodies: swapping a shared credential would test the token (the
+  // triad's stale-token exam does), not which segment a value came from.
+  for (let i = seg.start; i < seg.end; i++) {
+    const p = placeholdersOf(task.golden[i] as GoldenStep);
+    for (const name of [...p.url, ...p.body]) {
+      let origin: Segment | undefined;
+      for (let j = i - 1; j >= 0 && !origin; j--) if (captures(j).includes(name)) origin = segmentAt(j);
+      if (!origin) continue; // a vault value, not a captured one
+      for (let j = i - 1; j >= 0; j--) {
+        const other = segmentAt(j);
+        if (!other || other === origin) continue;
+        const to = captures(j).find((c) => c !== name);
+        if (to) return { index: i, from: name, to };
       }
     }
   }
