@@ -23,7 +23,7 @@ const bench: Benchmark = {
     const stored: string[] = [];
     for (const agent of [goldenAgentFactory, blankAgentFactory]) {
       for (const task of bank.tasks) {
-        for (let epoch = 1; epoch <= 25; epoch++) {
+        for (let epoch = 1; epoch <= 2; epoch++) {
           const r = await runTrial({ bank, task, agent, epoch });
           const last = r.messages.at(-1);
           const finalText =

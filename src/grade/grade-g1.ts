@@ -31,7 +31,7 @@ export function gradeG1Predicate(
   const exchanges = events.filter((e): e is ExchangeEvent => e.type === "exchange");
   switch (predicate.kind) {
     case "call": {
-      const re = new RegExp(predicate.url_pattern);
+      const re = pattern(predicate.url_pattern);
       const hit = exchanges.find(
         (e) =>
           re.test(e.url) &&
@@ -69,7 +69,7 @@ export function gradeG1Predicate(
           };
     }
     case "data_flow": {
-      const re = new RegExp(predicate.from_response_url_pattern);
+      const re = pattern(predicate.from_response_url_pattern);
       const sources = exchanges.filter((e) => re.test(e.url) && e.status === predicate.from_status);
       if (sources.length === 0) {
         return {
@@ -78,10 +78,17 @@ export function gradeG1Predicate(
           reason: `no response from /${predicate.from_response_url_pattern}/ with status ${predicate.from_status}`,
         };
       }
+      // One candidate per distinct value, from its earliest response: a later use or store of it
+      // counts from the first time the API showed it.
       const candidates: Array<{ value: JsonValue; seq: number }> = [];
+      const seen = new Set<string>();
       for (const source of sources) {
         for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
-          if (value !== null && typeof value !== "object") candidates.push({ value, seq: source.seq });
+          if (value === null || typeof value === "object") continue;
+          const key = `${typeof value}:${String(value)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          candidates.push({ value, seq: source.seq });
         }
       }
       if (candidates.length === 0) {
@@ -123,7 +130,7 @@ export function gradeConstraint(
   constraint: ForbidConstraint,
   events: readonly TrialEvent[],
 ): ConstraintResult {
-  const re = new RegExp(constraint.url_pattern);
+  const re = pattern(constraint.url_pattern);
   const hit = events.find(
     (e): e is ExchangeEvent =>
       e.type === "exchange" &&
@@ -141,7 +148,7 @@ export function gradeConstraint(
 }
 
 export function checkpointHit(checkpoint: Checkpoint, events: readonly TrialEvent[]): boolean {
-  const re = new RegExp(checkpoint.url_pattern);
+  const re = pattern(checkpoint.url_pattern);
   return events.some(
     (e) =>
       e.type === "exchange" &&
@@ -149,6 +156,28 @@ export function checkpointHit(checkpoint: Checkpoint, events: readonly TrialEven
       (!checkpoint.method || e.method.toUpperCase() === checkpoint.method.toUpperCase()) &&
       (checkpoint.status === undefined || e.status === checkpoint.status),
   );
+}
+
+// Grading runs over thousands of stored trials; patterns repeat across them, so compile each once.
+const patternCache = new Map<string, RegExp>();
+function pattern(source: string): RegExp {
+  let re = patternCache.get(source);
+  if (!re) {
+    re = new RegExp(source);
+    if (patternCache.size > 10_000) patternCache.clear();
+    patternCache.set(source, re);
+  }
+  return re;
+}
+
+const bodyTextCache = new WeakMap<ExchangeEvent, string>();
+function requestBodyText(e: ExchangeEvent): string {
+  let text = bodyTextCache.get(e);
+  if (text === undefined) {
+    text = e.request_body === null ? "" : JSON.stringify(e.request_body);
+    bodyTextCache.set(e, text);
+  }
+  return text;
 }
 
 function finalVariables(events: readonly TrialEvent[]): Map<string, JsonValue> {
