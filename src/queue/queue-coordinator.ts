@@ -1,0 +1,333 @@
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import type { Task } from "../bank/task-schema.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../run/model-call-retry.js";
+import { gridCells } from "../run/run-grid.js";
+import {
+  type RunAgent,
+  type RunIntoDirError,
+  type RunIntoDirOptions,
+  type RunIntoDirSummary,
+  trialRecordOf,
+} from "../run/run-into-dir.js";
+import { buildRunManifest, manifestConflicts, mergeManifests } from "../run/run-manifest.js";
+import { harnessErrorResult, type TrialResult } from "../run/run-trial.js";
+import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
+import {
+  type ResultsStore,
+  readRunManifest,
+  transcriptRelPath,
+  tryOpenStore,
+  writeRunManifest,
+} from "../run/store.js";
+import { buildTranscript, redactor, writeTranscript } from "../run/transcript-writer.js";
+import type { TrialRecord } from "../run/trial-record.js";
+import { trialSeed } from "../world/canary.js";
+import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
+import { checkRedis, type QueueAddress, type QueueUrlError } from "./queue-url.js";
+import {
+  DEFAULT_QUEUE_NAME,
+  fromJobResult,
+  type TrialJob,
+  TrialJobResultSchema,
+  trialJobId,
+} from "./trial-job.js";
+
+export interface RunViaQueueOptions extends RunIntoDirOptions {
+  address: QueueAddress;
+  queueName?: string;
+  /** The retry policy workers use for model calls (keys are never sent: workers read their own). */
+  retry?: RetryPolicy;
+  /** How often to look for finished trials when none came in (ms). */
+  pollMs?: number;
+  /** One line for the user when something needs their attention (a worker refusing trials). */
+  onNotice?: (line: string) => void;
+}
+
+export type RunViaQueueError = RunIntoDirError | QueueUrlError;
+
+interface Cell {
+  agent: RunAgent;
+  index: number;
+  task: Task;
+  epoch: number;
+}
+
+/**
+ * `apiflow run --queue`: the same grid, run directory, manifest, store and transcripts as
+ * `runIntoDir`, but each trial is a BullMQ job that any `apiflow worker` with the same bank runs.
+ * Job ids are a pure function of (bank, agent, task, epoch), so enqueueing twice adds nothing;
+ * results stay in Redis until this coordinator has written them to the store, then their jobs are
+ * removed, so a coordinator killed at any instant and restarted loses and duplicates nothing.
+ *
+ * @example
+ * const res = await runViaQueue({ address, runDir, bank, agents: [{ factory: goldenAgentFactory, settings: { kind: "scripted" } }], epochs: 5, concurrency: 8, priceTable: DEFAULT_PRICE_TABLE });
+ */
+export async function runViaQueue(
+  options: RunViaQueueOptions,
+): Promise<{ success: true; data: RunIntoDirSummary } | { success: false; error: RunViaQueueError }> {
+  const { bank, runDir } = options;
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const bankHash = bank.manifest.content_hash;
+  const reachable = await checkRedis(options.address);
+  if (!reachable.success) return reachable;
+  // The run directory is pinned exactly as the local runner pins it.
+  const next = buildRunManifest({
+    bankHash,
+    bankName: bank.manifest.name,
+    agents: Object.fromEntries(options.agents.map((a) => [a.factory.name, a.settings])),
+    limits,
+    priceTableVersion: options.priceTable.version,
+  });
+  const existing = readRunManifest(runDir);
+  if (existing && !options.force) {
+    const conflicts = manifestConflicts(existing, next);
+    if (conflicts.length > 0) {
+      return {
+        success: false,
+        error: {
+          code: "manifest_conflict",
+          message: `${runDir} was run with other settings (${conflicts.join("; ")}); use another --out or --force`,
+        },
+      };
+    }
+  }
+  const opened = tryOpenStore(runDir);
+  if (!opened.success) return { success: false, error: opened.error };
+  const store = opened.data;
+  const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
+  const connection = { ...options.address.connection, maxRetriesPerRequest: null };
+  const queue = new Queue(queueName, { connection, prefix: QUEUE_PREFIX });
+  const side = new Redis(connection);
+  side.on("error", () => {});
+  try {
+    writeRunManifest(runDir, mergeManifests(existing, next));
+    return {
+      success: true,
+      data: await enqueueAndCollect(options, { store, queue, side, queueName, limits, bankHash }),
+    };
+  } finally {
+    store.close();
+    side.disconnect();
+    await queue.close();
+  }
+}
+
+async function enqueueAndCollect(
+  options: RunViaQueueOptions,
+  ctx: {
+    store: ResultsStore;
+    queue: Queue;
+    side: Redis;
+    queueName: string;
+    limits: TrialLimits;
+    bankHash: string;
+  },
+): Promise<RunIntoDirSummary> {
+  const { bank } = options;
+  const { store, queue, bankHash } = ctx;
+  const tasks = options.tasks ?? bank.tasks;
+  const indexOf = new Map(options.agents.map((a, i) => [a.factory.name, i]));
+  const redact = redactor(options.secrets ?? []);
+  const keyOf = (agent: string, taskId: string, epoch: number) => ({
+    bank_hash: bankHash,
+    agent,
+    task_id: taskId,
+    epoch,
+  });
+  const cells: Cell[] = gridCells(
+    options.agents.map((a) => a.factory),
+    tasks,
+    options.epochs,
+  ).map((c) => {
+    const index = indexOf.get(c.agent.name) as number;
+    return { agent: options.agents[index] as RunAgent, index, task: c.task, epoch: c.epoch };
+  });
+
+  let spent = 0;
+  let resumed = 0;
+  let ran = 0;
+  /** Job id → cell, for trials not yet in the store. */
+  const pending = new Map<string, Cell>();
+  /** Job ids of trials already in the store: a job left behind by a crash is removed on sight. */
+  const collected = new Set<string>();
+  for (const cell of cells) {
+    const key = keyOf(cell.agent.factory.name, cell.task.id, cell.epoch);
+    const id = trialJobId(key);
+    const rec = store.get(key);
+    if (!rec) {
+      pending.set(id, cell);
+      continue;
+    }
+    collected.add(id);
+    resumed++;
+    spent += rec.cost_usd ?? 0;
+    const p = options.progress?.[cell.index];
+    if (p) {
+      p.done++;
+      if (rec.outcome === "pass") p.passed++;
+      p.costUsd += rec.cost_usd ?? 0;
+    }
+  }
+  const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
+
+  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
+  const jobs = [...pending].map(([jobId, cell]) => {
+    const data: TrialJob = {
+      v: 1,
+      bank_hash: bankHash,
+      bank_name: bank.manifest.name,
+      agent: cell.agent.factory.name,
+      settings: cell.agent.settings,
+      task_id: cell.task.id,
+      epoch: cell.epoch,
+      limits: { ...ctx.limits },
+      retry,
+    };
+    // Kept in Redis after they finish: the coordinator removes each once it is in the store.
+    return {
+      name: "trial",
+      data,
+      opts: { jobId, removeOnComplete: false, removeOnFail: false, attempts: 1 },
+    };
+  });
+  if (!limitReached()) {
+    for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
+  }
+
+  const record = (result: TrialResult, cell: Cell): TrialRecord => {
+    const { agent } = cell;
+    const rel = transcriptRelPath(agent.factory.name, result.task_id, result.epoch);
+    writeTranscript(
+      options.runDir,
+      rel,
+      buildTranscript(result, {
+        model: agent.factory.name,
+        ...(agent.modelApi ? { modelApi: agent.modelApi } : {}),
+        provenance: { bench: "APIFlow-Bench", bank_hash: bankHash, bank_name: bank.manifest.name },
+      }),
+      redact,
+    );
+    const rec = trialRecordOf(
+      result,
+      cell.task,
+      bankHash,
+      options.priceTable,
+      agent.modelApi ?? null,
+      rel,
+      redact,
+    );
+    store.record(rec);
+    ran++;
+    spent += rec.cost_usd ?? 0;
+    const p = options.progress?.[cell.index];
+    if (p) {
+      p.done++;
+      p.doneHere++;
+      if (rec.outcome === "pass") p.passed++;
+      p.costUsd += rec.cost_usd ?? 0;
+      if (rec.cost_usd === null) p.costUnknown = true;
+    }
+    options.onRecord?.(rec, result);
+    return rec;
+  };
+
+  const noticed = new Set<string>();
+  let withdrawn = false;
+  const pollMs = options.pollMs ?? 200;
+  while (pending.size > 0) {
+    if (limitReached() && !withdrawn) {
+      withdrawn = true;
+      await withdrawWaiting(queue, pending);
+      if (pending.size === 0) break;
+    }
+    let got = 0;
+    const finished = await queue.getRanges(["completed", "failed"], 0, -1, true);
+    for (const id of finished) {
+      const cell = pending.get(id);
+      if (!cell) {
+        if (collected.has(id)) await queue.remove(id);
+        continue;
+      }
+      const job = await queue.getJob(id);
+      if (!job) continue;
+      const state = await job.getState();
+      let result: TrialResult;
+      const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch);
+      if (state === "completed") {
+        const parsed = TrialJobResultSchema.safeParse(job.returnvalue);
+        result = parsed.success
+          ? fromJobResult(parsed.data)
+          : harnessErrorResult(
+              cell.task,
+              cell.epoch,
+              cell.agent.factory.name,
+              seed,
+              new Error(
+                `worker returned an unreadable result (${parsed.error.issues[0]?.message ?? "invalid"})`,
+              ),
+            );
+      } else if (state === "failed") {
+        result = harnessErrorResult(
+          cell.task,
+          cell.epoch,
+          cell.agent.factory.name,
+          seed,
+          new Error(`worker failed: ${job.failedReason}`),
+        );
+      } else {
+        continue;
+      }
+      // Store first, then forget the job: a crash in between leaves a job we remove next time.
+      record(result, cell);
+      pending.delete(id);
+      collected.add(id);
+      await job.remove();
+      got++;
+    }
+    if (got === 0 && pending.size > 0) {
+      const refusals = await ctx.side.hgetall(queueSideKeys(ctx.queueName).refusals).catch(() => ({}));
+      for (const [worker, message] of Object.entries(refusals)) {
+        const line = `worker ${worker} refuses trials: ${message}`;
+        if (!noticed.has(line)) {
+          noticed.add(line);
+          options.onNotice?.(line);
+        }
+      }
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
+  const records: TrialRecord[] = [];
+  for (const cell of cells) {
+    const rec = store.get(keyOf(cell.agent.factory.name, cell.task.id, cell.epoch));
+    if (rec) records.push(rec);
+  }
+  return {
+    records,
+    ran,
+    resumed,
+    notRun: cells.length - records.length,
+    costLimitReached: records.length < cells.length && limitReached(),
+  };
+}
+
+/** The cost limit was reached: take back every trial no worker has started (those in flight finish). */
+async function withdrawWaiting(queue: Queue, pending: Map<string, Cell>): Promise<void> {
+  for (const id of [...pending.keys()]) {
+    const job = await queue.getJob(id);
+    if (!job) {
+      pending.delete(id);
+      continue;
+    }
+    const state = await job.getState();
+    if (state === "waiting" || state === "delayed" || state === "prioritized" || state === "unknown") {
+      // A job a worker takes in the meantime is locked; remove then fails and the trial is collected.
+      const removed = await job.remove().then(
+        () => true,
+        () => false,
+      );
+      if (removed) pending.delete(id);
+    }
+  }
+}
