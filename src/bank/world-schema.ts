@@ -348,8 +348,19 @@ export const OAuthClientCredentialsSchema = z.strictObject({
 });
 export type OAuthClientCredentials = z.infer<typeof OAuthClientCredentialsSchema>;
 
+/**
+ * The protocol a world speaks. `rest` (default): its routes over HTTP with `/openapi.json`.
+ * `graphql`: the same routes as one GraphQL schema at `POST /graphql` (see `src/world/graphql-schema.ts`).
+ * `mcp`: the same routes as MCP tools at `POST /mcp` (see `src/world/mcp-world.ts`). Behaviours,
+ * records and the event log are the same in every protocol, so graders do not change.
+ */
+export const WorldProtocolSchema = z.enum(["rest", "graphql", "mcp"]);
+export type WorldProtocol = z.infer<typeof WorldProtocolSchema>;
+
 export const WorldSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+  /** Optional. Default `rest`. */
+  protocol: WorldProtocolSchema.optional(),
   title: z.string(),
   description: z.string(),
   /** The base URL tickets and the spec mention; in-process calls ignore the host. */

@@ -30,11 +30,16 @@ export const GraphqlRequestSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
 });
 
+export type GraphqlRequest = z.infer<typeof GraphqlRequestSchema>;
+
 export const McpRequestSchema = z.strictObject({
   protocol: z.literal("mcp"),
   tool: z.string(),
   arguments: z.record(z.string(), z.unknown()).optional(),
+  /** HTTP headers of the MCP request: the bearer token, if-match, idempotency-key, x-apiflow-wait. */
+  headers: z.record(z.string(), z.string()).optional(),
 });
+export type McpRequest = z.infer<typeof McpRequestSchema>;
 
 export const RequestContentSchema = z.union([RestRequestSchema, GraphqlRequestSchema, McpRequestSchema]);
 export type RequestContent = z.infer<typeof RequestContentSchema>;
@@ -48,7 +53,9 @@ export const ToolParameters = {
     entity_ref: EntityRefSchema,
     content: z
       .unknown()
-      .describe('Variables: {"value": <v>}. Requests: {method, url, headers?, body?, protocol}'),
+      .describe(
+        'Variables: {"value": <v>}. Requests: {protocol: "rest", method, url, headers?, body?}, {protocol: "graphql", query, variables?, operationName?, headers?} or {protocol: "mcp", tool, arguments?, headers?}',
+      ),
     scope: ScopeSchema.optional().describe(
       "For variables: local (default) or global; the vault is read-only",
     ),

@@ -1,6 +1,9 @@
+import { printSchema } from "graphql";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { World } from "../bank/world-schema.js";
 import type { EventLog } from "../world/event-log.js";
+import { worldGraphqlSchema } from "../world/graphql-schema.js";
+import { MCP_WORLD_PATH, worldMcpTools } from "../world/mcp-world.js";
 import { renderOpenApi } from "../world/openapi.js";
 import type { WorldTransport } from "../world/transport.js";
 import {
@@ -13,6 +16,9 @@ import {
 } from "./entity-ref.js";
 import { resolvePlaceholders } from "./placeholders.js";
 import {
+  GraphqlRequestSchema,
+  McpRequestSchema,
+  type RequestContent,
   type RestRequest,
   RestRequestSchema,
   type Scope,
@@ -65,6 +71,7 @@ export class Workspace {
   private readonly responses = new Map<string, StoredResponse>();
   private readonly handles = new Map<string, JsonObject>();
   private seq = 0;
+  private rpcSeq = 0;
   private readonly spec: JsonObject;
 
   constructor(private readonly opts: WorkspaceOptions) {
@@ -73,13 +80,7 @@ export class Workspace {
       local: new Map(Object.entries(opts.variables.local)),
       global: new Map(Object.entries(opts.variables.global)),
     };
-    this.spec = {
-      format: "openapi-3.1",
-      title: opts.world.title,
-      served_at: "/openapi.json",
-      description: `OpenAPI 3.1 spec for ${opts.world.title}, inlined below. Endpoints are paths on ${opts.world.base_url}; send them with execute().`,
-      document: renderOpenApi(opts.world) as unknown as JsonObject,
-    };
+    this.spec = worldSpec(opts.world);
   }
 
   /** Run one tool call. Arguments arrive as the model sent them (an object or a JSON string). */
@@ -147,8 +148,10 @@ export class Workspace {
         return ok({ scope: found.scope, name: id, value: found.value });
       }
       case "spec":
-        if (id !== "openapi") return error("not_found", `no spec "${id}"; the workspace has spec:openapi`);
-        return ok({ ref: "spec:openapi", content: this.spec });
+        if (id !== "openapi" && id !== this.specId) {
+          return error("not_found", `no spec "${id}"; the workspace has spec:${this.specId}`);
+        }
+        return ok({ ref: `spec:${this.specId}`, content: this.spec });
       case "request": {
         const content = this.requests.get(id);
         if (!content) return error("not_found", `no request "${id}"`);
@@ -197,7 +200,7 @@ export class Workspace {
       return { ok: true, content: `variable ${target}:${id} written` };
     }
     if (kind === "request") {
-      const request = RestRequestSchema.safeParse(content);
+      const request = parseRequestContent(content);
       if (!request.success)
         return error("bad_request", `request content is invalid: ${zodMessage(request.error)}`);
       this.requests.set(id, request.data as JsonObject);
@@ -219,7 +222,7 @@ export class Workspace {
     if (kind === "request") {
       const current = this.requests.get(id);
       if (!current) return error("not_found", `no request "${id}" to edit; write it first`);
-      const merged = RestRequestSchema.safeParse({ ...current, ...(patch as JsonObject) });
+      const merged = parseRequestContent({ ...current, ...(patch as JsonObject) });
       if (!merged.success)
         return error("bad_request", `patched request is invalid: ${zodMessage(merged.error)}`);
       this.requests.set(id, merged.data as JsonObject);
@@ -262,7 +265,7 @@ export class Workspace {
     const hits: JsonValue[] = [];
     const want = (k: string) => kind === undefined || kind === null || kind === k;
     const match = (text: string) => q === "" || text.toLowerCase().includes(q);
-    if (want("spec") && match("spec:openapi openapi")) hits.push("spec:openapi");
+    if (want("spec") && match(`spec:${this.specId} ${this.specId}`)) hits.push(`spec:${this.specId}`);
     if (want("variable")) {
       for (const scope of SCOPE_ORDER) {
         for (const name of this.vars[scope].keys())
@@ -279,25 +282,16 @@ export class Workspace {
   }
 
   private async execute(a: Record<string, unknown>): Promise<ToolResult> {
-    let request: RestRequest;
+    let content: RequestContent;
     let requestId: string;
     if (a.request !== undefined && a.request !== null) {
       const parsed = parseMaybeJson(a.request, "request");
       if (!parsed.success) return errorOf(parsed.error);
-      const checked = RestRequestSchema.safeParse(parsed.data);
-      if (!checked.success) {
-        const protocol = (parsed.data as { protocol?: unknown } | null)?.protocol;
-        if (protocol === "graphql" || protocol === "mcp") {
-          return error(
-            "unsupported_protocol",
-            `this world speaks REST only; send {protocol: "rest", method, url, ...}`,
-          );
-        }
-        return error("bad_request", `request is invalid: ${zodMessage(checked.error)}`);
-      }
-      request = checked.data;
+      const checked = parseRequestContent(parsed.data);
+      if (!checked.success) return error("bad_request", `request is invalid: ${zodMessage(checked.error)}`);
+      content = checked.data;
       requestId = this.nextId("req");
-      this.requests.set(requestId, request as JsonObject);
+      this.requests.set(requestId, content as JsonObject);
     } else if (a.target !== undefined && a.target !== null) {
       const ref = normalizeEntityRef(a.target, "target");
       if (!ref.success) return errorOf(ref.error);
@@ -306,11 +300,19 @@ export class Workspace {
       const stored = this.requests.get(ref.data.id);
       if (!stored)
         return error("not_found", `no request "${ref.data.id}"; write it first or pass request={...}`);
-      request = stored as RestRequest;
+      content = stored as RequestContent;
       requestId = ref.data.id;
     } else {
       return error("missing_field", "execute needs `request` (inline) or `target` (a stored request)");
     }
+    const protocol = this.opts.world.protocol ?? "rest";
+    if (content.protocol !== "rest" && content.protocol !== protocol) {
+      return error(
+        "unsupported_protocol",
+        `this world speaks ${protocol}, not ${content.protocol}; ${PROTOCOL_HINT[protocol]}`,
+      );
+    }
+    const request = this.carrier(content);
     const resolved = resolvePlaceholders(request, (name) => this.lookupVariable(name)?.value);
     if (!resolved.success) return errorOf(resolved.error);
     const req = resolved.data;
@@ -349,6 +351,7 @@ export class Workspace {
     } catch {
       parsedBody = text;
     }
+    if (content.protocol === "mcp") parsedBody = unwrapJsonRpc(parsedBody);
     const responseHeaders = Object.fromEntries(response.headers.entries());
     const responseId = this.nextId("resp");
     this.responses.set(responseId, {
@@ -367,14 +370,15 @@ export class Workspace {
         });
     }
     const preview = this.opts.previewChars ?? 4000;
+    const shown = content.protocol === "mcp" ? JSON.stringify(parsedBody) : text;
     return ok({
       response_ref: `request:${requestId}/response:${responseId}`,
       status: response.status,
       headers: responseHeaders,
       body_preview:
-        text.length > preview
-          ? `${text.slice(0, preview)}… (${text.length} chars; read the response for all of it)`
-          : text,
+        shown.length > preview
+          ? `${shown.slice(0, preview)}… (${shown.length} chars; read the response for all of it)`
+          : shown,
     });
   }
 
@@ -390,10 +394,106 @@ export class Workspace {
     };
   }
 
+  /**
+   * The HTTP request that carries a request entity: REST as it is, GraphQL as `POST /graphql`
+   * with `{query, variables, operationName}`, MCP as a JSON-RPC `tools/call` to `POST /mcp`.
+   */
+  private carrier(content: RequestContent): RestRequest {
+    if (content.protocol === "rest") return content;
+    if (content.protocol === "graphql") {
+      return {
+        protocol: "rest",
+        method: "POST",
+        url: "/graphql",
+        headers: { "content-type": "application/json", ...(content.headers ?? {}) },
+        body: {
+          query: content.query,
+          ...(content.variables !== undefined ? { variables: content.variables } : {}),
+          ...(content.operationName !== undefined ? { operationName: content.operationName } : {}),
+        },
+      };
+    }
+    this.rpcSeq += 1;
+    return {
+      protocol: "rest",
+      method: "POST",
+      url: MCP_WORLD_PATH,
+      headers: {
+        "content-type": "application/json",
+        ...(content.headers ?? {}),
+        accept: "application/json, text/event-stream",
+      },
+      body: {
+        jsonrpc: "2.0",
+        id: this.rpcSeq,
+        method: "tools/call",
+        params: { name: content.tool, arguments: content.arguments ?? {} },
+      },
+    };
+  }
+
+  private get specId(): string {
+    return SPEC_IDS[this.opts.world.protocol ?? "rest"];
+  }
+
   private nextId(prefix: string): string {
     this.seq += 1;
     return `${prefix}-${String(this.seq).padStart(4, "0")}`;
   }
+}
+
+const SPEC_IDS = { rest: "openapi", graphql: "graphql", mcp: "mcp" } as const;
+
+const PROTOCOL_HINT = {
+  rest: 'send {protocol: "rest", method, url, headers?, body?}',
+  graphql: 'send {protocol: "graphql", query, variables?, operationName?, headers?}',
+  mcp: 'send {protocol: "mcp", tool, arguments?, headers?}',
+} as const;
+
+/** The spec entity of a world: OpenAPI for REST, the SDL for GraphQL, the tool list for MCP. */
+function worldSpec(world: World): JsonObject {
+  const protocol = world.protocol ?? "rest";
+  if (protocol === "graphql") {
+    return {
+      format: "graphql-sdl",
+      title: world.title,
+      served_at: "POST /graphql",
+      description: `GraphQL schema of ${world.title}, inlined below. Send operations with execute({request: {protocol: "graphql", query, variables?, headers?}}); the bearer token goes in headers.authorization. Listings are connections: follow pageInfo.endCursor with after.`,
+      document: printSchema(worldGraphqlSchema(world)),
+    };
+  }
+  if (protocol === "mcp") {
+    return {
+      format: "mcp-tools",
+      title: world.title,
+      served_at: `POST ${MCP_WORLD_PATH}`,
+      description: `MCP tools of ${world.title}, listed below. Call one with execute({request: {protocol: "mcp", tool, arguments?, headers?}}); the bearer token goes in headers.authorization. A result is {status, headers, body}.`,
+      document: { tools: worldMcpTools(world) as unknown as JsonValue },
+    };
+  }
+  return {
+    format: "openapi-3.1",
+    title: world.title,
+    served_at: "/openapi.json",
+    description: `OpenAPI 3.1 spec for ${world.title}, inlined below. Endpoints are paths on ${world.base_url}; send them with execute().`,
+    document: renderOpenApi(world) as unknown as JsonObject,
+  };
+}
+
+/** A request entity by its protocol (REST when none is named). */
+function parseRequestContent(raw: unknown) {
+  const protocol = (raw as { protocol?: unknown } | null)?.protocol;
+  if (protocol === "graphql") return GraphqlRequestSchema.safeParse(raw);
+  if (protocol === "mcp") return McpRequestSchema.safeParse(raw);
+  return RestRequestSchema.safeParse(raw);
+}
+
+/** An MCP world's JSON-RPC answer, as the agent needs it: the tool result, or the protocol error. */
+function unwrapJsonRpc(body: JsonValue | null): JsonValue | null {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  if ("result" in body) return body.result ?? null;
+  if ("error" in body) return { error: body.error ?? null };
+  return body;
 }
 
 function parseScope(raw: unknown): Parsed<Scope | undefined> {

@@ -6,6 +6,7 @@ import type { JsonValue } from "../bank/json.js";
 import type { World } from "../bank/world-schema.js";
 import { mintTokenReply } from "./auth.js";
 import { renderOpenApi } from "./openapi.js";
+import { mountProtocolWorld } from "./protocol-world.js";
 import { fail, ok, type Reply } from "./reply.js";
 import { type BodyError, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
@@ -30,6 +31,8 @@ type Env = {
   Bindings: { trial: TrialWorld };
   Variables: { body: JsonValue | null; bodyError: BodyError | null; url: URL };
 };
+/** The engine app's environment, for the GraphQL and MCP endpoints mounted on it. */
+export type WorldAppEnv = Env;
 
 /**
  * The one engine that serves every world. It is a single Hono app per world; the trial's state is
@@ -57,6 +60,12 @@ export function createWorldApp(world: World): Hono<Env> {
     }
     await next();
   });
+
+  // A GraphQL or MCP world serves its routes through one endpoint instead (src/world/protocol-world.ts).
+  if (world.protocol === "graphql" || world.protocol === "mcp") {
+    mountProtocolWorld(app, world);
+    return app;
+  }
 
   app.get("/openapi.json", (c) => respond(c, ok(200, spec)));
 
