@@ -69,10 +69,7 @@ export function composeChain(
     chain_mode: options.mode,
   };
   const consumed = new Set(subs.flatMap((s) => s.consumes));
-  // Selective grading keeps the final segment, the consumed ones, and those that store a variable:
-  // a stored value is an outcome the ticket asked for, even when no later segment reads it.
-  const storing = subs.filter((s) => s.golden.some((g) => g.op === "store")).map((s) => s.position);
-  const graded = [...new Set([n, ...[...consumed].filter((p) => p <= n), ...storing])].sort((a, b) => a - b);
+  const graded = [...new Set([n, ...[...consumed].filter((p) => p <= n)])].sort((a, b) => a - b);
   const fields = answer.map((f) => f.field);
   const lastAnswer: GoldenStep = {
     op: "answer",

@@ -33,7 +33,8 @@ export function bankStats(tasks: readonly Task[]): BankStats {
   };
   const axesByWorld = new Map<string, Set<string>>();
   for (const t of tasks) {
-    const w = (stats.byWorld[t.world] ??= { solo: 0, chain: 0, axes: 0 });
+    const w = stats.byWorld[t.world] ?? { solo: 0, chain: 0, axes: 0 };
+    stats.byWorld[t.world] = w;
     inc(stats.coupling, `${t.kind}:${t.coupling}`);
     if (t.kind === "solo") {
       w.solo += 1;

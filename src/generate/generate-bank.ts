@@ -1,6 +1,6 @@
 import type { BankContent } from "../bank/bank.js";
 import { Rng } from "../bank/rng.js";
-import type { Task } from "../bank/task-schema.js";
+import type { Subtask, Task } from "../bank/task-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { buildStoryline, type Storyline } from "./storyline.js";
@@ -42,6 +42,22 @@ export interface GenerateOptions {
 export type GenerateResult =
   | { success: true; data: BankContent }
   | { success: false; error: { code: string; message: string } };
+
+/**
+ * `selective` or `full`, drawn from the seed, except that a chain is graded `full` when no segment
+ * consumes an earlier one (selective would then grade the last segment alone) or when a segment
+ * stores a variable no later segment reads (a stored value is an outcome the ticket asks for).
+ */
+function chainMode(subs: readonly Subtask[], rng: Rng): "selective" | "full" {
+  const last = subs[subs.length - 1]?.position;
+  const consumed = new Set(subs.flatMap((s) => s.consumes));
+  const unreadStore = subs.some(
+    (s) => s.position !== last && !consumed.has(s.position) && s.golden.some((g) => g.op === "store"),
+  );
+  const drawn = rng.chance(0.5) ? "selective" : "full";
+  // Selective grading is only meaningful when earlier segments are load-bearing for later ones.
+  return unreadStore || consumed.size === 0 ? "full" : drawn;
+}
 
 /**
  * Generate a bank forward from one seed: build each world, build its storyline position by
@@ -98,7 +114,7 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
     for (let n = 2; n <= shape.maxChain; n++) {
       tasks.push(
         composeChain(template.id, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
-          mode: storyRng.chance(0.5) ? "selective" : "full",
+          mode: chainMode(story.subtasks.slice(0, n), storyRng),
           intro: intro(n),
           steps: story.subtasks.map((s) => s.brief),
         }),

@@ -60,6 +60,16 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : `^${re(built.routes.work)}/`,
         },
         {
+          kind: "data_flow",
+          id: "copy_field_read_live",
+          explain: `The ${w.copyField} sent must be the one read from ${id}.`,
+          from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
+          from_status: 200,
+          from_body_key: w.copyField,
+          must_be_stored: false,
+          used_in_request_url_pattern: `^${re(built.routes.work)}$`,
+        },
+        {
           kind: "workspace_value",
           id: "id_in_variable",
           explain: `Later work finds the id in ${scope} variable ${variable}.`,
