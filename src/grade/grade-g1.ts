@@ -195,22 +195,27 @@ function storedAfter(events: readonly TrialEvent[], value: JsonValue, seq: numbe
 
 function usedLater(
   exchanges: readonly ExchangeEvent[],
-  pattern: string,
+  urlPattern: string,
   value: JsonValue,
   seq: number,
 ): boolean {
-  const re = new RegExp(pattern);
+  const re = pattern(urlPattern);
   const needle = String(value);
-  const digest = `<redacted:${sha256Hex(needle).slice(0, 8)}>`;
+  const inBody = JSON.stringify(value).replace(/^"|"$/g, "");
+  let digest: string | null = null;
+  const redactedMatch = (h: string) => {
+    if (!h.includes("<redacted:")) return false;
+    digest ??= `<redacted:${sha256Hex(needle).slice(0, 8)}>`;
+    return h.endsWith(digest);
+  };
   return exchanges.some(
     (e) =>
       e.seq > seq &&
       re.test(e.url) &&
-      (e.url.includes(encodeURIComponent(needle)) ||
-        e.url.includes(needle) ||
-        (e.request_body !== null &&
-          JSON.stringify(e.request_body).includes(JSON.stringify(value).replace(/^"|"$/g, ""))) ||
-        Object.values(e.request_headers).some((h) => h.includes(needle) || h.endsWith(digest))),
+      (e.url.includes(needle) ||
+        e.url.includes(encodeURIComponent(needle)) ||
+        requestBodyText(e).includes(inBody) ||
+        Object.values(e.request_headers).some((h) => h.includes(needle) || redactedMatch(h))),
   );
 }
 
