@@ -9,12 +9,12 @@
  */
 export * from "./agents/index.js";
 export * from "./bank/index.js";
-export { defaultBankContent, DEFAULT_SEED, GENERATOR_VERSION } from "./generate/default-bank.js";
-export { gradeTrial, GRADER_VERSION } from "./grade/grade-trial.js";
-export type { TrialGrade } from "./grade/grade-schema.js";
+export { DEFAULT_SEED, defaultBankContent, GENERATOR_VERSION } from "./generate/default-bank.js";
 export { extractAnswerCard } from "./grade/answer-card.js";
 export { gradeAnswerCard, gradeAnswerField } from "./grade/grade-answer-field.js";
+export type { TrialGrade } from "./grade/grade-schema.js";
+export { GRADER_VERSION, gradeTrial } from "./grade/grade-trial.js";
 export { runGrid } from "./run/run-grid.js";
 export { runTrial, type TrialResult } from "./run/run-trial.js";
-export * from "./world/index.js";
 export * from "./workspace/index.js";
+export * from "./world/index.js";
