@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
+import { type Bank, bankFromContent } from "../bank/bank.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import { runTrial } from "../run/run-trial.js";
+import { defaultBankContent } from "./default-bank.js";
+import { protocolVariant, type VariantProtocol } from "./protocol-variants.js";
+
+const bank = bankFromContent(defaultBankContent());
+const { golden: GOLDEN, blank: BLANK } = SCRIPTED_AGENTS;
+if (!GOLDEN || !BLANK) throw new Error("the golden and blank agents are missing");
+const WORLD = "fleet-telemetry";
+
+function variantBank(protocol: VariantProtocol, tasks: readonly Task[]): Bank {
+  const world = bank.worlds.find((w) => w.id === WORLD);
+  if (!world) throw new Error("no world");
+  const v = protocolVariant(world, tasks, protocol);
+  if (!v.success) throw new Error(v.error.message);
+  return { ...bank, worlds: [v.data.world], tasks: v.data.tasks };
+}
+
+/** The golden solution with its first read of a canonical truck sent to the deprecated v1 route instead. */
+function decoyed(task: Task): Task | null {
+  let done = false;
+  const golden = task.golden.map((s): GoldenStep => {
+    if (
+      done ||
+      s.op !== "execute" ||
+      s.request.method !== "GET" ||
+      !/^\/api\/v3\/trucks\/[^/?]+$/.test(s.request.url)
+    )
+      return s;
+    done = true;
+    return { ...s, request: { ...s.request, url: s.request.url.replace("/api/v3/", "/api/v1/") } };
+  });
+  return done ? { ...task, golden } : null;
+}
+
+describe.each(["graphql", "mcp"] as const)("the %s variant of a generated world", (protocol) => {
+  const tasks = bank.tasks.filter((t) => t.world === WORLD);
+
+  it("keeps every task: goldens pass and blanks fail under the same graders", async () => {
+    const vb = variantBank(protocol, tasks);
+    expect(vb.tasks).toHaveLength(tasks.length);
+    expect(vb.worlds[0]?.protocol).toBe(protocol);
+    for (const task of vb.tasks) {
+      const original = tasks.find((t) => task.id === `${WORLD}-${protocol}-${t.id.slice(WORLD.length + 1)}`);
+      expect(task.grader).toEqual(original?.grader);
+      const golden = await runTrial({ bank: vb, task, agent: GOLDEN, epoch: 1 });
+      expect(golden.grade.failure_reason, task.id).toBe("");
+      expect(golden.events.some((e) => e.type === "exchange" && e.protocol === protocol)).toBe(true);
+      const blank = await runTrial({ bank: vb, task, agent: BLANK, epoch: 1 });
+      expect(blank.grade.passed, task.id).toBe(false);
+    }
+  }, 120_000);
+
+  it("catches the decoy: a golden that reads the deprecated route fails its constraint", async () => {
+    const task = tasks.find(
+      (t) => t.grader.constraints.some((c) => c.url_pattern.includes("/api/v1")) && decoyed(t),
+    );
+    if (!task) throw new Error("no task with a decoy constraint");
+    const vb = variantBank(protocol, [decoyed(task) as Task]);
+    const [vt] = vb.tasks;
+    const r = await runTrial({ bank: vb, task: vt as Task, agent: GOLDEN, epoch: 1 });
+    expect(r.grade.passed).toBe(false);
+    expect(r.grade.constraints.some((c) => !c.passed)).toBe(true);
+    expect(
+      r.events.some(
+        (e) => e.type === "exchange" && e.protocol === protocol && e.url.startsWith("/api/v1/trucks/"),
+      ),
+    ).toBe(true);
+  }, 60_000);
+});
