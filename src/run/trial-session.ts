@@ -5,11 +5,21 @@ import type { StepHistory, StopCondition } from "./stop-conditions.js";
 import type { TokenUsage, TranscriptMessage } from "./transcript-schema.js";
 
 /**
+ * The tool contract is static, and rendering its JSON Schemas is about a millisecond of zod work,
+ * the largest harness cost of a short trial: render once per process, share across sessions.
+ */
+let toolSchemas: ReturnType<typeof toolJsonSchemas> | undefined;
+function sharedToolSchemas(): ReturnType<typeof toolJsonSchemas> {
+  if (!toolSchemas) toolSchemas = toolJsonSchemas();
+  return toolSchemas;
+}
+
+/**
  * The harness side of a trial: it runs the agent's tool calls against the workspace, records the
  * transcript in the 1.0 message layout, applies the stop conditions, and knows how the trial ended.
  */
 export class HarnessSession implements TrialSession {
-  readonly tools = toolJsonSchemas();
+  readonly tools = sharedToolSchemas();
   readonly messages: TranscriptMessage[];
   readonly usage: TokenUsage & { cache_write: number } = {
     input: 0,
