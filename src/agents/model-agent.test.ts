@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../bank/bank.js";
 import { defaultBankContent } from "../generate/default-bank.js";
 import { runTrial } from "../run/run-trial.js";
-import { modelAgentFactory } from "./model-agent.js";
+import { modelAgentFactory, readTurn, tokenUsage } from "./model-agent.js";
 
 const bank = bankFromContent(defaultBankContent());
 const task =
@@ -160,5 +160,136 @@ describe("model agent loop", () => {
     });
     expect(r.outcome).toBe("limit");
     expect(r.stop_reason).toBe("tool_call_limit");
+  });
+});
+
+describe("model agent on the provider interface", () => {
+  it("reads a reply as generateText would: text and reasoning joined, JSON inputs parsed, bad JSON kept raw", () => {
+    const names = new Set(["read", "search"]);
+    const turn = readTurn(
+      [
+        { type: "reasoning", text: "think " },
+        { type: "text", text: "Let me " },
+        { type: "reasoning", text: "more" },
+        { type: "text", text: "look." },
+        call("c1", "read", { entity_ref: { kind: "spec", id: "openapi" } }),
+        call("c2", "read", '{"entity_ref": {'),
+        call("c3", "search", "  "),
+        call("c4", "delete_everything", { id: 1 }),
+        call("c5", "delete_everything", ""),
+      ],
+      names,
+    );
+    expect(turn.text).toBe("Let me look.");
+    expect(turn.reasoning).toBe("think more");
+    expect(turn.calls).toEqual([
+      { id: "c1", name: "read", arguments: { entity_ref: { kind: "spec", id: "openapi" } } },
+      { id: "c2", name: "read", arguments: '{"entity_ref": {' },
+      { id: "c3", name: "search", arguments: {} },
+      { id: "c4", name: "delete_everything", arguments: { id: 1 } },
+      { id: "c5", name: "delete_everything", arguments: "" },
+    ]);
+    expect(readTurn([{ type: "text", text: "" }], names)).toEqual({
+      text: "",
+      reasoning: undefined,
+      calls: [],
+    });
+  });
+
+  it("prices usage without cached tokens as input, and derives it when the provider gives only a total", () => {
+    expect(
+      tokenUsage({
+        inputTokens: { total: 100, noCache: 60, cacheRead: 30, cacheWrite: 10 },
+        outputTokens: { total: 7, text: 7, reasoning: undefined },
+      }),
+    ).toEqual({ input: 60, output: 7, cache: 30, cache_write: 10 });
+    expect(
+      tokenUsage({
+        inputTokens: { total: 100, noCache: undefined, cacheRead: 30, cacheWrite: undefined },
+        outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+      }),
+    ).toEqual({ input: 70, output: 0, cache: 30, cache_write: 0 });
+  });
+
+  it("sends the provider the whole conversation in its own format, each call its own prompt", async () => {
+    const model = scripted([
+      reply([
+        { type: "reasoning", text: "private" },
+        { type: "text", text: "Reading." },
+        call("c1", "read", { entity_ref: { kind: "spec", id: "openapi" } }),
+        call("c2", "nonexistent_tool", { x: 1 }),
+      ]),
+      reply([{ type: "text", text: "done" }]),
+    ]);
+    const r = await runTrial({
+      bank,
+      task,
+      agent: modelAgentFactory({ name: "mock", model, settings: { temperature: 0.5, maxOutputTokens: 99 } }),
+      epoch: 1,
+    });
+    expect(r.stop_reason).toBe("answered");
+    expect(r.tool_calls).toBe(2);
+    const [first, second] = model.doGenerateCalls;
+    expect(first?.prompt.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(first?.toolChoice).toEqual({ type: "auto" });
+    expect(first?.temperature).toBe(0.5);
+    expect(first?.maxOutputTokens).toBe(99);
+    expect(first?.tools?.every((t) => t.type === "function" && typeof t.inputSchema === "object")).toBe(true);
+    expect(second?.prompt.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+    // Reasoning stays in the transcript but is not sent back; tool inputs go back parsed.
+    expect(second?.prompt[2]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "text", text: "Reading." },
+        {
+          type: "tool-call",
+          toolCallId: "c1",
+          toolName: "read",
+          input: { entity_ref: { kind: "spec", id: "openapi" } },
+        },
+        { type: "tool-call", toolCallId: "c2", toolName: "nonexistent_tool", input: { x: 1 } },
+      ],
+    });
+    const results = second?.prompt[3];
+    expect(results?.role).toBe("tool");
+    const outputs =
+      results?.role === "tool" ? results.content.map((p) => p.type === "tool-result" && p.output) : [];
+    expect(outputs[0]).toMatchObject({ type: "text" });
+    expect(JSON.stringify(outputs[0])).toContain("openapi");
+    // An unknown tool still goes through the session, which answers it truthfully.
+    expect(outputs[1]).toMatchObject({ type: "error-text" });
+    const assistant = r.messages.find((m) => m.role === "assistant");
+    expect(JSON.stringify(assistant)).toContain("private");
+    expect(r.messages.filter((m) => m.role === "tool")).toHaveLength(2);
+  });
+
+  it("stops mid-turn at the tool-call limit without running the rest of the turn", async () => {
+    const model = scripted([
+      reply([call("c1", "search", { query: "" }), call("c2", "search", { query: "" })]),
+      reply([{ type: "text", text: "never" }]),
+    ]);
+    const r = await runTrial({
+      bank,
+      task,
+      agent: modelAgentFactory({ name: "mock", model }),
+      epoch: 1,
+      limits: { maxToolCalls: 1, maxTokens: 1_000_000, maxSeconds: 60 },
+    });
+    expect(r.stop_reason).toBe("tool_call_limit");
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(r.messages.filter((m) => m.role === "tool")).toHaveLength(1);
+  });
+
+  it("stops before running tools once a reply takes the trial over its token limit", async () => {
+    const model = scripted([reply([call("c1", "search", { query: "" })], 5000, 10)]);
+    const r = await runTrial({
+      bank,
+      task,
+      agent: modelAgentFactory({ name: "mock", model }),
+      epoch: 1,
+      limits: { maxToolCalls: 10, maxTokens: 1000, maxSeconds: 60 },
+    });
+    expect(r.stop_reason).toBe("token_limit");
+    expect(r.tool_calls).toBe(0);
   });
 });
