@@ -1,9 +1,15 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mcpBridgeAgent } from "../mcp/mcp-bridge-agent.js";
 import type { AgentFactory } from "./agent.js";
+
+/** A stable agent name for an external command: `mcp-` and a short digest of its template. */
+export function mcpAgentName(commandTemplate: string): string {
+  return `mcp-${createHash("sha256").update(commandTemplate).digest("hex").slice(0, 8)}`;
+}
 
 /** Quote a value for a POSIX shell. */
 function shellQuote(value: string): string {
@@ -37,7 +43,7 @@ export function renderCommand(
  *
  * @example const factory = mcpAgentFactory("npx my-mcp-agent --server {url} --ticket-file {ticket_file}");
  */
-export function mcpAgentFactory(commandTemplate: string, name = "mcp"): AgentFactory {
+export function mcpAgentFactory(commandTemplate: string, name = mcpAgentName(commandTemplate)): AgentFactory {
   return {
     name,
     forTask: () => ({

@@ -4,9 +4,12 @@
  * card. `--stop-after N` makes it leave after N tool calls without delivering (an early disconnect).
  *
  * Usage: tsx golden-mcp-client.test-fixture.ts <url> <task.json> [--stop-after N]
+ * With `stdio` as the url it launches the server itself, over stdio, from the JSON array of
+ * command and arguments in APIFLOW_TEST_SERVER_CMD.
  */
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { AgentToolCall, StepResult, TrialSession } from "../agents/agent.js";
 import { playGolden } from "../agents/golden-agent.js";
@@ -19,7 +22,16 @@ const stopAfter = flag === "--stop-after" ? Number(n) : Number.POSITIVE_INFINITY
 const task = TaskSchema.parse(JSON.parse(readFileSync(taskFile, "utf8")));
 
 const client = new Client({ name: "golden-mcp-client", version: "1.0.0" });
-const transport = new StreamableHTTPClientTransport(new URL(url));
+const serverCmd =
+  url === "stdio" ? (JSON.parse(process.env.APIFLOW_TEST_SERVER_CMD ?? "[]") as string[]) : [];
+const transport =
+  url === "stdio"
+    ? new StdioClientTransport({
+        command: serverCmd[0] ?? "false",
+        args: serverCmd.slice(1),
+        stderr: "inherit",
+      })
+    : new StreamableHTTPClientTransport(new URL(url));
 await client.connect(transport);
 const { tools } = await client.listTools();
 if (!tools.some((t) => t.name === "deliver")) throw new Error("the server offers no deliver tool");
@@ -64,5 +76,5 @@ session.finish = (text: string) => {
 };
 await playGolden(task.golden, session);
 if (delivered !== null) await client.callTool({ name: "deliver", arguments: { answer: delivered } });
-await transport.terminateSession().catch(() => {});
+if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => {});
 await client.close();

@@ -3,6 +3,7 @@ import type { CliIo } from "../io.js";
 import { register as registerCompare } from "./compare.js";
 import { register as registerGenerate } from "./generate.js";
 import { register as registerImport } from "./import.js";
+import { registerMcp } from "./mcp.js";
 import { register as regradeOfficial } from "./regrade-official.js";
 import { register as registerReport } from "./report.js";
 import { registerRun } from "./run.js";
@@ -33,4 +34,5 @@ const COMMANDS: Register[] = [
   registerView,
   registerVerify,
   registerGenerate,
+  registerMcp,
 ];

@@ -1,0 +1,96 @@
+import type { Bank } from "../bank/bank.js";
+import type { Task } from "../bank/task-schema.js";
+import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
+import { trialRecordOf } from "../run/run-into-dir.js";
+import { buildRunManifest, manifestConflicts, mergeManifests } from "../run/run-manifest.js";
+import { runTrial, type TrialResult } from "../run/run-trial.js";
+import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
+import { readRunManifest, transcriptRelPath, tryOpenStore, writeRunManifest } from "../run/store.js";
+import { buildTranscript, writeTranscript } from "../run/transcript-writer.js";
+import type { TrialRecord } from "../run/trial-record.js";
+import { type McpBridgeMode, mcpBridgeAgent } from "./mcp-bridge-agent.js";
+
+export interface McpTrialOptions {
+  bank: Bank;
+  task: Task;
+  epoch: number;
+  mode: McpBridgeMode;
+  /** The run directory the trial is stored in (store, transcript, manifest), as `apiflow run` does. */
+  runDir: string;
+  limits?: TrialLimits;
+  /** The agent's name in the store (default `mcp`). */
+  agentName?: string;
+  force?: boolean;
+}
+
+export type McpTrialError =
+  | { code: "manifest_conflict"; message: string }
+  | { code: "store_version" | "store_unreadable"; message: string };
+
+/**
+ * One trial played by an agent outside our loop over MCP (`apiflow mcp`): the trial's tools are
+ * served (stdio or Streamable HTTP), the trial is graded when the agent delivers, abstains, hits a
+ * limit or disconnects, and it is stored in the run directory like any trial of `apiflow run`
+ * (transcript, store row, manifest pins).
+ *
+ * @example const r = await runMcpTrial({ bank, task, epoch: 1, mode: { kind: "stdio" }, runDir: ".apiflow/runs/mcp" });
+ */
+export async function runMcpTrial(
+  options: McpTrialOptions,
+): Promise<
+  | { success: true; data: { result: TrialResult; record: TrialRecord } }
+  | { success: false; error: McpTrialError }
+> {
+  const { bank, task, runDir } = options;
+  const name = options.agentName ?? "mcp";
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const bankHash = bank.manifest.content_hash;
+  const next = buildRunManifest({
+    bankHash,
+    bankName: bank.manifest.name,
+    agents: { [name]: { kind: "module", module: `mcp:${options.mode.kind}` } },
+    limits,
+    priceTableVersion: DEFAULT_PRICE_TABLE.version,
+  });
+  const existing = readRunManifest(runDir);
+  if (existing && !options.force) {
+    const conflicts = manifestConflicts(existing, next);
+    if (conflicts.length > 0) {
+      return {
+        success: false,
+        error: {
+          code: "manifest_conflict",
+          message: `${runDir} was run with other settings (${conflicts.join("; ")}); use another --out or --force`,
+        },
+      };
+    }
+  }
+  const opened = tryOpenStore(runDir);
+  if (!opened.success) return { success: false, error: opened.error };
+  const store = opened.data;
+  try {
+    writeRunManifest(runDir, mergeManifests(existing, next));
+    const result = await runTrial({
+      bank,
+      task,
+      epoch: options.epoch,
+      limits,
+      agent: { name, forTask: () => mcpBridgeAgent(options.mode, name) },
+    });
+    const rel = transcriptRelPath(name, task.id, options.epoch);
+    writeTranscript(
+      runDir,
+      rel,
+      buildTranscript(result, {
+        model: name,
+        provenance: { bench: "APIFlow-Bench", bank_hash: bankHash, bank_name: bank.manifest.name },
+      }),
+      (t) => t,
+    );
+    const record = trialRecordOf(result, task, bankHash, DEFAULT_PRICE_TABLE, null, rel);
+    store.record(record);
+    return { success: true, data: { result, record } };
+  } finally {
+    store.close();
+  }
+}
