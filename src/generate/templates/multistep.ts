@@ -7,6 +7,7 @@ import { field, subtask } from "./common.js";
 
 /**
  * Multistep: values from one response feed the next request. easy: read → create → read back;
+ * (medium and hard confirm from the last update's own response, which a read-back would repeat);
  * medium: + move the new record to its next status and confirm it; hard: + link the new record
  * onto the asset and confirm the link from the asset's side.
  */
@@ -71,7 +72,13 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       let answerFields: Record<string, string>;
       const answer: AnswerField[] = [];
       if (difficulty !== "easy") {
-        gb.call(t.updateMethod, built.routes.workItem(gb.ref("wid")), {}, { [w.statusField]: next });
+        // The update's own answer is the confirmation: a read-back after it would not be load-bearing.
+        gb.call(
+          t.updateMethod,
+          built.routes.workItem(gb.ref("wid")),
+          difficulty === "medium" ? { wid2: w.idField, copy2: w.copyField } : {},
+          { [w.statusField]: next },
+        );
         if (record) record[w.statusField] = next;
         steps.push(`move it to \`${next}\``);
         g1.push({
@@ -84,10 +91,15 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           body_has_keys: [w.statusField],
         });
       }
-      gb.call("GET", built.routes.workItem(gb.ref("wid")), { wid2: w.idField, copy2: w.copyField });
+      if (difficulty === "easy")
+        gb.call("GET", built.routes.workItem(gb.ref("wid")), { wid2: w.idField, copy2: w.copyField });
       if (difficulty === "hard") {
-        gb.call(t.updateMethod, built.routes.asset(id), {}, { [a.linkField.name]: gb.ref("wid") });
-        gb.call("GET", built.routes.asset(id), { link: a.linkField.name, c2: c2.name });
+        gb.call(
+          t.updateMethod,
+          built.routes.asset(id),
+          { link: a.linkField.name, c2: c2.name },
+          { [a.linkField.name]: gb.ref("wid") },
+        );
         target[a.linkField.name] = wid;
         steps.push(`link it on ${id} through \`${a.linkField.name}\``);
         answerFields = { [a.linkField.name]: "link", [c2.name]: "c2" };
@@ -143,12 +155,12 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           `Yesterday's ${w.noun} for ${id} was never opened: the script skipped the read of ${id}, had no \`${w.copyField}\` to send, and got \`422 validation_failed\`.`,
           `The ${w.noun} for ${id} is missing because the create was sent without the ${a.noun}'s \`${w.copyField}\` and got \`422 validation_failed\`.`,
         ]),
-        `Do it properly: read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, and confirm by reading the result back.`,
+        `Do it properly: read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, and confirm ${difficulty === "easy" ? "by reading the new record back" : "from what the last update answers"}.`,
         g.report(fields),
       );
       return subtask(ctx, this.id, {
         ticket,
-        brief: `Read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, read back, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        brief: `Read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, ${difficulty === "easy" ? "read it back" : "check the last update's answer"}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
         golden,
         builder: gb,
         answer,

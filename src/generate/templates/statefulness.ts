@@ -81,12 +81,17 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       let answerFields: Record<string, string>;
       const answer: AnswerField[] = [];
       if (difficulty === "hard") {
-        gb.call(t.updateMethod, built.routes.asset(id), {}, { [a.linkField.name]: gb.ref("wid") });
-        gb.call("GET", built.routes.asset(id), { link: a.linkField.name, c2: c2.name });
+        // The update's answer confirms the link; a read-back after it would not be load-bearing.
+        gb.call(
+          t.updateMethod,
+          built.routes.asset(id),
+          { link: a.linkField.name, c2: c2.name },
+          { [a.linkField.name]: gb.ref("wid") },
+        );
         target[a.linkField.name] = wid;
         answerFields = { [a.linkField.name]: "link", [c2.name]: "c2" };
         answer.push(
-          field(a.linkField.name, wid, `${id}'s ${a.linkField.name}, read back after linking.`),
+          field(a.linkField.name, wid, `${id}'s ${a.linkField.name}, as the linking update answers it.`),
           field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}.`),
         );
         g1.push(
@@ -96,7 +101,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             200,
             a.linkField.name,
             a.linkField.name,
-            "The link must be read back.",
+            "The link must be confirmed by the update's answer.",
           ),
         );
       } else {
@@ -119,13 +124,13 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         ]),
         `Open a \`${level}\` ${w.noun} for ${id} (the create needs its live \`${w.copyField}\`), keep the new id in the ${scope} variable \`${variable}\`,`,
         difficulty === "hard"
-          ? `record it on ${id} itself through \`${a.linkField.name}\`, and read ${id} back to confirm the link.`
+          ? `record it on ${id} itself through \`${a.linkField.name}\`, and confirm the link from what the API answers.`
           : `and read the ${w.noun} back from its own route to make sure it persisted.`,
         g.report(fields),
       );
       return subtask(ctx, this.id, {
         ticket,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`, keep the id in ${scope} variable \`${variable}\`${difficulty === "hard" ? `, link it on ${id} via \`${a.linkField.name}\`` : ""}, read back, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`, keep the id in ${scope} variable \`${variable}\`${difficulty === "hard" ? `, link it on ${id} via \`${a.linkField.name}\`` : ", read it back"}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
         golden,
         builder: gb,
         answer,
