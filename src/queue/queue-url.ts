@@ -84,13 +84,18 @@ export async function checkRedis(
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
-  client.on("error", () => {});
+  // ioredis rejects with "Connection is closed"; the cause (ECONNREFUSED, ENOTFOUND…) is an event.
+  let cause: Error | undefined;
+  client.on("error", (e: Error) => {
+    cause ??= e;
+  });
   try {
     await client.connect();
     await client.ping();
     return { success: true };
   } catch (e) {
-    const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
+    const error = cause ?? (e instanceof Error ? e : new Error(String(e)));
+    const why = error.message.split("\n")[0];
     return {
       success: false,
       error: { code: "redis_unreachable", message: `cannot reach Redis at ${address.display}: ${why}` },

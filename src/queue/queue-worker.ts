@@ -220,6 +220,9 @@ export async function startQueueWorker(
     autorun: false,
   });
   worker.on("error", (e) => options.log(`apiflow worker ${id}: ${e.message.split("\n")[0]}`));
+  worker.on("stalled", (jobId) =>
+    options.log(`apiflow worker ${id}: trial ${jobId} stalled (its worker went silent); it runs again`),
+  );
   void worker.run();
   await worker.waitUntilReady();
   return {

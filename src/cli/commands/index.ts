@@ -10,6 +10,7 @@ import { registerRun } from "./run.js";
 import { registerServe } from "./serve.js";
 import { registerVerify } from "./verify.js";
 import { register as registerView } from "./view.js";
+import { registerWorker } from "./worker.js";
 
 /** Sets the exit code of the running command (commands never call `process.exit`). */
 export type SetExit = (code: number) => void;
@@ -34,5 +35,6 @@ const COMMANDS: Register[] = [
   registerView,
   registerVerify,
   registerGenerate,
+  registerWorker,
   registerMcp,
 ];

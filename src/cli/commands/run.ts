@@ -5,6 +5,8 @@ import { loadAgentModule } from "../../agents/load-agent-module.js";
 import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../../agents/model-agent.js";
 import { createModel } from "../../agents/providers.js";
 import { SCRIPTED_AGENTS } from "../../agents/scripted-agents.js";
+import type { runViaQueue } from "../../queue/queue-coordinator.js";
+import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
 import { AimdLimiter } from "../../run/aimd-limiter.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../run/model-call-retry.js";
 import { DEFAULT_PRICE_TABLE, loadPriceTable, type PriceTable } from "../../run/price-table.js";
@@ -15,6 +17,7 @@ import { DEFAULT_LIMITS, type TrialLimits } from "../../run/stop-conditions.js";
 import { type TrialRecord, trialKeyString } from "../../run/trial-record.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
+import { queueFromOption } from "../queue-option.js";
 import type { SetExit } from "./index.js";
 
 /** Agents `--agent NAME` knows without a module path. */
@@ -61,6 +64,8 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
+    .option("--queue <url>", "enqueue the trials on Redis (redis://HOST:PORT) for `apiflow worker`s to run")
+    .option("--queue-name <name>", "BullMQ queue name shared with the workers", DEFAULT_QUEUE_NAME)
     .action(async (opts: RunFlags, command: Command) => {
       const bank = bankFromOption(opts.bank, io.cwd);
       // The bare `apiflow run` (the README's first command) runs the deterministic baseline once per
@@ -112,12 +117,25 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
         io.cwd,
         opts.out ?? `.apiflow/runs/${bank.manifest.name}-${bank.manifest.content_hash.slice(0, 12)}`,
       );
+      // --queue: the same run directory, filled by workers through Redis (src/queue).
+      const queue = opts.queue === undefined ? undefined : queueFromOption(opts.queue);
+      // Loaded only for --queue: the local path never loads BullMQ.
+      const viaQueue = queue ? (await import("../../queue/queue-coordinator.js")).runViaQueue : undefined;
       const display = new RunProgress(progress, { write: io.stderr, tty: io.isTty });
       display.start();
       const ranNow = new Set<string>();
-      let result: Awaited<ReturnType<typeof runIntoDir>>;
+      let result: Awaited<ReturnType<typeof runViaQueue>>;
       try {
-        result = await runIntoDir({
+        result = await (queue && viaQueue
+          ? (o: Parameters<typeof runIntoDir>[0]) =>
+              viaQueue({
+                ...o,
+                address: queue,
+                queueName: opts.queueName,
+                retry,
+                onNotice: (line) => display.log(`apiflow: ${line}\n`, io.stderr),
+              })
+          : runIntoDir)({
           runDir,
           bank,
           agents,
@@ -206,6 +224,8 @@ interface RunFlags {
   priceTable?: string;
   force?: boolean;
   json?: boolean;
+  queue?: string;
+  queueName: string;
 }
 
 async function resolveAgents(
