@@ -11,6 +11,7 @@ const BENCHMARKS: Array<() => Promise<Benchmark>> = [
   () => import("./generate.bench.js").then((m) => m.default),
   () => import("./runner.bench.js").then((m) => m.default),
   () => import("./certify.bench.js").then((m) => m.default),
+  () => import("./queue.bench.js").then((m) => m.default),
 ];
 
 const only = process.argv.slice(2);
