@@ -4,7 +4,7 @@
  * re-exported from the package root, so library users who run locally never load BullMQ.
  *
  * @example
- * import { parseQueueUrl, runViaQueue, startQueueWorker } from "apiflow-bench/dist/queue/index.js";
+ * import { parseQueueUrl, runViaQueue, startQueueWorker } from "./queue/index.js";
  */
 export { type RunViaQueueError, type RunViaQueueOptions, runViaQueue } from "./queue-coordinator.js";
 export { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
