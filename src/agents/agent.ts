@@ -19,7 +19,9 @@ export type StopReason =
   | "time_limit"
   | "context_overflow"
   | "provider_error"
-  | "harness_error";
+  | "harness_error"
+  /** An agent outside our loop (over MCP) went away without delivering its answer card. */
+  | "disconnected";
 
 export interface StepResult {
   results: ToolResult[];

@@ -57,7 +57,7 @@ function ender(session: TrialSession, cleanup: () => Promise<void>) {
   const end = (how?: string) => {
     if (settled) return;
     settled = true;
-    if (!session.ended) session.abort("answered", disconnectDetail(how ?? "the connection closed"));
+    if (!session.ended) session.abort("disconnected", disconnectDetail(how ?? "the connection closed"));
     // The reply to the last tool call is still on its way out: close a moment later.
     setTimeout(() => void cleanup().catch(() => {}), 200).unref();
     done();

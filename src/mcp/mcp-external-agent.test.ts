@@ -3,10 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpAgentFactory } from "../agents/mcp-external-agent.js";
+import { outcomeOfTranscript } from "../analyze/transcript-to-record.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { defaultBankContent } from "../generate/default-bank.js";
+import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
+import { trialRecordOf } from "../run/run-into-dir.js";
 import { runTrial } from "../run/run-trial.js";
+import { trialFailureReason } from "../run/transcript-writer.js";
 
 const FIXTURE = join(import.meta.dirname, "golden-mcp-client.test-fixture.ts");
 const bank = bankFromContent(defaultBankContent());
@@ -48,11 +52,19 @@ describe("an external agent over MCP (SDK client in a child process)", () => {
     const agent = mcpAgentFactory(`node --import tsx ${FIXTURE} {url} ${taskFile(task)} --stop-after 2`);
     const r = await runTrial({ bank, task, agent, epoch: 1 });
     expect(r.outcome).toBe("fail");
+    expect(r.stop_reason).toBe("disconnected");
     expect(r.tool_calls).toBe(2);
     expect(r.stop_detail).toBe(
       "the MCP client disconnected before delivering an answer card (the agent exited with status 0)",
     );
     expect(r.grade.card_found).toBe(false);
+    // The transcript and the store row say so too (a scored failure, not an abstention or a limit).
+    expect(trialFailureReason(r)).toMatch(
+      /^agent disconnected: the MCP client disconnected before delivering an answer card \(the agent exited with status 0\); /,
+    );
+    const record = trialRecordOf(r, task, bank.manifest.content_hash, DEFAULT_PRICE_TABLE, null, null);
+    expect(record).toMatchObject({ outcome: "fail", passed: false, stop_reason: "disconnected" });
+    expect(outcomeOfTranscript({ verdict: "I", failure_reason: record.failure_reason })).toBe("fail");
   }, 60_000);
 
   it("fails a command that does not start, with the shell's status as the reason", async () => {

@@ -43,6 +43,7 @@ const STOP_REASONS = [
   "context_overflow",
   "provider_error",
   "harness_error",
+  "disconnected",
 ] as const satisfies readonly StopReason[];
 const TRIAL_OUTCOMES = [
   "pass",

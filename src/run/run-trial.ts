@@ -201,6 +201,9 @@ export function outcomeOf(stop: StopReason, passed: boolean): TrialOutcomeKind {
     case "token_limit":
     case "time_limit":
       return "limit";
+    // Leaving without a delivery is the agent's failure, graded (and scored) like a missing card.
+    case "disconnected":
+      return passed ? "pass" : "fail";
     default:
       return stop;
   }

@@ -22,7 +22,7 @@ export function trialFailureReason(r: TrialResult): string {
     case "pass":
       return "all predicates matched (G1 state ✓, G2 answer ✓)";
     case "fail":
-      return grade;
+      return r.stop_reason === "disconnected" ? `agent disconnected: ${r.stop_detail}; ${grade}` : grade;
     case "abstained":
       return `agent abstained (${r.stop_reason}): ${r.stop_detail}${grade ? `; ${grade}` : ""}`;
     case "limit": {
