@@ -5,7 +5,8 @@
  *
  * Usage: tsx golden-mcp-client.test-fixture.ts <url> <task.json> [--stop-after N]
  * With `stdio` as the url it launches the server itself, over stdio, from the JSON array of
- * command and arguments in APIFLOW_TEST_SERVER_CMD.
+ * command and arguments in APIFLOW_TEST_SERVER_CMD. When the file holds an array of tasks (a grid:
+ * one command template for every trial), it plays the task whose ticket is APIFLOW_TICKET.
  */
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,7 +20,12 @@ import type { ToolResult } from "../workspace/workspace.js";
 const [url, taskFile, flag, n] = process.argv.slice(2);
 if (!url || !taskFile) throw new Error("usage: <url> <task.json> [--stop-after N]");
 const stopAfter = flag === "--stop-after" ? Number(n) : Number.POSITIVE_INFINITY;
-const task = TaskSchema.parse(JSON.parse(readFileSync(taskFile, "utf8")));
+const given: unknown = JSON.parse(readFileSync(taskFile, "utf8"));
+const task = TaskSchema.parse(
+  Array.isArray(given)
+    ? given.find((t: { ticket?: unknown }) => t.ticket === process.env.APIFLOW_TICKET)
+    : given,
+);
 
 const client = new Client({ name: "golden-mcp-client", version: "1.0.0" });
 const serverCmd =

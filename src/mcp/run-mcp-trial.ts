@@ -48,7 +48,7 @@ export async function runMcpTrial(
   const next = buildRunManifest({
     bankHash,
     bankName: bank.manifest.name,
-    agents: { [name]: { kind: "module", module: `mcp:${options.mode.kind}` } },
+    agents: { [name]: { kind: "mcp", transport: options.mode.kind } },
     limits,
     priceTableVersion: DEFAULT_PRICE_TABLE.version,
   });

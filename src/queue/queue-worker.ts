@@ -110,6 +110,12 @@ export async function startQueueWorker(
         ? { success: true, factory: named }
         : { success: false, message: `no scripted agent "${job.agent}"` };
     }
+    if (settings.kind === "mcp") {
+      return {
+        success: false,
+        message: `agent ${job.agent} is an external MCP agent: workers do not launch commands from the queue (run it with apiflow run, without --queue)`,
+      };
+    }
     if (settings.kind === "module") {
       if (!settings.module) return { success: false, message: `agent ${job.agent} names no module` };
       const loaded = await loadAgentModule(settings.module, options.cwd);

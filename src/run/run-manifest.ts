@@ -9,7 +9,7 @@ export const HARNESS_VERSION = "1.0.0";
 
 /** How one agent of a run was configured; it is pinned in the manifest. Never holds a key. */
 export const AgentSettingsSchema = z.looseObject({
-  kind: z.enum(["model", "scripted", "module"]),
+  kind: z.enum(["model", "scripted", "module", "mcp"]),
   /** `openai/gpt-5-mini` for models. */
   model_api: z.string().optional(),
   /** Without credentials or query. */
@@ -18,6 +18,13 @@ export const AgentSettingsSchema = z.looseObject({
   max_output_tokens: z.number().optional(),
   /** For `--agent ./my-agent.js`: the module path as given. */
   module: z.string().optional(),
+  /**
+   * For `--agent mcp:"<command>"`: the command template as given (`{url}`, `{ticket_file}`,
+   * `{ticket}`). Pass keys to the agent through its environment, not in the template.
+   */
+  command: z.string().optional(),
+  /** For `apiflow mcp`: how the one trial was served. */
+  transport: z.enum(["stdio", "http"]).optional(),
 });
 export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
 

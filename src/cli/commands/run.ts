@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { baselineAgentFactory } from "../../agents/baseline-agent.js";
 import { loadAgentModule } from "../../agents/load-agent-module.js";
+import { mcpAgentFactory } from "../../agents/mcp-external-agent.js";
 import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../../agents/model-agent.js";
 import { createModel } from "../../agents/providers.js";
 import { SCRIPTED_AGENTS } from "../../agents/scripted-agents.js";
@@ -38,7 +39,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     )
     .option(
       "--agent <name...>",
-      `agent(s) to run: ${Object.keys(NAMED_AGENTS).join(", ")}, or a module path (./my-agent.js)`,
+      `agent(s) to run: ${Object.keys(NAMED_AGENTS).join(", ")}, a module path (./my-agent.js), or mcp:"<command>" (an external MCP agent launched per trial; {url} {ticket_file} {ticket})`,
     )
     .option("--epochs <n>", "trials per task and agent", "5")
     .option("--tasks <glob>", "only tasks whose id matches (* and ?)")
@@ -99,6 +100,11 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
 
       const progress: AgentProgress[] = [];
       const { agents, secrets } = await resolveAgents(opts, io, { concurrency, retry, progress });
+      const external = agents.find((a) => a.settings.kind === "mcp");
+      if (opts.queue !== undefined && external)
+        throw new UsageError(
+          `--queue cannot run ${external.factory.name} (an external MCP agent): workers do not launch commands from the queue; run it without --queue`,
+        );
       const total = tasks.length * epochs;
       for (const [i, a] of agents.entries()) {
         progress[i] = {
@@ -294,6 +300,15 @@ async function resolveAgents(
     });
   }
   for (const name of names) {
+    if (name.startsWith("mcp:")) {
+      const command = name.slice("mcp:".length).trim();
+      if (command === "")
+        throw new UsageError(
+          '--agent mcp: needs a command, e.g. mcp:"my-agent --server {url} --ticket-file {ticket_file}"',
+        );
+      agents.push({ factory: mcpAgentFactory(command), settings: { kind: "mcp", command } });
+      continue;
+    }
     const named = NAMED_AGENTS[name as keyof typeof NAMED_AGENTS];
     if (named) {
       agents.push({ factory: named, settings: { kind: "scripted" } });
@@ -306,7 +321,7 @@ async function resolveAgents(
       continue;
     }
     throw new UsageError(
-      `unknown agent "${name}"; known agents: ${Object.keys(NAMED_AGENTS).join(", ")} (or a module path like ./my-agent.js)`,
+      `unknown agent "${name}"; known agents: ${Object.keys(NAMED_AGENTS).join(", ")} (or a module path like ./my-agent.js, or mcp:"<command>")`,
     );
   }
   const seen = new Set<string>();

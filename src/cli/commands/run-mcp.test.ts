@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { mcpAgentName } from "../../agents/mcp-external-agent.js";
+import { writeBank } from "../../bank/load-bank.js";
+import { skeletonBankContent } from "../../generate/skeleton-bank.js";
+import { openStore, readRunManifest } from "../../run/store.js";
+import { bufferIo } from "../io.js";
+import { runCli } from "../program.js";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const FIXTURE = join(ROOT, "src/mcp/golden-mcp-client.test-fixture.ts");
+const dir = mkdtempSync(join(tmpdir(), "apiflow-run-mcp-"));
+const bankDir = join(dir, "bank");
+const content = skeletonBankContent();
+writeBank(bankDir, content);
+const tasksFile = join(dir, "tasks.json");
+writeFileSync(tasksFile, JSON.stringify(content.tasks));
+// One template for every trial: the client finds its task by the ticket it is given.
+const COMMAND = `node --import tsx ${FIXTURE} {url} ${tasksFile}`;
+
+describe('apiflow run --agent mcp:"<command>"', () => {
+  it("runs the external agent per trial over a grid, passes the golden-playing client's trials and stores them", async () => {
+    const out = join(dir, "run");
+    const io = bufferIo({}, ROOT);
+    const args = ["run", "--bank", bankDir, "--agent", `mcp:${COMMAND}`, "--epochs", "2"];
+    const code = await runCli([...args, "--concurrency", "4", "--out", out, "--json"], io);
+    expect(code, io.err()).toBe(0);
+    const name = mcpAgentName(COMMAND);
+    const { trials, summary } = JSON.parse(io.out()) as {
+      trials: Array<{ agent: string; passed: boolean; failure_reason: string }>;
+      summary: { total: number; passed: number };
+    };
+    expect(trials.filter((t) => !t.passed)).toEqual([]);
+    expect(summary).toMatchObject({ total: content.tasks.length * 2, passed: content.tasks.length * 2 });
+    const store = openStore(out, { readonly: true });
+    const rows = [...store.all()];
+    store.close();
+    expect(rows).toHaveLength(content.tasks.length * 2);
+    for (const row of rows)
+      expect(row).toMatchObject({ agent: name, outcome: "pass", stop_reason: "answered" });
+    const manifest = readRunManifest(out) as unknown as { agent_settings: Record<string, unknown> };
+    expect(manifest.agent_settings).toEqual({ [name]: { kind: "mcp", command: COMMAND } });
+
+    // Rerunning resumes: nothing is launched again.
+    const again = bufferIo({}, ROOT);
+    expect(await runCli([...args, "--out", out], again)).toBe(0);
+    expect(again.out()).toContain(`(${content.tasks.length * 2} trials resumed from ${out}, not redone)`);
+  }, 180_000);
+
+  it("refuses an empty command and the queue, each in one line", async () => {
+    const empty = bufferIo({}, ROOT);
+    expect(await runCli(["run", "--bank", bankDir, "--agent", "mcp:", "--out", join(dir, "x")], empty)).toBe(
+      2,
+    );
+    expect(empty.err()).toMatch(/^apiflow: --agent mcp: needs a command, e\.g\. .*\n$/);
+    const queued = bufferIo({}, ROOT);
+    const code = await runCli(
+      [
+        "run",
+        "--bank",
+        bankDir,
+        "--agent",
+        "mcp:true",
+        "--queue",
+        "redis://127.0.0.1:1",
+        "--out",
+        join(dir, "q"),
+      ],
+      queued,
+    );
+    expect(code).toBe(2);
+    expect(queued.err()).toBe(
+      `apiflow: --queue cannot run ${mcpAgentName("true")} (an external MCP agent): workers do not launch commands from the queue; run it without --queue\n`,
+    );
+  });
+});
