@@ -5,8 +5,9 @@ import { defaultBankContent } from "../src/generate/default-bank.js";
 import { gradeTrial } from "../src/grade/grade-trial.js";
 import { runTrial } from "../src/run/run-trial.js";
 import type { TrialEvent } from "../src/world/event-log.js";
-import type { Benchmark } from "./figure.js";
+import { type Benchmark, median } from "./figure.js";
 
+/** What grading needs of a trial, as it would be stored: grader, seed, event log, final message. */
 interface StoredTrial {
   grader: GraderSpec;
   graded_segments?: number[];
@@ -15,7 +16,11 @@ interface StoredTrial {
   final_message: string | null;
 }
 
-/** Issue 5: grading speed from stored event logs, ≥ 5,000 trials per second. */
+/**
+ * Issue 5: grading speed from stored event logs, ≥ 5,000 trials per second. Records golden and
+ * blank trials over the whole default bank as JSON, then parses and grades them, five timed passes
+ * after a warm-up pass; wall time and process CPU time are both reported (the machine is shared).
+ */
 const bench: Benchmark = {
   name: "grade",
   async run() {
@@ -23,28 +28,23 @@ const bench: Benchmark = {
     const stored: string[] = [];
     for (const agent of [goldenAgentFactory, blankAgentFactory]) {
       for (const task of bank.tasks) {
-        for (let epoch = 1; epoch <= 2; epoch++) {
-          const r = await runTrial({ bank, task, agent, epoch });
-          const last = r.messages.at(-1);
-          const finalText =
-            last?.role === "assistant" && Array.isArray(last.content)
-              ? (last.content.find((p) => p.type === "text")?.text ?? null)
-              : null;
-          const record: StoredTrial = {
-            grader: task.grader,
-            ...(task.graded_segments ? { graded_segments: task.graded_segments } : {}),
-            trial_seed: r.trial_seed,
-            events: [...r.events],
-            final_message: finalText,
-          };
-          stored.push(JSON.stringify(record));
-        }
+        const r = await runTrial({ bank, task, agent, epoch: 1 });
+        const last = r.messages.at(-1);
+        const finalText =
+          last?.role === "assistant" && Array.isArray(last.content)
+            ? (last.content.find((p) => p.type === "text")?.text ?? null)
+            : null;
+        const record: StoredTrial = {
+          grader: task.grader,
+          ...(task.graded_segments ? { graded_segments: task.graded_segments } : {}),
+          trial_seed: r.trial_seed,
+          events: [...r.events],
+          final_message: finalText,
+        };
+        stored.push(JSON.stringify(record));
       }
     }
-    const target = 20_000;
-    let graded = 0;
-    const started = performance.now();
-    while (graded < target) {
+    const pass = () => {
       for (const text of stored) {
         const t = JSON.parse(text) as StoredTrial;
         gradeTrial({
@@ -54,17 +54,36 @@ const bench: Benchmark = {
           events: t.events,
           finalMessage: t.final_message,
         });
-        graded++;
       }
+    };
+    pass();
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      pass();
+      const c = process.cpuUsage(c0);
+      wall.push(stored.length / ((performance.now() - t0) / 1000));
+      cpu.push(stored.length / ((c.user + c.system) / 1e6));
     }
-    const perSecond = graded / ((performance.now() - started) / 1000);
+    const w = median(wall);
+    const c = median(cpu);
     return [
       {
-        name: "grading stored trials (parse + grade)",
-        value: perSecond,
+        name: `grading stored trials, parse + grade (${stored.length} trials)`,
+        value: w,
         unit: "trials/s",
         target: ">= 5000",
-        ok: perSecond >= 5000,
+        ok: w >= 5000,
+        issue: 5,
+      },
+      {
+        name: "grading stored trials, per CPU second",
+        value: c,
+        unit: "trials/s",
+        target: ">= 5000",
+        ok: c >= 5000,
         issue: 5,
       },
     ];

@@ -28,13 +28,14 @@ export function gradeG1Predicate(
     explain: predicate.explain,
     ...(predicate.segment ? { segment: predicate.segment } : {}),
   };
-  const exchanges = events.filter((e): e is ExchangeEvent => e.type === "exchange");
+  const log = indexLog(events);
+  const exchanges = log.exchanges;
   switch (predicate.kind) {
     case "call": {
-      const re = pattern(predicate.url_pattern);
+      const matches = log.urlMatches(predicate.url_pattern);
       const hit = exchanges.find(
-        (e) =>
-          re.test(e.url) &&
+        (e, i) =>
+          matches[i] &&
           (!predicate.method || e.method.toUpperCase() === predicate.method.toUpperCase()) &&
           (predicate.status === undefined || e.status === predicate.status) &&
           predicate.body_has_keys.every((k) => valuesAtPath(e.response_body, k).length > 0),
@@ -49,7 +50,7 @@ export function gradeG1Predicate(
     }
     case "workspace_value": {
       const expected = resolveCanaries(predicate.value, trialSeed);
-      const final = finalVariables(events);
+      const final = log.finalVariables;
       const scopes = predicate.scope === "any" ? ["local", "global"] : [predicate.scope];
       const found = scopes.map((s) => final.get(`${s}:${predicate.name}`)).find((v) => v !== undefined);
       if (found === undefined) {
@@ -69,8 +70,8 @@ export function gradeG1Predicate(
           };
     }
     case "data_flow": {
-      const re = pattern(predicate.from_response_url_pattern);
-      const sources = exchanges.filter((e) => re.test(e.url) && e.status === predicate.from_status);
+      const matches = log.urlMatches(predicate.from_response_url_pattern);
+      const sources = exchanges.filter((e, i) => matches[i] && e.status === predicate.from_status);
       if (sources.length === 0) {
         return {
           ...base,
@@ -113,7 +114,7 @@ export function gradeG1Predicate(
         }
         if (
           predicate.used_in_request_url_pattern &&
-          !usedLater(exchanges, predicate.used_in_request_url_pattern, value, seq)
+          !usedLater(log, predicate.used_in_request_url_pattern, value, seq)
         ) {
           lastReason = `the ${predicate.from_body_key} was not used in a later request to /${predicate.used_in_request_url_pattern}/`;
           continue;
@@ -130,12 +131,11 @@ export function gradeConstraint(
   constraint: ForbidConstraint,
   events: readonly TrialEvent[],
 ): ConstraintResult {
-  const re = pattern(constraint.url_pattern);
-  const hit = events.find(
-    (e): e is ExchangeEvent =>
-      e.type === "exchange" &&
-      re.test(e.url) &&
-      (!constraint.method || e.method.toUpperCase() === constraint.method.toUpperCase()),
+  const log = indexLog(events);
+  const matches = log.urlMatches(constraint.url_pattern);
+  const hit = log.exchanges.find(
+    (e, i) =>
+      matches[i] && (!constraint.method || e.method.toUpperCase() === constraint.method.toUpperCase()),
   );
   return {
     id: constraint.id,
@@ -148,11 +148,11 @@ export function gradeConstraint(
 }
 
 export function checkpointHit(checkpoint: Checkpoint, events: readonly TrialEvent[]): boolean {
-  const re = pattern(checkpoint.url_pattern);
-  return events.some(
-    (e) =>
-      e.type === "exchange" &&
-      re.test(e.url) &&
+  const log = indexLog(events);
+  const matches = log.urlMatches(checkpoint.url_pattern);
+  return log.exchanges.some(
+    (e, i) =>
+      matches[i] &&
       (!checkpoint.method || e.method.toUpperCase() === checkpoint.method.toUpperCase()) &&
       (checkpoint.status === undefined || e.status === checkpoint.status),
   );
@@ -170,6 +170,19 @@ function pattern(source: string): RegExp {
   return re;
 }
 
+// The same values (ids, tokens) recur across the predicates and trials of a bank; hashing each once
+// keeps the redacted-header comparison off the hot path. Bounded, and a pure function of its key.
+const digestCache = new Map<string, string>();
+function shortDigest(value: string): string {
+  let d = digestCache.get(value);
+  if (d === undefined) {
+    d = sha256Hex(value).slice(0, 8);
+    if (digestCache.size > 50_000) digestCache.clear();
+    digestCache.set(value, d);
+  }
+  return d;
+}
+
 const bodyTextCache = new WeakMap<ExchangeEvent, string>();
 function requestBodyText(e: ExchangeEvent): string {
   let text = bodyTextCache.get(e);
@@ -180,10 +193,45 @@ function requestBodyText(e: ExchangeEvent): string {
   return text;
 }
 
-function finalVariables(events: readonly TrialEvent[]): Map<string, JsonValue> {
-  const out = new Map<string, JsonValue>();
-  for (const e of events) if (e.type === "variable_write") out.set(`${e.scope}:${e.name}`, e.value);
-  return out;
+/**
+ * What every predicate of one trial reads, computed once per event log: chains carry dozens of
+ * predicates over hundreds of exchanges, and re-filtering and re-matching per predicate made
+ * grading quadratic. Memoised per log array, so grading stays a pure function of its input.
+ */
+interface LogIndex {
+  exchanges: ExchangeEvent[];
+  finalVariables: Map<string, JsonValue>;
+  /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`). */
+  urlMatches(source: string): boolean[];
+}
+
+const logIndexes = new WeakMap<readonly TrialEvent[], LogIndex>();
+
+function indexLog(events: readonly TrialEvent[]): LogIndex {
+  const hit = logIndexes.get(events);
+  if (hit) return hit;
+  const exchanges: ExchangeEvent[] = [];
+  const finalVariables = new Map<string, JsonValue>();
+  for (const e of events) {
+    if (e.type === "exchange") exchanges.push(e);
+    else finalVariables.set(`${e.scope}:${e.name}`, e.value);
+  }
+  const byPattern = new Map<string, boolean[]>();
+  const index: LogIndex = {
+    exchanges,
+    finalVariables,
+    urlMatches(source) {
+      let matches = byPattern.get(source);
+      if (!matches) {
+        const re = pattern(source);
+        matches = exchanges.map((e) => re.test(e.url));
+        byPattern.set(source, matches);
+      }
+      return matches;
+    },
+  };
+  logIndexes.set(events, index);
+  return index;
 }
 
 function storedAfter(events: readonly TrialEvent[], value: JsonValue, seq: number): boolean {
@@ -193,25 +241,20 @@ function storedAfter(events: readonly TrialEvent[], value: JsonValue, seq: numbe
   );
 }
 
-function usedLater(
-  exchanges: readonly ExchangeEvent[],
-  urlPattern: string,
-  value: JsonValue,
-  seq: number,
-): boolean {
-  const re = pattern(urlPattern);
+function usedLater(log: LogIndex, urlPattern: string, value: JsonValue, seq: number): boolean {
+  const matches = log.urlMatches(urlPattern);
   const needle = String(value);
   const inBody = JSON.stringify(value).replace(/^"|"$/g, "");
   let digest: string | null = null;
   const redactedMatch = (h: string) => {
     if (!h.includes("<redacted:")) return false;
-    digest ??= `<redacted:${sha256Hex(needle).slice(0, 8)}>`;
+    digest ??= `<redacted:${shortDigest(needle)}>`;
     return h.endsWith(digest);
   };
-  return exchanges.some(
-    (e) =>
+  return log.exchanges.some(
+    (e, i) =>
       e.seq > seq &&
-      re.test(e.url) &&
+      matches[i] &&
       (e.url.includes(needle) ||
         e.url.includes(encodeURIComponent(needle)) ||
         requestBodyText(e).includes(inBody) ||
