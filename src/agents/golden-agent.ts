@@ -1,6 +1,6 @@
 import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
-import type { GoldenStep } from "../bank/task-schema.js";
+import type { GoldenNativeRequest, GoldenStep } from "../bank/task-schema.js";
 import type { AgentToolCall, StepResult, TrialSession } from "./agent.js";
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
@@ -67,6 +67,64 @@ export async function playGolden(
     return value;
   };
 
+  const resolveHeaders = async (
+    given: Record<string, string> | undefined,
+  ): Promise<Record<string, string> | null> => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(given ?? {})) {
+      const r = await resolve(v);
+      if (r === null) return null;
+      headers[k] = r;
+    }
+    return headers;
+  };
+  /** Send one request through `execute`, then read the stored response in full when a value is captured. */
+  const send = async (
+    request: Record<string, JsonValue>,
+    capture: Record<string, string>,
+  ): Promise<boolean> => {
+    const sent = await act({ name: "execute", arguments: { request } });
+    const result = sent?.results[0];
+    if (!sent || !result?.ok) return false;
+    const { response_ref } = JSON.parse(result.content) as { response_ref: string };
+    if (Object.keys(capture).length === 0) return true;
+    const read = await act({ name: "read", arguments: { entity_ref: response_ref } });
+    const readResult = read?.results[0];
+    if (!read || !readResult?.ok) return false;
+    const responseBody = (JSON.parse(readResult.content) as { content: { body: JsonValue } }).content.body;
+    for (const [name, path] of Object.entries(capture)) {
+      const [first] = valuesAtPath(responseBody, path);
+      if (first !== undefined) bindings.set(name, first);
+    }
+    return true;
+  };
+  /** A GraphQL or MCP request with its placeholders resolved, as the `execute` tool takes it. */
+  const nativeRequest = async (request: GoldenNativeRequest): Promise<Record<string, JsonValue> | null> => {
+    const headers = await resolveHeaders(request.headers);
+    if (headers === null) return null;
+    const out: Record<string, JsonValue> = { protocol: request.protocol };
+    if (request.protocol === "graphql") {
+      const query = await resolve(request.query);
+      if (query === null) return null;
+      out.query = query;
+      if (request.variables !== undefined) {
+        const variables = await resolveDeep(request.variables);
+        if (variables === null) return null;
+        out.variables = variables;
+      }
+      if (request.operationName !== undefined) out.operationName = request.operationName;
+    } else {
+      out.tool = request.tool;
+      if (request.arguments !== undefined) {
+        const args = await resolveDeep(request.arguments);
+        if (args === null) return null;
+        out.arguments = args;
+      }
+    }
+    if (Object.keys(headers).length) out.headers = headers;
+    return out;
+  };
+
   for (const [index, original] of steps.entries()) {
     const step = options.tamper ? options.tamper(original, index) : original;
     if (step === null || session.ended) continue;
@@ -78,12 +136,8 @@ export async function playGolden(
       case "execute": {
         const url = await resolve(step.request.url);
         if (url === null) return bindings;
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(step.request.headers ?? {})) {
-          const r = await resolve(v);
-          if (r === null) return bindings;
-          headers[k] = r;
-        }
+        const headers = await resolveHeaders(step.request.headers);
+        if (headers === null) return bindings;
         const body = step.request.body === undefined ? undefined : await resolveDeep(step.request.body);
         const request = {
           protocol: "rest",
@@ -92,20 +146,12 @@ export async function playGolden(
           ...(Object.keys(headers).length ? { headers } : {}),
           ...(body !== undefined && body !== null ? { body } : {}),
         };
-        const sent = await act({ name: "execute", arguments: { request } });
-        const result = sent?.results[0];
-        if (!sent || !result?.ok) return bindings;
-        const { response_ref } = JSON.parse(result.content) as { response_ref: string };
-        if (Object.keys(step.capture).length === 0) break;
-        const read = await act({ name: "read", arguments: { entity_ref: response_ref } });
-        const readResult = read?.results[0];
-        if (!read || !readResult?.ok) return bindings;
-        const responseBody = (JSON.parse(readResult.content) as { content: { body: JsonValue } }).content
-          .body;
-        for (const [name, path] of Object.entries(step.capture)) {
-          const [first] = valuesAtPath(responseBody, path);
-          if (first !== undefined) bindings.set(name, first);
-        }
+        if (!(await send(request, step.capture))) return bindings;
+        break;
+      }
+      case "execute_native": {
+        const request = await nativeRequest(step.request);
+        if (request === null || !(await send(request, step.capture))) return bindings;
         break;
       }
       case "store": {

@@ -131,6 +131,46 @@ export const GraderSpecSchema = z.strictObject({
 });
 export type GraderSpec = z.infer<typeof GraderSpecSchema>;
 
+/** A golden REST request (no `protocol`, or `"rest"`): the HTTP call as the agent would send it. */
+export const GoldenRestRequestSchema = z.strictObject({
+  protocol: z.literal("rest").optional(),
+  method: z.string(),
+  url: z.string(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: JsonValueSchema.optional(),
+});
+export type GoldenRestRequest = z.infer<typeof GoldenRestRequestSchema>;
+
+/** A golden GraphQL operation, sent as `execute({request: {protocol: "graphql", …}})` to a GraphQL world. */
+export const GoldenGraphqlRequestSchema = z.strictObject({
+  protocol: z.literal("graphql"),
+  query: z.string().min(1),
+  variables: z.record(z.string(), JsonValueSchema).optional(),
+  operationName: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+/** A golden MCP tool call, sent as `execute({request: {protocol: "mcp", …}})` to an MCP world. */
+export const GoldenMcpRequestSchema = z.strictObject({
+  protocol: z.literal("mcp"),
+  tool: z.string().min(1),
+  arguments: z.record(z.string(), JsonValueSchema).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+/**
+ * What a golden `execute_native` step sends to a world served as GraphQL or MCP: the request
+ * content of the `execute` tool in that protocol. (REST steps keep the `execute` op, so code that
+ * reads `step.request.url` of `execute` steps holds for every bank.)
+ *
+ * @example GoldenNativeRequestSchema.parse({ protocol: "mcp", tool: "get_truck", arguments: { truck_id: "T-1" } })
+ */
+export const GoldenNativeRequestSchema = z.discriminatedUnion("protocol", [
+  GoldenGraphqlRequestSchema,
+  GoldenMcpRequestSchema,
+]);
+export type GoldenNativeRequest = z.infer<typeof GoldenNativeRequestSchema>;
+
 /**
  * A golden solution is a short program over the seven tools, written as data so a bank never
  * carries code. `$` paths in strings such as `{{name}}` are resolved by the workspace like any
@@ -140,13 +180,14 @@ export type GraderSpec = z.infer<typeof GraderSpecSchema>;
 export const GoldenStepSchema = z.discriminatedUnion("op", [
   z.strictObject({
     op: z.literal("execute"),
-    request: z.strictObject({
-      method: z.string(),
-      url: z.string(),
-      headers: z.record(z.string(), z.string()).optional(),
-      body: JsonValueSchema.optional(),
-    }),
+    request: GoldenRestRequestSchema,
     /** Bindings taken from this response: name → dotted body path. */
+    capture: z.record(z.string(), z.string()).default({}),
+  }),
+  z.strictObject({
+    op: z.literal("execute_native"),
+    request: GoldenNativeRequestSchema,
+    /** Bindings taken from the response the workspace stores (GraphQL `data.…`, MCP `structuredContent.…`). */
     capture: z.record(z.string(), z.string()).default({}),
   }),
   z.strictObject({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
 import { type Bank, bankFromContent } from "../bank/bank.js";
-import type { GoldenStep, Task } from "../bank/task-schema.js";
+import { type GoldenStep, type Task, TaskSchema } from "../bank/task-schema.js";
 import { runTrial } from "../run/run-trial.js";
 import { defaultBankContent } from "./default-bank.js";
 import { protocolVariant, type VariantProtocol } from "./protocol-variants.js";
@@ -43,6 +43,14 @@ describe.each(["graphql", "mcp"] as const)("the %s variant of a generated world"
     const vb = variantBank(protocol, tasks);
     expect(vb.tasks).toHaveLength(tasks.length);
     expect(vb.worlds[0]?.protocol).toBe(protocol);
+    // Protocol-native steps only: no REST-shaped POST to the protocol endpoint is left.
+    const steps = vb.tasks.flatMap((t) => [...t.setup, ...t.golden]);
+    expect(steps.filter((s) => s.op === "execute")).toEqual([]);
+    const native = steps.flatMap((s) => (s.op === "execute_native" ? [s.request] : []));
+    expect(native.length).toBeGreaterThan(0);
+    expect(native.every((r) => r.protocol === protocol)).toBe(true);
+    // They are bank data: the task schema reads them back unchanged.
+    for (const task of vb.tasks) expect(TaskSchema.parse(JSON.parse(JSON.stringify(task)))).toEqual(task);
     for (const task of vb.tasks) {
       const original = tasks.find((t) => task.id === `${WORLD}-${protocol}-${t.id.slice(WORLD.length + 1)}`);
       expect(task.grader).toEqual(original?.grader);

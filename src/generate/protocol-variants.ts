@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "../world/graphql-schema.js";
-import { MCP_TOKEN_TOOL, MCP_WORLD_PATH } from "../world/mcp-world.js";
+import { MCP_TOKEN_TOOL } from "../world/mcp-world.js";
 
 /** A protocol a world can be re-served in. */
 export type VariantProtocol = "graphql" | "mcp";
@@ -119,15 +119,16 @@ function convertStep(
   const { method, url, headers = {}, body } = step.request;
   const m = mapRequest(world, method, url);
   if (!m) return `${where}: ${method} ${url} matches no route of world ${world.id}`;
+  // The workspace builds the carrier request (content type, JSON-RPC envelope); the REST headers
+  // that mean something to the world (the bearer token, if-match, idempotency keys) travel as they are.
+  const carried: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== "content-type") carried[k] = v;
+  const withHeaders = Object.keys(carried).length ? { headers: carried } : {};
   if (protocol === "graphql") {
     const call = graphqlCall(m, body);
-    const carrierHeaders = { ...headers };
-    if (!Object.keys(carrierHeaders).some((h) => h.toLowerCase() === "content-type")) {
-      carrierHeaders["Content-Type"] = "application/json";
-    }
     return {
-      op: "execute",
-      request: { method: "POST", url: "/graphql", headers: carrierHeaders, body: call },
+      op: "execute_native",
+      request: { protocol: "graphql", query: call.query, variables: call.variables, ...withHeaders },
       capture: Object.fromEntries(
         Object.entries(step.capture).map(([k, p]) => [k, graphqlCapturePath(m, p)]),
       ),
@@ -140,25 +141,17 @@ function convertStep(
     for (const [k, v] of m.query) args[k] = v;
     if (body !== undefined) args.body = body;
   }
-  const carrierHeaders: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== "content-type") carrierHeaders[k] = v;
-  carrierHeaders["Content-Type"] = "application/json";
-  carrierHeaders.Accept = "application/json, text/event-stream";
   return {
-    op: "execute",
+    op: "execute_native",
     request: {
-      method: "POST",
-      url: MCP_WORLD_PATH,
-      headers: carrierHeaders,
-      body: {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: m.target === "token" ? MCP_TOKEN_TOOL : m.target.id, arguments: args },
-      },
+      protocol: "mcp",
+      tool: m.target === "token" ? MCP_TOKEN_TOOL : m.target.id,
+      arguments: args,
+      ...withHeaders,
     },
+    // The workspace stores an MCP world's tool result (the JSON-RPC envelope taken off).
     capture: Object.fromEntries(
-      Object.entries(step.capture).map(([k, p]) => [k, `result.structuredContent.body.${p}`]),
+      Object.entries(step.capture).map(([k, p]) => [k, `structuredContent.body.${p}`]),
     ),
   };
 }
@@ -179,8 +172,9 @@ function withNote(ticket: string, protocol: VariantProtocol): string {
 /**
  * The GraphQL or MCP variant of a generated world and its tasks: the same records, routes,
  * behaviours and storyline, served through one endpoint. Golden and setup steps are rewritten call
- * for call (GraphQL over HTTP `POST /graphql`, MCP `tools/call` over `POST /mcp`) with capture
- * paths moved to where the value sits in the new answer, so the token budget, the clock and every
+ * for call as protocol-native `execute_native` steps (`{protocol: "graphql", query, variables}`,
+ * `{protocol: "mcp", tool, arguments}`) with capture paths moved to where the value sits in the
+ * response the workspace stores, so the token budget, the clock and every
  * canary match the REST storyline. Graders are kept as they are: every operation is logged as the
  * REST exchange it stands for, so the same predicates hold. Ids get the protocol as a suffix
  * (`harbor-telemetry-graphql`, tasks `harbor-telemetry-graphql-sub03`).
