@@ -179,9 +179,11 @@ export function mountMcpWorld(app: Hono<WorldAppEnv>, world: World): void {
   app.post(MCP_WORLD_PATH, async (c) => {
     const bodyError = c.get("bodyError");
     if (bodyError) {
-      return Response.json(
-        { jsonrpc: "2.0", id: null, error: { code: -32700, message: bodyError.message } },
-        { status: 400 },
+      return sized(
+        Response.json(
+          { jsonrpc: "2.0", id: null, error: { code: -32700, message: bodyError.message } },
+          { status: 400 },
+        ),
       );
     }
     const headers = c.req.raw.headers;
@@ -206,18 +208,36 @@ export function mountMcpWorld(app: Hono<WorldAppEnv>, world: World): void {
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw, { parsedBody: c.get("body") ?? undefined });
+      return await sized(
+        await transport.handleRequest(c.req.raw, { parsedBody: c.get("body") ?? undefined }),
+      );
     } finally {
       await server.close();
     }
   });
   app.on(["GET", "DELETE"], MCP_WORLD_PATH, () =>
-    Response.json(
-      {
-        error: "method_not_allowed",
-        message: `this MCP world is stateless: send JSON-RPC requests as POST ${MCP_WORLD_PATH}`,
-      },
-      { status: 405, headers: { allow: "POST" } },
+    sized(
+      Response.json(
+        {
+          error: "method_not_allowed",
+          message: `this MCP world is stateless: send JSON-RPC requests as POST ${MCP_WORLD_PATH}`,
+        },
+        { status: 405, headers: { allow: "POST" } },
+      ),
     ),
   );
+}
+
+/**
+ * The response with its body buffered and a `content-length`, as the REST engine answers: the
+ * HTTP server would add one and the in-process call would not, and both transports must send the
+ * same headers.
+ *
+ * @example await sized(Response.json({ ok: true })) // content-length: 11
+ */
+export async function sized(response: Response): Promise<Response> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  headers.set("content-length", String(bytes.byteLength));
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
 }

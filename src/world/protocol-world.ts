@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import type { World } from "../bank/world-schema.js";
 import type { WorldAppEnv } from "./engine.js";
 import { GRAPHQL_PATH, mountGraphqlWorld } from "./graphql-endpoint.js";
-import { MCP_WORLD_PATH, mountMcpWorld } from "./mcp-world.js";
+import { MCP_WORLD_PATH, mountMcpWorld, sized } from "./mcp-world.js";
 
 /**
  * Mount a GraphQL or MCP world's one endpoint on the engine's app, with JSON answers for every
@@ -17,18 +17,22 @@ export function mountProtocolWorld(app: Hono<WorldAppEnv>, world: World): void {
   else mountGraphqlWorld(app, world);
   const what = world.protocol === "mcp" ? "an MCP server (Streamable HTTP)" : "GraphQL";
   app.notFound((c) =>
-    Response.json(
-      {
-        error: "not_found",
-        message: `no route ${c.req.method} ${c.req.path}; this world is served as ${what} at POST ${path}`,
-      },
-      { status: 404 },
+    sized(
+      Response.json(
+        {
+          error: "not_found",
+          message: `no route ${c.req.method} ${c.req.path}; this world is served as ${what} at POST ${path}`,
+        },
+        { status: 404 },
+      ),
     ),
   );
   app.onError((err) =>
-    Response.json(
-      { error: "internal_error", message: `the world engine failed: ${err.message}` },
-      { status: 500 },
+    sized(
+      Response.json(
+        { error: "internal_error", message: `the world engine failed: ${err.message}` },
+        { status: 500 },
+      ),
     ),
   );
 }
