@@ -1,10 +1,22 @@
 import type { Command } from "commander";
+import type { World } from "../../bank/world-schema.js";
 import { prepareTrialWorld } from "../../run/run-trial.js";
 import { trialSeed } from "../../world/canary.js";
+import { GRAPHQL_PATH } from "../../world/graphql-endpoint.js";
+import { MCP_WORLD_PATH } from "../../world/mcp-world.js";
 import { serveTrialWorld } from "../../world/transport.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import type { SetExit } from "./index.js";
+
+/** Where a served world's spec is: OpenAPI for REST, introspection for GraphQL, tools/list for MCP. */
+export function specLine(protocol: World["protocol"], baseUrl: string): string {
+  if (protocol === "graphql")
+    return `GraphQL at POST ${baseUrl}${GRAPHQL_PATH} (the schema by introspection)`;
+  if (protocol === "mcp")
+    return `MCP tools (Streamable HTTP) at POST ${baseUrl}${MCP_WORLD_PATH} (the tools by tools/list)`;
+  return `spec at ${baseUrl}/openapi.json`;
+}
 
 /**
  * `apiflow serve`: serve one task's world (with the storyline before it replayed) over HTTP on
@@ -50,7 +62,7 @@ export function registerServe(program: Command, io: CliIo, _setExit: SetExit, si
         const served = await serveTrialWorld(trial, port, opts.host);
         io.stdout(`${served.baseUrl}\n`);
         io.stderr(
-          `serving world ${world.id} for task ${task.id} (epoch ${epoch}); spec at ${served.baseUrl}/openapi.json; Ctrl-C stops\n`,
+          `serving world ${world.id} for task ${task.id} (epoch ${epoch}); ${specLine(world.protocol, served.baseUrl)}; Ctrl-C stops\n`,
         );
         await new Promise<void>((resolve) => {
           const stop = () => void served.close().then(resolve);
