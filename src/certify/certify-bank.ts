@@ -5,16 +5,24 @@ import {
   type CertifyReport,
   CertifyReportSchema,
   GATE_NAMES,
+  type GateFailure,
   type GateName,
   type GateReport,
+  gateReport,
 } from "./certify-schema.js";
-import { CHAIN_REPLAY_VERSION, chainReplayGate } from "./chain-replay.js";
-import { DISCOVERABILITY_VERSION, discoverabilityGate } from "./discoverability.js";
-import { EXPLOIT_AUDIT_VERSION, exploitAuditGate } from "./exploit-audit.js";
-import type { Exploit } from "./exploits/index.js";
-import { LEAK_VERSION, leakGate } from "./leak.js";
-import { SOLVABILITY_VERSION, solvabilityGate } from "./solvability.js";
-import { TRIAD_VERSION, triadGate } from "./triad.js";
+import { CHAIN_REPLAY_VERSION, chainReplayFindings } from "./chain-replay.js";
+import { DISCOVERABILITY_VERSION, discoverabilityFindings } from "./discoverability.js";
+import {
+  EXPLOIT_AUDIT_VERSION,
+  type ExploitFindings,
+  exploitAuditReport,
+  exploitFindings,
+} from "./exploit-audit.js";
+import { EXPLOITS, type Exploit } from "./exploits/index.js";
+import { LEAK_VERSION, leakFindings } from "./leak.js";
+import { SOLVABILITY_VERSION, solvabilityFindings } from "./solvability.js";
+import { TRIAD_VERSION, triadFindings } from "./triad.js";
+import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 /** Each gate's version, recorded in the manifest with its counts. */
 export const GATE_VERSIONS: Record<GateName, string> = {
@@ -38,8 +46,141 @@ export interface CertifyOptions {
   exploits?: readonly Exploit[];
   /** Only these tasks (default all); the audit and chain replays still see the whole bank. */
   tasks?: (task: Task) => boolean;
-  /** Called as each gate finishes (progress for the CLI). */
-  onGate?: (name: GateName, report: GateReport) => void;
+  /**
+   * Called for each gate once every task has been through it, with the time spent in that gate's
+   * own work (wall and CPU seconds; trials shared between gates count for the first gate to run
+   * them).
+   */
+  onGate?: (name: GateName, report: GateReport, time: GateTime) => void;
+  /** How trials run; default `sharedTrials(bank)` (tests compare it with `freshTrials`). */
+  runner?: (bank: Bank) => TrialRunner;
+}
+
+/** Seconds one gate took over all tasks. */
+export interface GateTime {
+  seconds: number;
+  cpuSeconds: number;
+}
+
+/** Everything the gates found on one task, gate by gate (what a worker sends back). */
+export interface TaskFindings {
+  task_id: string;
+  failures: Partial<Record<GateName, GateFailure[]>>;
+  notes: string[];
+  exploits?: ExploitFindings;
+  time: Partial<Record<GateName, GateTime>>;
+}
+
+/**
+ * Run every wanted gate on one task. Gates run task by task (not gate by gate) so the trials of a
+ * task and trial seed are shared between gates and released when the task is done.
+ *
+ * @example const f = await certifyTask(bank, task, {}, sharedTrials(bank)); f.failures.triad // []
+ */
+export async function certifyTask(
+  bank: Bank,
+  task: Task,
+  options: CertifyOptions,
+  runner: TrialRunner,
+): Promise<TaskFindings> {
+  const wanted = new Set(options.gates ?? GATE_NAMES);
+  const out: TaskFindings = { task_id: task.id, failures: {}, notes: [], time: {} };
+  const timed = async <T>(name: GateName, work: () => Promise<T> | T): Promise<T> => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
+    const result = await work();
+    const used = process.cpuUsage(cpu);
+    out.time[name] = {
+      seconds: (performance.now() - wall) / 1000,
+      cpuSeconds: (used.user + used.system) / 1e6,
+    };
+    return result;
+  };
+  for (const name of GATE_NAMES) {
+    if (!wanted.has(name)) continue;
+    if (name === "triad") out.failures.triad = await timed(name, () => triadFindings(bank, task, runner));
+    else if (name === "solvability")
+      out.failures.solvability = await timed(name, () =>
+        solvabilityFindings(
+          task,
+          {
+            ...(options.oracle ? { oracle: options.oracle } : {}),
+            ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
+            ...(options.minPasses !== undefined ? { minPasses: options.minPasses } : {}),
+          },
+          runner,
+        ),
+      );
+    else if (name === "discoverability")
+      out.failures.discoverability = await timed(name, () => discoverabilityFindings(bank, task, runner));
+    else if (name === "leak") out.failures.leak = await timed(name, () => leakFindings(bank, task));
+    else if (name === "chain_replay") {
+      const found = await timed(name, () => chainReplayFindings(bank, task, runner));
+      out.failures.chain_replay = found.failures;
+      out.notes.push(...found.notes);
+    } else {
+      out.exploits = await timed(name, () =>
+        exploitFindings(bank, task, options.exploits ?? EXPLOITS, runner),
+      );
+    }
+  }
+  runner.release(task);
+  return out;
+}
+
+/**
+ * The per-gate report from every task's findings (in task order).
+ *
+ * @example assembleReport(bank, tasks, findings, options)
+ */
+export function assembleReport(
+  bank: Bank,
+  tasks: readonly Task[],
+  findings: readonly TaskFindings[],
+  options: CertifyOptions = {},
+): CertifyReport {
+  const wanted = new Set(options.gates ?? GATE_NAMES);
+  const gates: CertifyReport["gates"] = {};
+  const ids = tasks.map((t) => t.id);
+  const all = (name: GateName) => findings.flatMap((f) => f.failures[name] ?? []);
+  const build: Record<GateName, () => GateReport> = {
+    triad: () => gateReport(TRIAD_VERSION, ids, all("triad")),
+    solvability: () => gateReport(SOLVABILITY_VERSION, ids, all("solvability")),
+    discoverability: () => gateReport(DISCOVERABILITY_VERSION, ids, all("discoverability")),
+    leak: () => gateReport(LEAK_VERSION, ids, all("leak")),
+    chain_replay: () =>
+      gateReport(
+        CHAIN_REPLAY_VERSION,
+        tasks.filter((t) => t.kind === "chain").map((t) => t.id),
+        all("chain_replay"),
+        { notes: findings.flatMap((f) => f.notes) },
+      ),
+    exploit_audit: () =>
+      exploitAuditReport(
+        tasks,
+        options.exploits ?? EXPLOITS,
+        findings.flatMap((f) => (f.exploits ? [f.exploits] : [])),
+      ),
+  };
+  for (const name of GATE_NAMES) {
+    if (!wanted.has(name)) continue;
+    const report = build[name]();
+    gates[name] = report;
+    const time = findings.reduce(
+      (t, f) => ({
+        seconds: t.seconds + (f.time[name]?.seconds ?? 0),
+        cpuSeconds: t.cpuSeconds + (f.time[name]?.cpuSeconds ?? 0),
+      }),
+      { seconds: 0, cpuSeconds: 0 },
+    );
+    options.onGate?.(name, report, time);
+  }
+  return CertifyReportSchema.parse({
+    ok: Object.values(gates).every((g) => g.failed === 0),
+    bank: { name: bank.manifest.name, seed: bank.manifest.seed, tasks: bank.tasks.length },
+    oracle: options.oracle?.name ?? "golden",
+    gates,
+  });
 }
 
 /**
@@ -57,33 +198,10 @@ export async function certifyBank(
 ): Promise<CertifyReport> {
   const bank = "manifest" in input ? input : bankFromContent(input);
   const tasks = options.tasks ? bank.tasks.filter(options.tasks) : bank.tasks;
-  const wanted = new Set(options.gates ?? GATE_NAMES);
-  const gates: CertifyReport["gates"] = {};
-  const run: Record<GateName, () => Promise<GateReport>> = {
-    triad: () => triadGate(bank, tasks),
-    solvability: () =>
-      solvabilityGate(bank, tasks, {
-        ...(options.oracle ? { oracle: options.oracle } : {}),
-        ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
-        ...(options.minPasses !== undefined ? { minPasses: options.minPasses } : {}),
-      }),
-    discoverability: () => discoverabilityGate(bank, tasks),
-    leak: () => leakGate(bank, tasks),
-    chain_replay: () => chainReplayGate(bank, tasks),
-    exploit_audit: () => exploitAuditGate(bank, tasks, options.exploits),
-  };
-  for (const name of GATE_NAMES) {
-    if (!wanted.has(name)) continue;
-    const report = await run[name]();
-    gates[name] = report;
-    options.onGate?.(name, report);
-  }
-  return CertifyReportSchema.parse({
-    ok: Object.values(gates).every((g) => g.failed === 0),
-    bank: { name: bank.manifest.name, seed: bank.manifest.seed, tasks: bank.tasks.length },
-    oracle: options.oracle?.name ?? "golden",
-    gates,
-  });
+  const runner = (options.runner ?? sharedTrials)(bank);
+  const findings: TaskFindings[] = [];
+  for (const task of tasks) findings.push(await certifyTask(bank, task, options, runner));
+  return assembleReport(bank, tasks, findings, options);
 }
 
 /**

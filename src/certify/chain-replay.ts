@@ -10,10 +10,10 @@ import {
   playAndAnswer,
   renamePlaceholder,
   scripted,
-  trial,
   worldOf,
 } from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 export const CHAIN_REPLAY_VERSION = "1.0.0";
 
@@ -110,40 +110,19 @@ function findWrongSegmentSwap(
  *
  * @example (await chainReplayGate(bank, bank.tasks.filter((t) => t.kind === "chain"))).failed
  */
-export async function chainReplayGate(bank: Bank, tasks: readonly Task[]): Promise<GateReport> {
+export async function chainReplayGate(
+  bank: Bank,
+  tasks: readonly Task[],
+  runner: TrialRunner = sharedTrials(bank),
+): Promise<GateReport> {
   const chains = tasks.filter((t) => t.kind === "chain");
   const failures: GateFailure[] = [];
   const notes: string[] = [];
   for (const task of chains) {
-    const fail = (check: string, message: string) => failures.push({ task_id: task.id, check, message });
-    const golden = await trial(bank, task, goldenAgentFactory);
-    if (!golden.grade.passed) fail("golden_replay", `golden replay fails: ${golden.grade.failure_reason}`);
-    const segments = chainSegments(task);
-    if (!segments.success) {
-      fail("segments", segments.error);
-      continue;
-    }
-    let anyLaterBroken = false;
-    for (const replay of negativeReplays(bank, task, segments.data)) {
-      const agent = scripted(bank, `replay-${replay.name}`, async (session) => {
-        await playAndAnswer(session, task, replay.steps);
-      });
-      const r = await trial(bank, task, agent);
-      const skipped = replay.name.startsWith("skip_segment:") ? Number(replay.name.split(":")[1]) : null;
-      const laterFailed = skipped !== null && laterSegmentFailed(r, skipped);
-      anyLaterBroken ||= laterFailed;
-      if (r.grade.passed)
-        fail(replay.name, `negative replay ${replay.name} passes: the chain does not depend on it`);
-      else if (replay.laterMustFail !== undefined && !laterFailed)
-        fail(
-          replay.name,
-          `with segment ${replay.laterMustFail} skipped every later graded segment still passes: the later segments do not depend on it`,
-        );
-    }
-    if (task.coupling !== "none" && !anyLaterBroken && task.grader.chain_mode !== "selective")
-      notes.push(
-        `${task.id}: coupling "${task.coupling}" is nominal — skipping any earlier segment leaves every later segment passing (full mode still fails the skip)`,
-      );
+    const found = await chainReplayFindings(bank, task, runner);
+    failures.push(...found.failures);
+    notes.push(...found.notes);
+    runner.release(task);
   }
   return gateReport(
     CHAIN_REPLAY_VERSION,
@@ -151,6 +130,51 @@ export async function chainReplayGate(bank: Bank, tasks: readonly Task[]): Promi
     failures,
     { notes },
   );
+}
+
+/**
+ * Chain replays of one task (nothing for a solo task): its failures and notes.
+ *
+ * @example await chainReplayFindings(bank, chain, sharedTrials(bank)) // { failures: [], notes: [] }
+ */
+export async function chainReplayFindings(
+  bank: Bank,
+  task: Task,
+  runner: TrialRunner,
+): Promise<{ failures: GateFailure[]; notes: string[] }> {
+  const failures: GateFailure[] = [];
+  const notes: string[] = [];
+  if (task.kind !== "chain") return { failures, notes };
+  const fail = (check: string, message: string) => failures.push({ task_id: task.id, check, message });
+  const golden = await runner.run(task, goldenAgentFactory);
+  if (!golden.grade.passed) fail("golden_replay", `golden replay fails: ${golden.grade.failure_reason}`);
+  const segments = chainSegments(task);
+  if (!segments.success) {
+    fail("segments", segments.error);
+    return { failures, notes };
+  }
+  let anyLaterBroken = false;
+  for (const replay of negativeReplays(bank, task, segments.data)) {
+    const agent = scripted(bank, `replay-${replay.name}`, async (session) => {
+      await playAndAnswer(session, task, replay.steps);
+    });
+    const r = await runner.run(task, agent);
+    const skipped = replay.name.startsWith("skip_segment:") ? Number(replay.name.split(":")[1]) : null;
+    const laterFailed = skipped !== null && laterSegmentFailed(r, skipped);
+    anyLaterBroken ||= laterFailed;
+    if (r.grade.passed)
+      fail(replay.name, `negative replay ${replay.name} passes: the chain does not depend on it`);
+    else if (replay.laterMustFail !== undefined && !laterFailed)
+      fail(
+        replay.name,
+        `with segment ${replay.laterMustFail} skipped every later graded segment still passes: the later segments do not depend on it`,
+      );
+  }
+  if (task.coupling !== "none" && !anyLaterBroken && task.grader.chain_mode !== "selective")
+    notes.push(
+      `${task.id}: coupling "${task.coupling}" is nominal — skipping any earlier segment leaves every later segment passing (full mode still fails the skip)`,
+    );
+  return { failures, notes };
 }
 
 function laterSegmentFailed(r: TrialResult, skipped: number): boolean {

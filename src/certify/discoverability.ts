@@ -5,8 +5,9 @@ import type { Task } from "../bank/task-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { renderOpenApi } from "../world/openapi.js";
-import { jsonAtoms, occursAsToken, trial, worldOf } from "./certify-kit.js";
+import { jsonAtoms, occursAsToken, worldOf } from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+import { freshTrials, sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 export const DISCOVERABILITY_VERSION = "1.0.0";
 
@@ -92,11 +93,15 @@ function exchangeText(e: ExchangeEvent): string {
  *
  * @example (await discoverabilityGate(bank, bank.tasks)).first_failure
  */
-export async function discoverabilityGate(bank: Bank, tasks: readonly Task[]): Promise<GateReport> {
+export async function discoverabilityGate(
+  bank: Bank,
+  tasks: readonly Task[],
+  runner: TrialRunner = sharedTrials(bank),
+): Promise<GateReport> {
   const failures: GateFailure[] = [];
   for (const task of tasks) {
-    const failure = await firstUndiscoverable(bank, task);
-    if (failure) failures.push({ task_id: task.id, check: "undiscoverable_literal", message: failure });
+    failures.push(...(await discoverabilityFindings(bank, task, runner)));
+    runner.release(task);
   }
   return gateReport(
     DISCOVERABILITY_VERSION,
@@ -105,10 +110,28 @@ export async function discoverabilityGate(bank: Bank, tasks: readonly Task[]): P
   );
 }
 
+/**
+ * Discoverability on one task: an `undiscoverable_literal` failure naming the first one, if any.
+ *
+ * @example await discoverabilityFindings(bank, task, sharedTrials(bank)) // []
+ */
+export async function discoverabilityFindings(
+  bank: Bank,
+  task: Task,
+  runner: TrialRunner,
+): Promise<GateFailure[]> {
+  const failure = await firstUndiscoverable(bank, task, runner);
+  return failure ? [{ task_id: task.id, check: "undiscoverable_literal", message: failure }] : [];
+}
+
 /** The first undiscoverable literal of a task's golden run, as a sentence; null when there is none. */
-export async function firstUndiscoverable(bank: Bank, task: Task): Promise<string | null> {
+export async function firstUndiscoverable(
+  bank: Bank,
+  task: Task,
+  runner: TrialRunner = freshTrials(bank),
+): Promise<string | null> {
   const world = worldOf(bank, task);
-  const r = await trial(bank, task, goldenAgentFactory, 1);
+  const r = await runner.run(task, goldenAgentFactory, 1);
   const seeds = resolveCanaries(task.workspace, r.trial_seed);
   const known = [task.ticket, jsonAtoms(renderOpenApi(world)), jsonAtoms(seeds)];
   const exchanges = r.events.filter((e): e is ExchangeEvent => e.type === "exchange");

@@ -43,28 +43,35 @@ export function expectedValues(task: Task, seed: string): Array<{ source: string
  * @example (await leakGate(bank, bank.tasks)).failed === 0
  */
 export async function leakGate(bank: Bank, tasks: readonly Task[]): Promise<GateReport> {
-  const failures: GateFailure[] = [];
-  for (const task of tasks) {
-    const seed = trialSeed(bank.manifest.seed, task.id, 1);
-    const workspace = jsonAtoms(resolveCanaries(task.workspace, seed));
-    for (const { source, value } of expectedValues(task, seed)) {
-      const where = occursAsToken(task.ticket, value)
-        ? "the ticket"
-        : occursAsToken(workspace, value)
-          ? "the seed workspace"
-          : null;
-      if (!where) continue;
-      failures.push({
-        task_id: task.id,
-        check: "leaked_value",
-        message: `the expected value of ${source} (${JSON.stringify(value)}) already sits in ${where}`,
-      });
-      break;
-    }
-  }
   return gateReport(
     LEAK_VERSION,
     tasks.map((t) => t.id),
-    failures,
+    tasks.flatMap((task) => leakFindings(bank, task)),
   );
+}
+
+/**
+ * The leak check on one task: a `leaked_value` failure for the first expected value found.
+ *
+ * @example leakFindings(bank, task) // []
+ */
+export function leakFindings(bank: Bank, task: Task): GateFailure[] {
+  const seed = trialSeed(bank.manifest.seed, task.id, 1);
+  const workspace = jsonAtoms(resolveCanaries(task.workspace, seed));
+  for (const { source, value } of expectedValues(task, seed)) {
+    const where = occursAsToken(task.ticket, value)
+      ? "the ticket"
+      : occursAsToken(workspace, value)
+        ? "the seed workspace"
+        : null;
+    if (!where) continue;
+    return [
+      {
+        task_id: task.id,
+        check: "leaked_value",
+        message: `the expected value of ${source} (${JSON.stringify(value)}) already sits in ${where}`,
+      },
+    ];
+  }
+  return [];
 }

@@ -2,8 +2,8 @@ import type { AgentFactory } from "../agents/agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
-import { trial } from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 export const SOLVABILITY_VERSION = "1.0.0";
 
@@ -26,30 +26,46 @@ export async function solvabilityGate(
   bank: Bank,
   tasks: readonly Task[],
   options: SolvabilityOptions = {},
+  runner: TrialRunner = sharedTrials(bank),
 ): Promise<GateReport> {
-  const oracle = options.oracle ?? goldenAgentFactory;
-  const attempts = options.attempts ?? 10;
-  const minPasses = options.minPasses ?? 3;
   const failures: GateFailure[] = [];
   for (const task of tasks) {
-    let passes = 0;
-    let lastReason = "";
-    for (let epoch = 1; epoch <= attempts; epoch++) {
-      const r = await trial(bank, task, oracle, epoch);
-      if (r.grade.passed) passes += 1;
-      else lastReason = r.grade.failure_reason || r.stop_detail || r.outcome;
-    }
-    if (passes < minPasses) {
-      failures.push({
-        task_id: task.id,
-        check: "pass_at_n",
-        message: `oracle ${oracle.name} passed ${passes} of ${attempts} attempts (needs ${minPasses}); last failure: ${lastReason}`,
-      });
-    }
+    failures.push(...(await solvabilityFindings(task, options, runner)));
+    runner.release(task);
   }
   return gateReport(
     SOLVABILITY_VERSION,
     tasks.map((t) => t.id),
     failures,
   );
+}
+
+/**
+ * Solvability on one task: a `pass_at_n` failure when the oracle passes fewer than k of N attempts.
+ *
+ * @example await solvabilityFindings(task, { attempts: 10, minPasses: 3 }, sharedTrials(bank)) // []
+ */
+export async function solvabilityFindings(
+  task: Task,
+  options: SolvabilityOptions,
+  runner: TrialRunner,
+): Promise<GateFailure[]> {
+  const oracle = options.oracle ?? goldenAgentFactory;
+  const attempts = options.attempts ?? 10;
+  const minPasses = options.minPasses ?? 3;
+  let passes = 0;
+  let lastReason = "";
+  for (let epoch = 1; epoch <= attempts; epoch++) {
+    const r = await runner.run(task, oracle, epoch);
+    if (r.grade.passed) passes += 1;
+    else lastReason = r.grade.failure_reason || r.stop_detail || r.outcome;
+  }
+  if (passes >= minPasses) return [];
+  return [
+    {
+      task_id: task.id,
+      check: "pass_at_n",
+      message: `oracle ${oracle.name} passed ${passes} of ${attempts} attempts (needs ${minPasses}); last failure: ${lastReason}`,
+    },
+  ];
 }

@@ -11,10 +11,10 @@ import {
   playAndAnswer,
   renamePlaceholder,
   scripted,
-  trial,
   worldOf,
 } from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 export const TRIAD_VERSION = "1.0.0";
 
@@ -138,24 +138,40 @@ export function staleTokenSteps(task: Task, tokenPath: string, tokenPrefix: stri
  *
  * @example const report = await triadGate(bank, bank.tasks); report.failed === 0
  */
-export async function triadGate(bank: Bank, tasks: readonly Task[]): Promise<GateReport> {
+export async function triadGate(
+  bank: Bank,
+  tasks: readonly Task[],
+  runner: TrialRunner = sharedTrials(bank),
+): Promise<GateReport> {
   const failures: GateFailure[] = [];
   for (const task of tasks) {
-    for (const exam of triadExams(bank, task)) {
-      const r = await trial(bank, task, exam.agent);
-      if (r.grade.passed === exam.mustPass) continue;
-      failures.push({
-        task_id: task.id,
-        check: exam.name,
-        message: exam.mustPass
-          ? `the answer key fails its own grader: ${r.grade.failure_reason || r.stop_detail}`
-          : `${exam.name === "blank" ? "the blank exam" : `sabotaged exam ${exam.name}`} passes: the grader is not load-bearing`,
-      });
-    }
+    failures.push(...(await triadFindings(bank, task, runner)));
+    runner.release(task);
   }
   return gateReport(
     TRIAD_VERSION,
     tasks.map((t) => t.id),
     failures,
   );
+}
+
+/**
+ * The triad's failures on one task (none when its grader is load-bearing).
+ *
+ * @example await triadFindings(bank, task, sharedTrials(bank)) // []
+ */
+export async function triadFindings(bank: Bank, task: Task, runner: TrialRunner): Promise<GateFailure[]> {
+  const failures: GateFailure[] = [];
+  for (const exam of triadExams(bank, task)) {
+    const r = await runner.run(task, exam.agent);
+    if (r.grade.passed === exam.mustPass) continue;
+    failures.push({
+      task_id: task.id,
+      check: exam.name,
+      message: exam.mustPass
+        ? `the answer key fails its own grader: ${r.grade.failure_reason || r.stop_detail}`
+        : `${exam.name === "blank" ? "the blank exam" : `sabotaged exam ${exam.name}`} passes: the grader is not load-bearing`,
+    });
+  }
+  return failures;
 }

@@ -14,7 +14,7 @@ import { inProcessTransport, type WorldTransport } from "../world/transport.js";
 import { TrialWorld } from "../world/trial-world.js";
 import { DEFAULT_LIMITS, stopConditions, type TrialLimits } from "./stop-conditions.js";
 import type { TokenUsage, TranscriptMessage } from "./transcript-schema.js";
-import { HarnessSession } from "./trial-session.js";
+import { HarnessSession, type ToolRunner } from "./trial-session.js";
 
 /** How a trial ended, for the store and the analysis; the last two are not scored. */
 export type TrialOutcomeKind =
@@ -50,6 +50,43 @@ export interface RunTrialOptions {
   limits?: TrialLimits;
   /** Use another transport (e.g. HTTP to a served world); default is in-process. */
   transport?: (trial: TrialWorld) => WorldTransport;
+  /**
+   * Where the trial's tool calls go and its event log is read from; default a fresh world with the
+   * storyline replayed and a fresh workspace. Certification passes a backend that forks recorded
+   * states of the same trial seed (same answers, same log), so it need not replay them again.
+   */
+  backend?: (seed: string) => Promise<TrialBackend>;
+}
+
+/**
+ * A trial's world and workspace as the harness sees them: tool calls in, the event log out.
+ *
+ * @example const backend: TrialBackend = { call: (n, a) => ws.call(n, a), events: () => trial.log.events };
+ */
+export interface TrialBackend extends ToolRunner {
+  events(): readonly TrialEvent[] | Promise<readonly TrialEvent[]>;
+}
+
+/** The default backend: a fresh trial world (storyline replayed) and workspace for `seed`. */
+export async function freshBackend(
+  world: World,
+  task: Task,
+  seed: string,
+  transportFor?: (trial: TrialWorld) => WorldTransport,
+): Promise<TrialBackend & { trial: TrialWorld; workspace: Workspace }> {
+  const trial = await prepareTrialWorld(world, task, seed);
+  const workspace = new Workspace({
+    world,
+    transport: transportFor ? transportFor(trial) : inProcessTransport(trial),
+    log: trial.log,
+    variables: seededVariables(task, seed),
+  });
+  return {
+    trial,
+    workspace,
+    call: (name, args) => workspace.call(name, args),
+    events: () => trial.log.events,
+  };
 }
 
 /** The per-trial world, with the storyline before the task already replayed. */
@@ -96,15 +133,10 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
   if (!world) throw new Error(`task ${task.id} names unknown world ${task.world}`);
   const seed = deriveTrialSeed(bank.manifest.seed, task.id, epoch);
   const started = performance.now();
-  const trial = await prepareTrialWorld(world, task, seed);
-  const transport = options.transport ? options.transport(trial) : inProcessTransport(trial);
-  const workspace = new Workspace({
-    world,
-    transport,
-    log: trial.log,
-    variables: seededVariables(task, seed),
-  });
-  const session = new HarnessSession(workspace, SYSTEM_PROMPT, task.ticket, stopConditions(limits), {
+  const backend = options.backend
+    ? await options.backend(seed)
+    : await freshBackend(world, task, seed, options.transport);
+  const session = new HarnessSession(backend, SYSTEM_PROMPT, task.ticket, stopConditions(limits), {
     maxSeconds: limits.maxSeconds,
   });
   try {
@@ -115,13 +147,14 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
   } finally {
     session.dispose();
   }
+  const events = await backend.events();
   const grade = gradeTrial({
     grader: task.grader,
     ...(task.kind === "chain" && task.grader.chain_mode === "selective" && task.graded_segments
       ? { gradedSegments: task.graded_segments }
       : {}),
     trialSeed: seed,
-    events: trial.log.events,
+    events,
     finalMessage: session.finalMessage,
   });
   const stop = session.stopReason ?? "harness_error";
@@ -135,7 +168,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     stop_detail: session.stopDetail,
     grade,
     messages: session.messages,
-    events: trial.log.events,
+    events,
     tokens: session.usage,
     tool_calls: session.toolCallCount,
     duration_s: (performance.now() - started) / 1000,

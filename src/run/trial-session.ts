@@ -14,6 +14,9 @@ function sharedToolSchemas(): ReturnType<typeof toolJsonSchemas> {
   return toolSchemas;
 }
 
+/** What a session sends tool calls to: a `Workspace`, or certification's forking stand-in for one. */
+export type ToolRunner = Pick<Workspace, "call">;
+
 /**
  * The harness side of a trial: it runs the agent's tool calls against the workspace, records the
  * transcript in the 1.0 message layout, applies the stop conditions, and knows how the trial ended.
@@ -38,7 +41,7 @@ export class HarnessSession implements TrialSession {
   private readonly timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly workspace: Workspace,
+    private readonly workspace: ToolRunner,
     readonly systemPrompt: string,
     readonly ticket: string,
     private readonly conditions: StopCondition[],

@@ -83,6 +83,25 @@ export class Workspace {
     this.spec = worldSpec(opts.world);
   }
 
+  /**
+   * An independent copy of this workspace (variables, requests, responses, handles, id counters)
+   * whose calls go to `transport` and write to `log`: given the same world state it answers every
+   * later call exactly as this one would. Stored entities are replaced, never changed in place, so
+   * the copy shares them.
+   *
+   * @example const copy = ws.fork({ transport: inProcessTransport(forkedTrial), log: forkedTrial.log });
+   */
+  fork(to: { transport: WorldTransport; log: EventLog }): Workspace {
+    const copy = new Workspace({ ...this.opts, ...to, variables: { vault: {}, local: {}, global: {} } });
+    for (const scope of SCOPE_ORDER) for (const [k, v] of this.vars[scope]) copy.vars[scope].set(k, v);
+    for (const [k, v] of this.requests) copy.requests.set(k, v);
+    for (const [k, v] of this.responses) copy.responses.set(k, v);
+    for (const [k, v] of this.handles) copy.handles.set(k, v);
+    copy.seq = this.seq;
+    copy.rpcSeq = this.rpcSeq;
+    return copy;
+  }
+
   /** Run one tool call. Arguments arrive as the model sent them (an object or a JSON string). */
   async call(name: string, rawArgs: unknown): Promise<ToolResult> {
     if (!TOOL_NAMES.includes(name as ToolName)) {
@@ -151,7 +170,7 @@ export class Workspace {
         if (id !== "openapi" && id !== this.specId) {
           return error("not_found", `no spec "${id}"; the workspace has spec:${this.specId}`);
         }
-        return ok({ ref: `spec:${this.specId}`, content: this.spec });
+        return { ok: true, content: specText(this.opts.world, this.specId, this.spec) };
       case "request": {
         const content = this.requests.get(id);
         if (!content) return error("not_found", `no request "${id}"`);
@@ -450,8 +469,32 @@ const PROTOCOL_HINT = {
   mcp: 'send {protocol: "mcp", tool, arguments?, headers?}',
 } as const;
 
-/** The spec entity of a world: OpenAPI for REST, the SDL for GraphQL, the tool list for MCP. */
+// The spec is a pure function of the world, and rendering and serialising it (tens of KB) was a
+// large share of a short trial: build each once per world object.
+const specs = new WeakMap<World, JsonObject>();
+const specTexts = new WeakMap<World, string>();
+
 function worldSpec(world: World): JsonObject {
+  let spec = specs.get(world);
+  if (!spec) {
+    spec = renderWorldSpec(world);
+    specs.set(world, spec);
+  }
+  return spec;
+}
+
+/** What `read` of the spec returns: the same text `ok({ref, content})` would build. */
+function specText(world: World, specId: string, spec: JsonObject): string {
+  let text = specTexts.get(world);
+  if (text === undefined) {
+    text = JSON.stringify({ ref: `spec:${specId}`, content: spec });
+    specTexts.set(world, text);
+  }
+  return text;
+}
+
+/** The spec entity of a world: OpenAPI for REST, the SDL for GraphQL, the tool list for MCP. */
+function renderWorldSpec(world: World): JsonObject {
   const protocol = world.protocol ?? "rest";
   if (protocol === "graphql") {
     return {

@@ -45,6 +45,13 @@ export class EventLog {
     return full;
   }
 
+  /** A copy holding the events so far (events are never changed once appended, so they are shared). */
+  fork(): EventLog {
+    const copy = new EventLog();
+    copy.list.push(...this.list);
+    return copy;
+  }
+
   get events(): readonly TrialEvent[] {
     return this.list;
   }

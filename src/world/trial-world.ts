@@ -51,7 +51,7 @@ export const MAX_WAIT_SECONDS = 3600;
  */
 export class TrialWorld {
   readonly records: Map<string, JsonObject[]>;
-  readonly log = new EventLog();
+  readonly log: EventLog;
   /** When false (replaying the storyline before a task), exchanges are not logged. */
   recording = true;
   private now = 0;
@@ -68,14 +68,60 @@ export class TrialWorld {
   constructor(
     readonly world: World,
     readonly seed: string,
+    from?: TrialWorld,
   ) {
     this.records = new Map();
+    if (from) {
+      this.log = from.log.fork();
+      this.copyStateOf(from);
+      return;
+    }
+    this.log = new EventLog();
     for (const [name, resource] of Object.entries(world.resources)) {
       this.records.set(
         name,
         resource.records.map((r) => resolveCanaries(r, seed) as JsonObject),
       );
     }
+  }
+
+  /**
+   * An independent copy of this trial's state (records, tokens, counters, clock, jobs, staged
+   * writes, stored replies, the log so far): what the copy serves from here on is exactly what
+   * this one would serve, and neither sees the other's later requests. Certification forks the
+   * state a golden run reached instead of replaying the run again.
+   *
+   * @example const copy = trial.fork(); copy.tick(); copy.clock === trial.clock + 1
+   */
+  fork(): TrialWorld {
+    return new TrialWorld(this.world, this.seed, this);
+  }
+
+  private copyStateOf(from: TrialWorld): void {
+    // Routes mutate records in place (Object.assign, push, splice) and a finished job's record is
+    // the same object as the one in its resource: copy each record once and keep that aliasing.
+    const copies = new Map<JsonObject, JsonObject>();
+    const copy = (r: JsonObject): JsonObject => {
+      let c = copies.get(r);
+      if (!c) {
+        c = { ...r };
+        copies.set(r, c);
+      }
+      return c;
+    };
+    for (const [name, list] of from.records) this.records.set(name, list.map(copy));
+    this.now = from.now;
+    for (const [k, v] of from.tokens) this.tokens.set(k, { ...v });
+    for (const [k, v] of from.refreshTokens) this.refreshTokens.set(k, v);
+    for (const [k, v] of from.counters) this.counters.set(k, v);
+    // Resolving canaries is a pure function of the seed: the cache is shared, never changed.
+    for (const [k, v] of from.resolvedCache) this.resolvedCache.set(k, v);
+    this.staleTokenSet = from.staleTokenSet;
+    for (const [k, v] of from.jobs) this.jobs.set(k, { ...v, record: copy(v.record) });
+    for (const [k, v] of from.throttles) this.throttles.set(k, v);
+    for (const [k, v] of from.staged) this.staged.set(k, { ...v, record: copy(v.record) });
+    for (const [k, v] of from.replies) this.replies.set(k, v);
+    this.recording = from.recording;
   }
 
   /** The trial's logical clock, in seconds. */

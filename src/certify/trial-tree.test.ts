@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { AgentFactory } from "../agents/agent.js";
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import { bankFromContent } from "../bank/bank.js";
+import type { Task } from "../bank/task-schema.js";
+import type { TrialResult } from "../run/run-trial.js";
+import { chainSegments, playAndAnswer, scripted } from "./certify-kit.js";
+import { negativeReplays } from "./chain-replay.js";
+import { EXPLOITS } from "./exploits/index.js";
+import { skeletonContent } from "./test-banks.js";
+import { triadExams } from "./triad.js";
+import { freshTrials, sharedTrials } from "./trial-tree.js";
+
+const bank = bankFromContent(skeletonContent());
+
+/** Every trial certification runs on a task, in the order it runs them. */
+function trialsOf(task: Task): Array<{ agent: AgentFactory; epoch: number }> {
+  const out = triadExams(bank, task).map((e) => ({ agent: e.agent, epoch: 1 }));
+  for (let epoch = 1; epoch <= 3; epoch++) out.push({ agent: goldenAgentFactory, epoch });
+  const segments = chainSegments(task);
+  if (task.kind === "chain" && segments.success)
+    for (const replay of negativeReplays(bank, task, segments.data))
+      out.push({
+        agent: scripted(bank, `replay-${replay.name}`, async (s) => {
+          await playAndAnswer(s, task, replay.steps);
+        }),
+        epoch: 1,
+      });
+  for (const exploit of EXPLOITS)
+    out.push({
+      agent: scripted(bank, `exploit-${exploit.name}`, (s, ctx) => exploit.play(s, ctx)),
+      epoch: 1,
+    });
+  // A state reached only through recorded calls, then left again.
+  out.push({ agent: scripted(bank, "blank-again", async (s) => s.finish("")), epoch: 1 });
+  return out;
+}
+
+const comparable = ({ duration_s: _, ...rest }: TrialResult) => JSON.parse(JSON.stringify(rest)) as unknown;
+
+describe("sharedTrials", () => {
+  it("gives every trial exactly the result a fresh trial gives (transcript, log, grade)", async () => {
+    const fresh = freshTrials(bank);
+    const shared = sharedTrials(bank);
+    let compared = 0;
+    for (const task of bank.tasks) {
+      for (const { agent, epoch } of trialsOf(task)) {
+        const a = await shared.run(task, agent, epoch);
+        const b = await fresh.run(task, agent, epoch);
+        expect(comparable(a), `${task.id} ${agent.name} epoch ${epoch}`).toEqual(comparable(b));
+        compared += 1;
+      }
+      shared.release(task);
+    }
+    expect(compared).toBeGreaterThan(60);
+  }, 120_000);
+
+  it("runs the golden trial of a task and epoch once, whichever gate asks", async () => {
+    const shared = sharedTrials(bank);
+    const task = bank.tasks[0] as Task;
+    const first = await shared.run(task, goldenAgentFactory, 1);
+    expect(await shared.run(task, goldenAgentFactory, 1)).toBe(first);
+    expect(await shared.run(task, goldenAgentFactory, 2)).not.toBe(first);
+    shared.release(task);
+    expect(await shared.run(task, goldenAgentFactory, 1)).not.toBe(first);
+  });
+});

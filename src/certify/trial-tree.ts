@@ -1,0 +1,210 @@
+import type { AgentFactory } from "../agents/agent.js";
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import type { Bank } from "../bank/bank.js";
+import type { Task } from "../bank/task-schema.js";
+import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
+import type { ToolResult, Workspace } from "../workspace/workspace.js";
+import { trialSeed } from "../world/canary.js";
+import { inProcessTransport } from "../world/transport.js";
+import type { TrialWorld } from "../world/trial-world.js";
+import { worldOf } from "./certify-kit.js";
+
+/**
+ * How the gates run a trial of `agent` on `task` at `epoch` (default 1) through the real harness,
+ * and say when they are done with a task (its recorded states can go).
+ *
+ * @example const r = await runner.run(task, goldenAgentFactory); runner.release(task);
+ */
+export interface TrialRunner {
+  run(task: Task, agent: AgentFactory, epoch?: number): Promise<TrialResult>;
+  release(task: Task): void;
+}
+
+/**
+ * Every trial from scratch: a fresh world (storyline replayed), workspace and grader. The
+ * reference the shared runner is tested against.
+ *
+ * @example await freshTrials(bank).run(task, goldenAgentFactory)
+ */
+export function freshTrials(bank: Bank): TrialRunner {
+  return {
+    run: (task, agent, epoch = 1) => runTrial({ bank, task, agent, epoch }),
+    release: () => {},
+  };
+}
+
+interface State {
+  trial: TrialWorld;
+  workspace: Workspace;
+}
+
+/** A tool-call sequence of one trial seed: the call that led here, its result, what followed. */
+interface Node {
+  parent: Node | null;
+  /** The call that led here (`key` is its canonical JSON); null at the root. */
+  call: { name: string; args: unknown } | null;
+  result: ToolResult | null;
+  children: Map<string, Node>;
+  /** The world and workspace right after the call, kept pristine: forked before any use. */
+  state: State | null;
+}
+
+function fork(state: State): State {
+  const trial = state.trial.fork();
+  const workspace = state.workspace.fork({ transport: inProcessTransport(trial), log: trial.log });
+  return { trial, workspace };
+}
+
+/**
+ * The canonical text of tool-call arguments, or null when JSON would not keep them exactly
+ * (undefined members, NaN, -0, non-plain objects): such a call is never shared.
+ */
+function callKey(name: string, args: unknown): string | null {
+  const exact = (v: unknown): boolean => {
+    if (v === null || typeof v === "string" || typeof v === "boolean") return true;
+    if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0);
+    if (Array.isArray(v)) return v.every(exact);
+    if (typeof v === "object") {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      return Object.values(v as Record<string, unknown>).every((x) => x !== undefined && exact(x));
+    }
+    return false;
+  };
+  return exact(args) ? `${name}\u0000${JSON.stringify(args)}` : null;
+}
+
+/**
+ * Every trial of one task at one trial seed, as a tree of tool-call sequences. The world and the
+ * workspace are deterministic functions of the seed and the calls made, so a trial whose calls
+ * so far equal an earlier trial's gets that trial's recorded results, and where it first differs
+ * it continues on a fork of the state the earlier trial had reached. The storyline before the task
+ * is replayed once per seed, and a sabotaged golden run replays only from its sabotaged step. The
+ * first trial (the golden reference) keeps a state after each call; a later branch point without
+ * one is rebuilt from the nearest kept state by re-sending the recorded calls.
+ */
+class TrialTree {
+  private root: Promise<Node> | null = null;
+  private trials = 0;
+
+  constructor(
+    private readonly bank: Bank,
+    private readonly task: Task,
+    private readonly seed: string,
+    /** Whether the first trial keeps a state after each call (worth it only when many trials follow). */
+    private readonly branchy: boolean,
+  ) {}
+
+  private rootNode(): Promise<Node> {
+    this.root ??= freshBackend(worldOf(this.bank, this.task), this.task, this.seed).then((b) => ({
+      parent: null,
+      call: null,
+      result: null,
+      children: new Map(),
+      state: { trial: b.trial, workspace: b.workspace },
+    }));
+    return this.root;
+  }
+
+  /** A fork of the state right after `node`'s call (rebuilt from the nearest kept state if need be). */
+  private async materialize(node: Node): Promise<State> {
+    if (node.state) return fork(node.state);
+    const path: Node[] = [];
+    let at: Node | null = node;
+    while (at && !at.state) {
+      path.push(at);
+      at = at.parent;
+    }
+    if (!at?.state) throw new Error("trial tree: the root has no state");
+    const state = fork(at.state);
+    for (const step of path.reverse()) {
+      const call = step.call as NonNullable<Node["call"]>;
+      await state.workspace.call(call.name, call.args);
+    }
+    // Where one later trial branched, others tend to: keep this state too.
+    node.state = fork(state);
+    return state;
+  }
+
+  async backend(): Promise<TrialBackend> {
+    const keepStates = this.branchy && this.trials === 0;
+    this.trials += 1;
+    let cursor = await this.rootNode();
+    let live: State | null = null;
+    let offTree = false;
+    return {
+      call: async (name, args) => {
+        const key = offTree ? null : callKey(name, args);
+        if (!live) {
+          const known = key === null ? undefined : cursor.children.get(key);
+          if (known?.result) {
+            cursor = known;
+            return known.result;
+          }
+          live = await this.materialize(cursor);
+        }
+        const result = await live.workspace.call(name, args);
+        if (key === null) offTree = true;
+        if (!offTree) {
+          const node: Node = {
+            parent: cursor,
+            call: { name, args: JSON.parse(JSON.stringify(args)) as unknown },
+            result,
+            children: new Map(),
+            state: keepStates ? fork(live) : null,
+          };
+          cursor.children.set(key as string, node);
+          cursor = node;
+        }
+        return result;
+      },
+      events: async () => {
+        if (live) return live.trial.log.events;
+        // Every call was a recorded one: the log is the recorded state's (read, never written).
+        if (!cursor.state) cursor.state = await this.materialize(cursor);
+        return cursor.state.trial.log.events;
+      },
+    };
+  }
+}
+
+/**
+ * The runner certification uses: trials of the same task and trial seed share a `TrialTree`, and
+ * the golden agent's trial of a (task, epoch) — the triad's answer key, the oracle's first attempt,
+ * the chain's golden replay and the discoverability run are the same trial — runs once. Every
+ * result equals what `freshTrials` returns for the same trial (but `duration_s`).
+ *
+ * @example const runner = sharedTrials(bank); await triadGate(bank, bank.tasks, runner)
+ */
+export function sharedTrials(bank: Bank): TrialRunner {
+  const trees = new Map<string, TrialTree>();
+  const golden = new Map<string, Promise<TrialResult>>();
+  const run = (task: Task, agent: AgentFactory, epoch = 1): Promise<TrialResult> => {
+    const id = `${task.id}\u0000${epoch}`;
+    if (agent === goldenAgentFactory) {
+      const memo = golden.get(id);
+      if (memo) return memo;
+    }
+    let tree = trees.get(id);
+    if (!tree) {
+      // The gates run their many trials (exams, replays, exploits) at epoch 1; the oracle's other
+      // epochs are one golden trial each.
+      tree = new TrialTree(bank, task, trialSeed(bank.manifest.seed, task.id, epoch), epoch === 1);
+      trees.set(id, tree);
+    }
+    const t = tree;
+    const result = runTrial({ bank, task, agent, epoch, backend: () => t.backend() });
+    if (agent === goldenAgentFactory) golden.set(id, result);
+    return result;
+  };
+  return {
+    run,
+    release(task) {
+      for (const key of [...trees.keys(), ...golden.keys()])
+        if (key.startsWith(`${task.id}\u0000`)) {
+          trees.delete(key);
+          golden.delete(key);
+        }
+    },
+  };
+}
