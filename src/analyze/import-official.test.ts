@@ -1,4 +1,13 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -130,5 +139,45 @@ describe("importOfficial transcript modes", () => {
     const copied = readFileSync(join(out, "transcripts", "m", "v56-w08-sub19-t1.json"), "utf8");
     expect(copied).toBe(readFileSync(join(src, "m", "v56-w08-sub19-t1.json"), "utf8"));
     expect(copied.length).toBeGreaterThan(100);
+  });
+
+  it("links by default, and a copy-mode re-import never copies a linked file onto itself", async () => {
+    const src = tmp();
+    mkdirSync(join(src, "m"));
+    const file = join(src, "m", "v56-w08-sub19-t1.json");
+    cpSync(join(SAMPLE, "claude-fable-5", "v56-w08-sub19-t1.json"), file);
+    const original = readFileSync(file, "utf8");
+    const out = tmp();
+    const first = await importOfficial(src, out);
+    expect(first.success && first.data.imported).toBe(1);
+    const dest = join(out, "transcripts", "m", "v56-w08-sub19-t1.json");
+    expect(statSync(dest).ino).toBe(statSync(file).ino);
+    expect(readRunManifest(out)).toMatchObject({ transcripts: "link" });
+    const again = await importOfficial(src, out, { transcripts: "copy" });
+    expect(again.success && again.data.imported).toBe(1);
+    expect(readFileSync(file, "utf8")).toBe(original);
+  });
+});
+
+describe("importOfficial parse threads", () => {
+  it("gives the same rows and the same malformed files on the calling thread and on workers", async () => {
+    const src = tmp();
+    cpSync(SAMPLE, src, { recursive: true });
+    writeFileSync(join(src, "claude-fable-5", "v56-w01-sub01-t1.json"), "{ not json");
+    const rows = async (workers: number) => {
+      const out = tmp();
+      const res = await importOfficial(src, out, { workers, transcripts: "reference", filesPerBatch: 5 });
+      if (!res.success) throw new Error(res.error.message);
+      const store = openStore(out, { readonly: true });
+      const all = [...store.all()];
+      store.close();
+      return { all, malformed: res.data.malformed, imported: res.data.imported };
+    };
+    const inThread = await rows(0);
+    const threaded = await rows(2);
+    expect(inThread.imported).toBe(242);
+    expect(threaded.all).toEqual(inThread.all);
+    expect(threaded.malformed).toEqual(inThread.malformed);
+    expect(inThread.malformed.map((m) => m.code)).toEqual(["invalid_json"]);
   });
 });

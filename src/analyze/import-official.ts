@@ -1,28 +1,32 @@
-import { copyFile, link, mkdir, opendir, readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { copyFile, link, mkdir, opendir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { openStore, RUN_LAYOUT, readRunManifest, transcriptRelPath, writeRunManifest } from "../run/store.js";
-import { TranscriptSchema } from "../run/transcript-schema.js";
-import { type TrialRecord, TrialRecordSchema } from "../run/trial-record.js";
-import { parseTaskId } from "./task-id.js";
-import { transcriptToRecord } from "./transcript-to-record.js";
+import { openStore, RUN_LAYOUT, readRunManifest, writeRunManifest } from "../run/store.js";
+import type { TrialRecord } from "../run/trial-record.js";
+import type { MalformedFile, OfficialFileOutcome, OfficialFileRef } from "./official-file.js";
+import { defaultImportWorkers, openOfficialFilePool } from "./official-file-pool.js";
 
-/** Why a published file was skipped; the import goes on. */
-export type MalformedCode = "unreadable" | "invalid_json" | "schema" | "task_id" | "name_mismatch" | "record";
-
-export interface MalformedFile {
-  /** Path relative to the imported directory, e.g. `gpt-5-mini/v56-w03-sub07-t2.json`. */
-  path: string;
-  code: MalformedCode;
-  message: string;
-}
+export type { MalformedCode, MalformedFile } from "./official-file.js";
 
 export interface ImportOptions {
   /**
-   * `copy` (default) puts each transcript in the run directory; `link` hard-links it there (no
-   * bytes copied; falls back to copying across file systems); `reference` stores its source path.
+   * `link` (default) hard-links each transcript into the run directory (no bytes copied; copies
+   * where a link cannot be made, e.g. across file systems); `copy` copies it there; `reference`
+   * stores its source path. Hard links share the published file's inode: nothing in apiflow
+   * writes a transcript after import, so the run directory stays self-contained at no I/O cost.
    */
   transcripts?: "copy" | "link" | "reference";
-  /** Files read ahead of the parser (I/O overlaps parsing; memory stays ~ this × the largest file). */
+  /**
+   * Threads that read and parse files (JSON.parse is most of the work); default one per core but
+   * one, at least 1, at most 4. 0 parses on the calling thread.
+   */
+  workers?: number;
+  /** Files per batch sent to a parse thread. */
+  filesPerBatch?: number;
+  /**
+   * Batches in flight per parse thread (reading overlaps parsing; memory stays about
+   * workers × this × filesPerBatch small rows, plus one file per thread being parsed).
+   */
   concurrency?: number;
   /** Rows per store transaction. */
   batchSize?: number;
@@ -44,8 +48,6 @@ export interface ImportResult {
 }
 
 export type ImportError = { code: "source_missing" | "source_not_dir"; message: string };
-
-const FILE_NAME = /^(.+)-t(\d+)\.json$/;
 
 /** Walk `<dir>/<model-slug>/*.json` one entry at a time (56,037 files never sit in one array). */
 async function* transcriptFiles(dir: string): AsyncGenerator<{ agent: string; name: string }> {
@@ -80,49 +82,27 @@ async function linkOrCopy(src: string, dest: string): Promise<void> {
   await copyFile(src, dest);
 }
 
-type Parsed =
-  | { ok: true; record: TrialRecord; source: string; rel: string }
-  | { ok: false; bad: MalformedFile };
-
-function parseOne(agent: string, name: string, text: string, source: string, reference: boolean): Parsed {
-  const path = `${agent}/${name}`;
-  const bad = (code: MalformedCode, message: string): Parsed => ({ ok: false, bad: { path, code, message } });
-  let json: unknown;
+/**
+ * Copy `src` to `dest`, but never onto itself: after an import in `link` mode the destination is
+ * the source's own inode, and copying over it would truncate the published file.
+ */
+async function copyNotOntoItself(src: string, dest: string): Promise<void> {
   try {
-    json = JSON.parse(text);
+    await copyFile(src, dest, constants.COPYFILE_EXCL);
+    return;
   } catch (e) {
-    return bad("invalid_json", (e as Error).message);
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }
-  const parsed = TranscriptSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return bad("schema", `${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`);
-  }
-  const t = parsed.data;
-  const task = parseTaskId(t.task_id);
-  if (!task)
-    return bad(
-      "task_id",
-      `task id ${JSON.stringify(t.task_id)} is neither <bank>-wNN-subNN nor -chain-1toNN`,
-    );
-  const fromName = FILE_NAME.exec(name);
-  if (!fromName || fromName[1] !== t.task_id || Number(fromName[2]) !== t.trial) {
-    return bad("name_mismatch", `file name does not match task_id ${t.task_id} trial ${t.trial}`);
-  }
-  const rel = transcriptRelPath(agent, t.task_id, t.trial);
-  const record = transcriptToRecord(t, task, agent, reference ? source : rel);
-  const checked = TrialRecordSchema.safeParse(record);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    return bad("record", `${issue?.path.join(".")}: ${issue?.message}`);
-  }
-  return { ok: true, record: checked.data, source, rel };
+  const [a, b] = await Promise.all([stat(src), stat(dest)]);
+  if (a.dev === b.dev && a.ino === b.ino) return;
+  await copyFile(src, dest);
 }
 
 /**
  * Import published APIFlow-Bench 1.0 transcripts (`<dir>/<model-slug>/<task_id>-t<N>.json`) into the
- * results store of `outDir`, one agent per model slug. Streaming: files are read a few at a time
- * and rows are written in batches, so memory stays bounded on the full 2.6 GB set. Malformed files
+ * results store of `outDir`, one agent per model slug. Streaming: files are read and parsed a few
+ * batches at a time on worker threads and rows are written in batches, so memory
+ * stays bounded on the full 2.6 GB set. Malformed files
  * are counted and named, never fatal; importing twice is idempotent.
  *
  * @example
@@ -142,8 +122,10 @@ export async function importOfficial(
     const code = (e as NodeJS.ErrnoException).code === "ENOTDIR" ? "source_not_dir" : "source_missing";
     return { success: false, error: { code, message: `cannot read ${dir}: ${(e as Error).message}` } };
   }
-  const reference = opts.transcripts === "reference";
-  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  const mode = opts.transcripts ?? "link";
+  const reference = mode === "reference";
+  const concurrency = Math.max(1, opts.concurrency ?? 2);
+  const filesPerBatch = Math.max(1, opts.filesPerBatch ?? 16);
   const batchSize = Math.max(1, opts.batchSize ?? 500);
   const progressEvery = opts.progressEvery ?? 1000;
   const store = openStore(outDir);
@@ -173,65 +155,73 @@ export async function importOfficial(
     batch = [];
   };
 
-  // A bounded window of reads in flight: the parser works on one file while the next ones load.
-  const inFlight: Array<Promise<{ agent: string; name: string; text: Buffer | Error }>> = [];
-  const read = (agent: string, name: string) =>
-    readFile(join(source, agent, name)).then(
-      (text) => ({ agent, name, text }),
-      (e: Error) => ({ agent, name, text: e }),
-    );
-  const consume = async (item: { agent: string; name: string; text: Buffer | Error }) => {
-    result.files++;
-    const path = join(source, item.agent, item.name);
-    if (item.text instanceof Error) {
-      result.malformed.push({
-        path: `${item.agent}/${item.name}`,
-        code: "unreadable",
-        message: item.text.message,
-      });
-      return;
-    }
-    result.bytes += item.text.length;
-    const parsed = parseOne(item.agent, item.name, item.text.toString("utf8"), path, reference);
-    if (!parsed.ok) {
-      result.malformed.push(parsed.bad);
-      return;
-    }
-    const rec = parsed.record;
-    agents.add(rec.agent);
-    banks.add(rec.bank_hash);
-    result.imported++;
-    if (rec.passed === null) result.unscored++;
-    else result.scored++;
-    if (!reference) {
-      const destDir = join(outDir, RUN_LAYOUT.transcripts, rec.agent);
-      if (!madeDirs.has(destDir)) {
-        await mkdir(destDir, { recursive: true });
-        madeDirs.add(destDir);
+  const consume = async (files: OfficialFileRef[], outcomes: OfficialFileOutcome[]) => {
+    for (const [i, outcome] of outcomes.entries()) {
+      result.files++;
+      result.bytes += outcome.bytes;
+      if (!outcome.ok) {
+        result.malformed.push(outcome.bad);
+        continue;
       }
-      copies.push(
-        (opts.transcripts === "link" ? linkOrCopy : copyFile)(path, join(outDir, parsed.rel)).catch(
-          (e: Error) => {
+      const rec = outcome.record;
+      agents.add(rec.agent);
+      banks.add(rec.bank_hash);
+      result.imported++;
+      if (rec.passed === null) result.unscored++;
+      else result.scored++;
+      if (!reference) {
+        const destDir = join(outDir, RUN_LAYOUT.transcripts, rec.agent);
+        if (!madeDirs.has(destDir)) {
+          await mkdir(destDir, { recursive: true });
+          madeDirs.add(destDir);
+        }
+        const file = files[i]!;
+        copies.push(
+          (mode === "link" ? linkOrCopy : copyNotOntoItself)(
+            join(source, file.agent, file.name),
+            join(outDir, outcome.rel),
+          ).catch((e: Error) => {
             copyError ??= e;
-          },
-        ),
-      );
-    }
-    batch.push(rec);
-    if (batch.length >= batchSize) await flush();
-    if (opts.onProgress && result.files % progressEvery === 0) {
-      opts.onProgress({ files: result.files, bytes: result.bytes });
+          }),
+        );
+      }
+      batch.push(rec);
+      if (batch.length >= batchSize) await flush();
+      if (opts.onProgress && result.files % progressEvery === 0) {
+        opts.onProgress({ files: result.files, bytes: result.bytes });
+      }
     }
   };
 
+  // Batches of files go to the parse threads; a bounded window of them is in flight, consumed in
+  // order, so the store is written while the next files are parsed and memory stays bounded.
+  const pool = openOfficialFilePool(source, reference, opts.workers ?? defaultImportWorkers());
+  const window = Math.max(1, pool.workers) * concurrency;
+  const inFlight: Array<{ files: OfficialFileRef[]; outcomes: Promise<OfficialFileOutcome[]> }> = [];
+  const send = (files: OfficialFileRef[]) => {
+    const outcomes = pool.read(files);
+    // Consumed in order later; a rejection before then must not count as unhandled.
+    outcomes.catch(() => {});
+    inFlight.push({ files, outcomes });
+  };
+  const next = async () => {
+    const head = inFlight.shift()!;
+    await consume(head.files, await head.outcomes);
+  };
   try {
-    for await (const { agent, name } of transcriptFiles(source)) {
-      inFlight.push(read(agent, name));
-      if (inFlight.length >= concurrency) await consume(await inFlight.shift()!);
+    let files: OfficialFileRef[] = [];
+    for await (const file of transcriptFiles(source)) {
+      files.push(file);
+      if (files.length < filesPerBatch) continue;
+      send(files);
+      files = [];
+      if (inFlight.length >= window) await next();
     }
-    while (inFlight.length) await consume(await inFlight.shift()!);
+    if (files.length) send(files);
+    while (inFlight.length) await next();
     await flush();
   } finally {
+    await pool.close();
     store.close();
   }
 
@@ -245,7 +235,7 @@ export async function importOfficial(
     bank_hash: result.bank_hashes.length === 1 ? result.bank_hashes[0]! : null,
     agents: [...new Set([...(previous?.agents ?? []), ...result.agents])].sort(),
     imported_from: source,
-    transcripts: opts.transcripts ?? "copy",
+    transcripts: mode,
     import: {
       files: result.files,
       bytes: result.bytes,

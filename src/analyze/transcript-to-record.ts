@@ -1,6 +1,6 @@
-import type { Transcript } from "../run/transcript-schema.js";
 import type { Outcome, TrialRecord } from "../run/trial-record.js";
 import type { TaskIdParts } from "./task-id.js";
+import type { TranscriptHeader } from "./transcript-header.js";
 
 /** The bank hash given to imported 1.0 data: its content hash is not published, its version is. */
 export function officialBankHash(bankPrefix: string): string {
@@ -17,7 +17,7 @@ const LIMIT = /\b(message|token|step|time|turn|working)[ _-]?limit\b/i;
  *
  * @example outcomeOfTranscript({ verdict: "I", failure_reason: "agent abstained (clarify): …" }) // "abstained"
  */
-export function outcomeOfTranscript(t: Pick<Transcript, "verdict" | "failure_reason">): Outcome {
+export function outcomeOfTranscript(t: Pick<TranscriptHeader, "verdict" | "failure_reason">): Outcome {
   if (t.verdict === "") return "unscored";
   if (t.verdict === "C") return "pass";
   const reason = t.failure_reason ?? "";
@@ -30,18 +30,18 @@ export function outcomeOfTranscript(t: Pick<Transcript, "verdict" | "failure_rea
 const boolOrNull = (v: unknown): boolean | null => (typeof v === "boolean" ? v : null);
 
 /**
- * Map one published transcript onto a store row.
+ * Map one published transcript (its header: the messages are not needed) onto a store row.
  *
  * @example transcriptToRecord(t, parseTaskId(t.task_id)!, "claude-sonnet-4-6", "transcripts/…json")
  */
 export function transcriptToRecord(
-  t: Transcript,
+  t: TranscriptHeader,
   task: TaskIdParts,
   agent: string,
   transcriptPath: string | null,
 ): TrialRecord {
   const outcome = outcomeOfTranscript(t);
-  const sub = t.verifier?.metadata.sub_predicates ?? {};
+  const sub = t.verifier?.metadata.sub_predicates;
   const reason = t.failure_reason ?? "";
   return {
     bank_hash: officialBankHash(task.bank),
@@ -55,8 +55,8 @@ export function transcriptToRecord(
     axis: null,
     outcome,
     passed: outcome === "unscored" ? null : outcome === "pass",
-    g1_passed: boolOrNull(sub.g1_passed),
-    g2_passed: boolOrNull(sub.g2_passed),
+    g1_passed: boolOrNull(sub?.g1_passed),
+    g2_passed: boolOrNull(sub?.g2_passed),
     failure_reason: reason,
     partial_score: t.verifier?.metadata.partial_score ?? null,
     tokens: {

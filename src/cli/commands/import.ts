@@ -8,7 +8,7 @@ import type { SetExit } from "./index.js";
 const SHOWN = 20;
 
 /**
- * `apiflow import official <dir> --out <run-dir> [--transcripts copy|link|reference]`: import published APIFlow-Bench 1.0
+ * `apiflow import official <dir> --out <run-dir> [--transcripts link|copy|reference]`: import published APIFlow-Bench 1.0
  * transcripts into a run directory, one agent per model slug, so `apiflow report` runs the same
  * analysis on the official leaderboard data. Exit code 1 when any file was malformed (the rest is
  * imported all the same).
@@ -24,8 +24,8 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .requiredOption("--out <run-dir>", "run directory to create or add to")
     .option(
       "--transcripts <mode>",
-      "copy (default): copy into the run; link: hard-link (no bytes copied); reference: keep the source paths",
-      "copy",
+      "link (default): hard-link into the run (no bytes copied; copies where links cannot be made); copy: copy into the run; reference: keep the source paths",
+      "link",
     )
     .action(async (dir: string, options: { out: string; transcripts: string }) => {
       const mode = options.transcripts;
