@@ -10,6 +10,17 @@ export const ASSET_COUNT = 48;
 /** A record as the generator tracks it: literal values or canary references. */
 export type SymRecord = Record<string, ExpectedValue>;
 
+/**
+ * One listing request of a walk: its URL (`{{name}}` names a value an earlier page of the walk
+ * captured), what to capture from it for the next request, and where each wanted asset sits in its
+ * body (asset index → dotted path).
+ */
+export interface ListingPage {
+  url: string;
+  capture?: Record<string, string>;
+  items: Map<number, string>;
+}
+
 /** A built world and the handles the subtask templates need. */
 export interface BuiltWorld {
   template: WorldTemplate;
@@ -24,13 +35,8 @@ export interface BuiltWorld {
     work: string;
     workItem: (id: string) => string;
   };
-  /**
-   * The listing requests that reach the assets at these indexes, in order, and where each sits in
-   * its page's body: direct page/offset requests, or a cursor walk from the first page.
-   */
-  listPages: (
-    indexes: readonly number[],
-  ) => Array<{ url: string; cursorFrom?: number; items: Map<number, string> }>;
+  /** The listing requests that reach the assets at these indexes, in order (see `listPages`). */
+  listPages: (indexes: readonly number[]) => ListingPage[];
   /** The minted id of the n-th work record created in a trial (1-based). */
   workId: (n: number) => CanaryRef;
 }
@@ -280,28 +286,24 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
   };
 }
 
-/** See `BuiltWorld.listPages`. `cursorFrom` names the page whose `next_cursor` the URL needs. */
-function listPages(t: WorldTemplate, path: string, indexes: readonly number[]) {
+/**
+ * See `BuiltWorld.listPages`. Every request is one a careful agent can make from what it has seen:
+ * the first page is asked with the spec's documented page size; when a wanted record lies beyond
+ * it, the agent reads `total` off that page and asks for the whole collection in one page (the
+ * style's size parameter set to the total, within the documented maximum), instead of computing
+ * page numbers or offsets nobody showed it, or walking every page (the tool-call budget of a long
+ * chain cannot afford a walk per listing question).
+ */
+function listPages(t: WorldTemplate, path: string, indexes: readonly number[]): ListingPage[] {
   const size = t.pagination.pageSize;
-  const pages = [...new Set(indexes.map((i) => Math.floor(i / size)))].sort((x, y) => x - y);
-  const itemsOf = (p: number) =>
-    new Map(
-      indexes.filter((i) => Math.floor(i / size) === p).map((i) => [i, `${t.asset.plural}.${i % size}`]),
-    );
   const style = t.pagination.style;
-  if (style !== "cursor") {
-    return pages.map((p) => ({
-      url:
-        style === "offset"
-          ? `${path}?offset=${p * size}&limit=${size}`
-          : `${path}?page=${p + 1}&per_page=${size}`,
-      items: itemsOf(p),
-    }));
-  }
-  const last = pages[pages.length - 1] ?? 0;
-  return Array.from({ length: last + 1 }, (_, p) => ({
-    url: p === 0 ? `${path}?limit=${size}` : `${path}?cursor={{cursor${p}}}&limit=${size}`,
-    ...(p > 0 ? { cursorFrom: p } : {}),
-    items: itemsOf(p),
-  }));
+  const query = (n: string | number) =>
+    style === "offset" ? `offset=0&limit=${n}` : style === "cursor" ? `limit=${n}` : `page=1&per_page=${n}`;
+  const at = (i: number) => `${t.asset.plural}.${i}`;
+  if (indexes.every((i) => i < size))
+    return [{ url: `${path}?${query(size)}`, items: new Map(indexes.map((i) => [i, at(i)])) }];
+  return [
+    { url: `${path}?${query(size)}`, capture: { total: "total" }, items: new Map() },
+    { url: `${path}?${query("{{total}}")}`, items: new Map(indexes.map((i) => [i, at(i)])) },
+  ];
 }

@@ -1,6 +1,7 @@
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import type { ListingPage } from "./build-world.js";
 
 /**
  * Writes one position's golden solution. Binding names are namespaced by position (`p7_token`) so
@@ -131,22 +132,21 @@ function mintStep(world: World, binding: string): GoldenStep {
 }
 
 /**
- * Read values of assets at known listing positions: one request per page needed (a cursor walk
- * follows `next_cursor` page by page). `picks` maps a local binding name to `[index, field]`.
+ * Read values of assets at known listing positions by walking the listing as `pages` says (see
+ * `BuiltWorld.listPages`). `picks` maps a local binding name to `[index, field]`.
  */
 export function readFromListing(
   gb: GoldenBuilder,
-  pages: Array<{ url: string; cursorFrom?: number; items: Map<number, string> }>,
+  pages: readonly ListingPage[],
   picks: Record<string, [number, string]>,
 ): void {
-  for (const [p, page] of pages.entries()) {
-    const capture: Record<string, string> = {};
+  for (const page of pages) {
+    const capture: Record<string, string> = { ...page.capture };
     for (const [name, [index, fieldName]] of Object.entries(picks)) {
       const at = page.items.get(index);
       if (at !== undefined) capture[name] = `${at}.${fieldName}`;
     }
-    if (pages[p + 1]?.cursorFrom !== undefined) capture[`cursor${p + 1}`] = "next_cursor";
-    const url = page.url.replace(/\{\{(cursor\d+)\}\}/, (_m, c: string) => gb.ref(c));
+    const url = page.url.replace(/\{\{(\w+)\}\}/g, (_m, c: string) => gb.ref(c));
     gb.call("GET", url, capture);
   }
 }

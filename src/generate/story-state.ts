@@ -62,25 +62,48 @@ export class StoryState {
   /** Listing questions already asked, so two positions never share one. */
   readonly asked = new Set<string>();
 
+  /**
+   * Assets a pagination question may name (the top two of every ranking it can ask): other
+   * positions claim them last, so a ranking's winner is not a record another position reads.
+   */
+  private readonly reserved = new Set<number>();
+
   constructor(readonly built: BuiltWorld) {
     this.assets = built.assets.map((r) => ({ ...r }));
+    const a = built.template.asset;
+    const num = (r: SymRecord) => Number(r[a.numberField.name]);
+    for (const cat of ["", ...a.enumField.values]) {
+      const pool = this.assets
+        .map((r, i) => ({ r, i }))
+        .filter(({ r }) => cat === "" || r[a.enumField.name] === cat);
+      for (const dir of [1, -1]) {
+        const sorted = [...pool].sort((x, y) => dir * (num(y.r) - num(x.r)));
+        for (const { i } of sorted.slice(0, 2)) this.reserved.add(i);
+      }
+    }
+  }
+
+  /** Asset indexes in claiming order: unused and unreserved first, then unused, then the rest. */
+  private claimOrder(rng: Rng): number[] {
+    const all = this.assets.map((_, i) => i);
+    const free = all.filter((i) => !this.used.has(i));
+    return [
+      ...rng.shuffle(free.filter((i) => !this.reserved.has(i))),
+      ...rng.shuffle(free.filter((i) => this.reserved.has(i))),
+      ...rng.shuffle(all.filter((i) => this.used.has(i))),
+    ];
   }
 
   /** An asset no earlier position has targeted (targets stay distinct so tickets stay distinct). */
   claimAsset(rng: Rng): SymRecord {
-    const free = this.assets.map((_, i) => i).filter((i) => !this.used.has(i));
-    const i = rng.pick(free.length > 0 ? free : this.assets.map((_, j) => j));
+    const i = this.claimOrder(rng)[0] as number;
     this.used.add(i);
     return this.assets[i] as SymRecord;
   }
 
   /** `n` distinct assets, unused ones first; marks them used. */
   claimAssets(rng: Rng, n: number): SymRecord[] {
-    const all = this.assets.map((_, i) => i);
-    const order = [
-      ...rng.shuffle(all.filter((i) => !this.used.has(i))),
-      ...rng.shuffle(all.filter((i) => this.used.has(i))),
-    ];
+    const order = this.claimOrder(rng);
     return order.slice(0, n).map((i) => {
       this.used.add(i);
       return this.assets[i] as SymRecord;

@@ -125,7 +125,11 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
   };
 }
 
-/** Hard, coupled: close the work record an earlier position left in a variable; 405 on the way. */
+/**
+ * Hard, coupled: close the work record an earlier position left in a variable; 405 on the way.
+ * What it reports comes from its own successful update of that record (nobody read the record
+ * since it was created), so a run that skips the update cannot pass on earlier values.
+ */
 function closePlanted(
   ctx: TemplateContext,
   planted: { position: number; variable: string; scope: "local" | "global"; workIndex: number },
@@ -133,26 +137,21 @@ function closePlanted(
 ) {
   const { built, state, grammar: g } = ctx;
   const t = built.template;
-  const a = t.asset;
   const w = t.work;
   const other = t.updateMethod === "PATCH" ? "PUT" : "PATCH";
   const record = state.work[planted.workIndex];
   if (!record) throw new Error("planted work record is missing");
-  const assetId = literal(record, a.idField);
-  const asset = state.assets.find((r) => r[a.idField] === assetId);
-  const [c1, c2] = a.canaryFields;
-  if (!asset || !c1 || !c2) throw new Error("planted work record names an unknown asset");
   const final = w.nextStatuses[w.nextStatuses.length - 1] ?? "closed";
+  const copyValue = record[w.copyField] ?? null;
   const gb = new GoldenBuilder(built.world, ctx.position);
   gb.call(
     t.updateMethod,
     built.routes.workItem(`{{${planted.variable}}}`),
-    { aid: a.idField },
+    { copy: w.copyField },
     { [w.statusField]: final },
   );
-  gb.call("GET", built.routes.asset(gb.ref("aid")), { c1: c1.name, c2: c2.name });
   record[w.statusField] = final;
-  const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
+  const golden = gb.answer({ [w.copyField]: "copy" });
   const ticket = sentence(
     g.opener(),
     g.pick([
@@ -161,23 +160,22 @@ function closePlanted(
     ]),
     `${g.brokenCall(other, `${built.routes.work}/{${planted.variable}}`)}${g.gotError(405, "method_not_allowed")}`,
     g.pick([
-      `After that, read the ${a.noun} it belongs to.`,
-      `Then look at the ${a.noun} the ${w.noun} was opened for.`,
+      `Once it goes through, the closing crew wants the \`${w.copyField}\` the record carries, as the API answers the update.`,
+      `Read the \`${w.copyField}\` it was opened with off the successful update's answer.`,
     ]),
-    `Report that ${a.noun}'s \`${c1.name}\` and \`${c2.name}\`.`,
+    `Report that \`${w.copyField}\`.`,
   );
   return subtask(ctx, id, {
     ticket,
-    brief: `Set the ${w.noun} in \`${planted.variable}\` to \`${final}\` (a ${other} got 405), then report its ${a.noun}'s \`${c1.name}\` and \`${c2.name}\`.`,
+    brief: `Set the ${w.noun} in \`${planted.variable}\` to \`${final}\` (a ${other} got 405), then report the \`${w.copyField}\` its update answers.`,
     golden,
     builder: gb,
     answer: [
       field(
-        c1.name,
-        asset[c1.name] ?? null,
-        `${c1.description} of ${assetId}, found through position ${planted.position}'s record.`,
+        w.copyField,
+        copyValue,
+        `The ${w.copyField} position ${planted.position}'s ${w.noun} carries, from the closing update.`,
       ),
-      field(c2.name, asset[c2.name] ?? null, `${c2.description} of ${assetId}.`),
     ],
     g1: [
       {
@@ -189,14 +187,17 @@ function closePlanted(
         status: 200,
         body_has_keys: [w.statusField],
       },
-      flowToAnswer(
-        "asset_value",
-        built.routes.asset(assetId),
-        200,
-        c1.name,
-        c1.name,
-        `The value must come from ${assetId}'s canonical read.`,
-      ),
+      {
+        kind: "data_flow",
+        id: "copy_from_close",
+        explain: `The ${w.copyField} must come from the planted ${w.noun}'s successful update.`,
+        from_response_url_pattern: `^${re(built.routes.work)}/[^/]+$`,
+        from_status: 200,
+        from_body_key: w.copyField,
+        answer_field: w.copyField,
+        must_be_stored: false,
+        used_in_request_url_pattern: null,
+      },
     ],
     consumes: [planted.position],
     coupling: "value",

@@ -1,7 +1,7 @@
 import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
 import type { SymRecord } from "../build-world.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
-import { flowToAnswer, flowToListingAnswer, re } from "../story-state.js";
+import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, forbidDecoys, subtask } from "./common.js";
@@ -82,11 +82,12 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         indexes.map((index, i) => [`id${i}`, [index, a.idField] as [number, string]]),
       );
       const second = top[1];
-      if (second) picks.runner = [state.assets.indexOf(second), c1.name];
       readFromListing(gb, built.listPages(indexes), picks);
       const first = top[0] as SymRecord;
       const firstId = state.assetId(first);
       gb.call("GET", built.routes.asset(gb.ref("id0")), { c1: c1.name, c2: c2.name });
+      // The runner-up's value is read from its own record: any other listing walk shows its row too.
+      if (second) gb.call("GET", built.routes.asset(gb.ref("id1")), { runner: c1.name });
       // Ids are not asked for: a chain's ticket may name the winner elsewhere; its canaries it cannot.
       const answerFields: Record<string, string> = { [c1.name]: "c1", [c2.name]: "c2" };
       const what = `the ${a.noun} with the ${q.dir} ${a.numberField.name}${q.cat ? ` among ${q.cat}` : ""}`;
@@ -119,13 +120,13 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         answerFields[runnerField] = "runner";
         answer.push(field(runnerField, second[c1.name] ?? null, `${c1.name} of the second in the ranking.`));
         g1.push(
-          flowToListingAnswer(
-            "runner_up_from_listing",
-            built.routes.listAssets,
+          flowToAnswer(
+            "runner_up_from_read",
+            built.routes.asset(state.assetId(second)),
             200,
-            `${a.plural}.${c1.name}`,
+            c1.name,
             runnerField,
-            "The runner-up's value must come from the listing.",
+            "The runner-up's value must come from its canonical read.",
           ),
         );
       }

@@ -7,7 +7,7 @@ import { field, literal, subtask } from "./common.js";
 
 /**
  * Statefulness: writes persist, later reads reflect them, and values are kept for later work.
- * easy: open a work record, keep its id in a named variable, read it back; medium (coupled): pick
+ * easy: open a work record and keep its id in a named variable; medium (coupled): pick
  * up the record an earlier position left in a variable, move it on, and keep a value for the next
  * shift; hard: open a record, link it onto its asset, keep the id globally and confirm the link.
  * Every id kept here is planted for later positions to consume.
@@ -38,7 +38,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       gb.call(
         "POST",
         built.routes.work,
-        { wid: w.idField },
+        { wid: w.idField, st: w.statusField },
         { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") },
       );
       gb.store(variable, "wid", scope);
@@ -51,13 +51,15 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         {
           kind: "data_flow",
           id: "id_stored_and_reused",
-          explain: `The minted id must be stored and then used on a later request.`,
+          explain:
+            difficulty === "hard"
+              ? `The minted id must be stored and then written onto ${id}.`
+              : "The minted id must be stored in a variable.",
           from_response_url_pattern: `^${re(built.routes.work)}$`,
           from_status: 201,
           from_body_key: w.idField,
           must_be_stored: true,
-          used_in_request_url_pattern:
-            difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : `^${re(built.routes.work)}/`,
+          used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : null,
         },
         {
           kind: "data_flow",
@@ -105,11 +107,12 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           ),
         );
       } else {
-        gb.call("GET", built.routes.workItem(gb.ref("wid")), { wid2: w.idField, st: w.statusField });
-        answerFields = { [w.idField]: "wid2", [w.statusField]: "st" };
+        // The create's own answer is the record as stored: a read-back here would show the same
+        // values a later position that picks the record up shows again (not load-bearing).
+        answerFields = { [w.idField]: "wid", [w.statusField]: "st" };
         answer.push(
-          field(w.idField, wid, "The id the create minted, as the read-back shows it."),
-          field(w.statusField, w.initialStatus, `The persisted ${w.noun}'s status.`),
+          field(w.idField, wid, "The id the create minted."),
+          field(w.statusField, w.initialStatus, `The status the server gave the new ${w.noun}.`),
         );
       }
       state.plant({ position: ctx.position, variable, scope, value: wid, workIndex: state.work.length - 1 });
@@ -125,12 +128,12 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         `Open a \`${level}\` ${w.noun} for ${id} (the create needs its live \`${w.copyField}\`), keep the new id in the ${scope} variable \`${variable}\`,`,
         difficulty === "hard"
           ? `record it on ${id} itself through \`${a.linkField.name}\`, and confirm the link from what the API answers.`
-          : `and read the ${w.noun} back from its own route to make sure it persisted.`,
+          : `so the next shift can find it.`,
         g.report(fields),
       );
       return subtask(ctx, this.id, {
         ticket,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`, keep the id in ${scope} variable \`${variable}\`${difficulty === "hard" ? `, link it on ${id} via \`${a.linkField.name}\`` : ", read it back"}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`, keep the id in ${scope} variable \`${variable}\`${difficulty === "hard" ? `, link it on ${id} via \`${a.linkField.name}\`` : ""}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
         golden,
         builder: gb,
         answer,
@@ -141,7 +144,11 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
   };
 }
 
-/** Medium, coupled: continue the work record an earlier position kept in a variable. */
+/**
+ * Medium, coupled: continue the work record an earlier position kept in a variable. Everything it
+ * reports comes from its own update of that record (the planter never read the record back), so
+ * skipping the update cannot pass on values an earlier segment saw.
+ */
 function pickUp(
   ctx: TemplateContext,
   planted: { position: number; variable: string; scope: "local" | "global"; workIndex: number },
@@ -155,19 +162,22 @@ function pickUp(
   if (!record) throw new Error("planted work record is missing");
   const assetId = literal(record, a.idField);
   const asset = state.assets.find((r) => r[a.idField] === assetId);
-  const [, c2] = a.canaryFields;
-  if (!asset || !c2) throw new Error("planted work record names an unknown asset");
+  if (!asset) throw new Error("planted work record names an unknown asset");
   const next = w.nextStatuses[0] ?? "active";
-  const keepVar = `${c2.name}_for_next_shift_p${ctx.position}`;
+  const keepVar = `${w.copyField}_for_next_shift_p${ctx.position}`;
+  const copyValue = record[w.copyField] ?? null;
   const gb = new GoldenBuilder(built.world, ctx.position);
-  gb.call("GET", built.routes.workItem(`{{${planted.variable}}}`), { aid: a.idField });
-  gb.call(t.updateMethod, built.routes.workItem(`{{${planted.variable}}}`), {}, { [w.statusField]: next });
-  gb.call("GET", built.routes.asset(gb.ref("aid")), { c2: c2.name, num: a.numberField.name });
-  gb.store(keepVar, "c2", "global");
+  gb.call(
+    t.updateMethod,
+    built.routes.workItem(`{{${planted.variable}}}`),
+    { copy: w.copyField },
+    { [w.statusField]: next },
+  );
+  gb.store(keepVar, "copy", "global");
   record[w.statusField] = next;
-  state.variables.global[keepVar] = asset[c2.name] ?? null;
+  state.variables.global[keepVar] = copyValue;
   state.stored.add(asset);
-  const golden = gb.answer({ [a.numberField.name]: "num", [c2.name]: "c2" });
+  const golden = gb.answer({ [w.copyField]: "copy" });
   const ticket = sentence(
     g.opener(),
     g.pick([
@@ -178,31 +188,33 @@ function pickUp(
       `Our dispatcher tried to do it from memory and got \`404 not_found\` on a mistyped id, so use the stored one.`,
       `Last attempt used an id copied from chat and got \`404 not_found\`; the variable is the source of truth.`,
     ]),
-    `Then read the ${a.noun} it was opened for and keep that ${a.noun}'s \`${c2.name}\` in the global variable \`${keepVar}\` for the next shift.`,
-    `Report that ${a.noun}'s \`${a.numberField.name}\` and the \`${c2.name}\` you kept.`,
+    `The next shift needs the \`${w.copyField}\` that ${w.noun} carries: keep it, as the update answers it, in the global variable \`${keepVar}\`.`,
+    `Report the \`${w.copyField}\` you kept.`,
   );
+  const itemRe = `^${re(built.routes.work)}/[^/]+$`;
   return subtask(ctx, id, {
     ticket,
-    brief: `Move the ${w.noun} in \`${planted.variable}\` to \`${next}\`, keep its ${a.noun}'s \`${c2.name}\` in global \`${keepVar}\`, and report that ${a.noun}'s \`${a.numberField.name}\` and the \`${c2.name}\`.`,
+    brief: `Move the ${w.noun} in \`${planted.variable}\` to \`${next}\`, keep the \`${w.copyField}\` it carries in global \`${keepVar}\`, and report that \`${w.copyField}\`.`,
     golden,
     builder: gb,
     answer: [
       field(
-        a.numberField.name,
-        asset[a.numberField.name] ?? null,
-        `${a.numberField.description} of the ${a.noun} position ${planted.position}'s record belongs to.`,
+        w.copyField,
+        copyValue,
+        `The ${w.copyField} position ${planted.position}'s ${w.noun} carries, from its update.`,
       ),
-      field(c2.name, asset[c2.name] ?? null, `${c2.description} of ${assetId}.`),
     ],
     g1: [
       {
-        kind: "call",
+        kind: "data_flow",
         id: "moved_on",
-        explain: `The planted ${w.noun} must be moved to ${next}.`,
-        method: t.updateMethod,
-        url_pattern: `^${re(built.routes.work)}/[^/]+$`,
-        status: 200,
-        body_has_keys: [w.statusField],
+        explain: `The planted ${w.noun} must be moved to ${next}; its ${w.copyField} comes from that update.`,
+        from_response_url_pattern: itemRe,
+        from_status: 200,
+        from_body_key: w.copyField,
+        answer_field: w.copyField,
+        must_be_stored: true,
+        used_in_request_url_pattern: null,
       },
       {
         kind: "workspace_value",
@@ -210,16 +222,8 @@ function pickUp(
         explain: `The next shift reads ${keepVar}.`,
         name: keepVar,
         scope: "global",
-        value: asset[c2.name] ?? null,
+        value: copyValue,
       },
-      flowToAnswer(
-        "value_from_asset",
-        built.routes.asset(assetId),
-        200,
-        c2.name,
-        c2.name,
-        `The value must come from ${assetId}'s read.`,
-      ),
     ],
     consumes: [planted.position],
     coupling: "value",
