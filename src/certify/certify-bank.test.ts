@@ -3,7 +3,8 @@ import { serializeBank } from "../bank/bank.js";
 import { harborTasks } from "../generate/harbor-tasks.js";
 import { certifyBank, dropUncertified, recordGates } from "./certify-bank.js";
 import { CertifyReportSchema, GATE_NAMES } from "./certify-schema.js";
-import { CHAIN, SUB02, skeletonContent } from "./test-banks.js";
+import { CHAIN, SUB01, SUB02, skeletonContent } from "./test-banks.js";
+import { freshTrials } from "./trial-tree.js";
 
 describe("certifyBank", () => {
   it("passes the skeleton bank (the default bank when the gates were written) through every gate", async () => {
@@ -45,4 +46,27 @@ describe("certifyBank", () => {
     expect(dropped).toEqual([SUB02, CHAIN]);
     expect(kept.tasks.map((t) => t.id)).not.toContain(CHAIN);
   });
+
+  it("gives the same report on two worker threads, on this thread, and with every trial run afresh", async () => {
+    // Failures in several gates, so the comparison covers their order and messages.
+    const tasks = harborTasks().map((t) => {
+      if (t.id === SUB02) return { ...t, ticket: `${t.ticket} It came from Gdansk.` };
+      if (t.id === SUB01)
+        return {
+          ...t,
+          grader: {
+            ...t.grader,
+            g1: [{ kind: "call" as const, id: "any", explain: "", url_pattern: "^/v3/", body_has_keys: [] }],
+          },
+        };
+      return t;
+    });
+    const content = skeletonContent(tasks);
+    const options = { attempts: 3, minPasses: 2 };
+    const here = await certifyBank(content, options);
+    expect(here.ok).toBe(false);
+    expect(Object.values(here.gates).filter((g) => g.failed > 0).length).toBeGreaterThanOrEqual(2);
+    expect(await certifyBank(content, { ...options, workers: 2 })).toEqual(here);
+    expect(await certifyBank(content, { ...options, runner: freshTrials })).toEqual(here);
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { Worker } from "node:worker_threads";
 import type { AgentFactory } from "../agents/agent.js";
 import { type Bank, type BankContent, bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
@@ -54,6 +55,12 @@ export interface CertifyOptions {
   onGate?: (name: GateName, report: GateReport, time: GateTime) => void;
   /** How trials run; default `sharedTrials(bank)` (tests compare it with `freshTrials`). */
   runner?: (bank: Bank) => TrialRunner;
+  /**
+   * Worker threads to spread the tasks over (default 1: this thread). The report is the same
+   * whatever the number. Used only with the default oracle, exploit suite and runner (functions
+   * cannot cross to a worker); otherwise the tasks run here.
+   */
+  workers?: number;
 }
 
 /** Seconds one gate took over all tasks. */
@@ -198,10 +205,88 @@ export async function certifyBank(
 ): Promise<CertifyReport> {
   const bank = "manifest" in input ? input : bankFromContent(input);
   const tasks = options.tasks ? bank.tasks.filter(options.tasks) : bank.tasks;
-  const runner = (options.runner ?? sharedTrials)(bank);
-  const findings: TaskFindings[] = [];
-  for (const task of tasks) findings.push(await certifyTask(bank, task, options, runner));
+  const workers = Math.min(options.workers ?? 1, tasks.length);
+  const portable = !options.oracle && !options.exploits && !options.runner;
+  let findings: TaskFindings[];
+  if (workers > 1 && portable) findings = await certifyInWorkers(bank, tasks, options, workers);
+  else {
+    const runner = (options.runner ?? sharedTrials)(bank);
+    findings = [];
+    for (const task of tasks) findings.push(await certifyTask(bank, task, options, runner));
+  }
   return assembleReport(bank, tasks, findings, options);
+}
+
+/**
+ * How to start a worker: the compiled module beside this one, or under tsx/vitest (this module is
+ * TypeScript) a small ESM script that registers tsx's loader first — Node 20 does not apply
+ * `--import tsx` from a worker's execArgv.
+ */
+function startWorker(workerData: unknown): Worker {
+  if (!import.meta.url.endsWith(".ts"))
+    return new Worker(new URL("./certify-worker.js", import.meta.url), { workerData });
+  const entry = new URL("./certify-worker.ts", import.meta.url).href;
+  const script = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(script, { eval: true, workerData });
+}
+
+/**
+ * The tasks' findings computed by `count` worker threads, each handed the next task as it
+ * finishes one (longest goldens first, so a long chain does not start last), returned in task order.
+ */
+async function certifyInWorkers(
+  bank: Bank,
+  tasks: readonly Task[],
+  options: CertifyOptions,
+  count: number,
+): Promise<TaskFindings[]> {
+  const indexOf = new Map(bank.tasks.map((t, i) => [t, i]));
+  const order = tasks
+    .map((task, position) => ({
+      position,
+      index: indexOf.get(task) as number,
+      cost: task.setup.length + task.golden.length,
+    }))
+    .sort((a, b) => b.cost - a.cost || a.position - b.position);
+  const byIndex = new Map(order.map((o) => [o.index, o.position]));
+  const results: TaskFindings[] = new Array(tasks.length);
+  let next = 0;
+  const data = {
+    bank: { manifest: bank.manifest, worlds: bank.worlds, tasks: bank.tasks },
+    options: {
+      ...(options.gates ? { gates: [...options.gates] } : {}),
+      ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
+      ...(options.minPasses !== undefined ? { minPasses: options.minPasses } : {}),
+    },
+  };
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const worker = startWorker(data);
+      const feed = () => {
+        const item = order[next++];
+        worker.postMessage(item ? { index: item.index } : { stop: true });
+      };
+      worker.on(
+        "message",
+        (m: { ready: true } | { index: number; findings?: TaskFindings; error?: string }) => {
+          if ("index" in m) {
+            if (m.error !== undefined || !m.findings) {
+              void worker.terminate();
+              reject(new Error(`certifying task ${bank.tasks[m.index]?.id} failed in a worker: ${m.error}`));
+              return;
+            }
+            results[byIndex.get(m.index) as number] = m.findings;
+          }
+          feed();
+        },
+      );
+      worker.on("error", reject);
+      worker.on("exit", (code) =>
+        code === 0 ? resolve() : reject(new Error(`certify worker exited with ${code}`)),
+      );
+    });
+  await Promise.all(Array.from({ length: count }, one));
+  return results;
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../bank/bank.js";
 import { bankWith, SUB01, SUB02, SUB03, skeletonContent, taskOf } from "./test-banks.js";
 import { triadExams, triadGate } from "./triad.js";
+import { freshTrials, type TrialRunner } from "./trial-tree.js";
 
 describe("grader triad", () => {
   const bank = bankFromContent(skeletonContent());
@@ -97,5 +98,29 @@ describe("grader triad", () => {
     const report = await triadGate(broken, [taskOf(broken, SUB01)]);
     expect(report.failures[0]).toMatchObject({ check: "answer_key" });
     expect(report.first_failure).toMatch(/answer key fails its own grader/);
+  });
+
+  it("rejects a grader that passes the blank exam", async () => {
+    // No GraderSpec the schema admits passes a blank run: at least one answer field is required and
+    // a missing card fails it. So the weak grader is given to the gate directly: real trials of the
+    // real task, judged by a grader that only checks the constraints (no forbidden call was made),
+    // which a run that does nothing satisfies.
+    const fresh = freshTrials(bank);
+    const constraintsOnly: TrialRunner = {
+      async run(task, agent, epoch) {
+        const r = await fresh.run(task, agent, epoch);
+        return { ...r, grade: { ...r.grade, passed: r.grade.constraints.every((c) => !c.violated) } };
+      },
+      release: () => {},
+    };
+    const task = taskOf(bank, SUB01);
+    const report = await triadGate(bank, [task], constraintsOnly);
+    expect(report.failed).toBe(1);
+    expect(report.failures.map((f) => f.check)).toContain("blank");
+    expect(report.failures.find((f) => f.check === "blank")?.message).toBe(
+      "the blank exam passes: the grader is not load-bearing",
+    );
+    // The real grader of the same task passes the triad, blank exam included.
+    expect((await triadGate(bank, [task], fresh)).failed).toBe(0);
   });
 });
