@@ -5,6 +5,7 @@ import { writeBank } from "../../bank/load-bank.js";
 import { certifyBank, dropUncertified, recordGates } from "../../certify/certify-bank.js";
 import { bankDatasheet, bankStats } from "../../generate/datasheet.js";
 import { DEFAULT_SEED, generateBank } from "../../generate/generate-bank.js";
+import { parseProtocols, withProtocolVariants } from "../../generate/protocol-variants.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -13,6 +14,15 @@ const int = (flag: string, raw: string | undefined): number | undefined => {
   if (!/^\d+$/.test(raw)) throw new UsageError(`generate: ${flag} must be a positive integer, got "${raw}"`);
   return Number(raw);
 };
+
+interface GenerateFlags {
+  seed: string;
+  worlds?: string;
+  positions?: string;
+  out: string;
+  protocols?: string;
+  protocolsOut?: string;
+}
 
 /**
  * `apiflow generate [--seed S] [--worlds N] [--positions P] [--out DIR]`: generate a bank forward
@@ -29,7 +39,19 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .option("--worlds <n>", "number of world templates to use (default 13)")
     .option("--positions <p>", "storyline positions per world, 1..20 (default: the 1.0 shape)")
     .option("--out <dir>", "folder to write the bank into", "bank")
-    .action(async (options: { seed: string; worlds?: string; positions?: string; out: string }) => {
+    .option(
+      "--protocols <list>",
+      "also GraphQL and/or MCP variants of every world (graphql, mcp or graphql,mcp)",
+    )
+    .option(
+      "--protocols-out <dir>",
+      "with --protocols: write the variants as a separate bank here, not as added worlds",
+    )
+    .action(async (options: GenerateFlags) => {
+      const protocols = options.protocols === undefined ? null : parseProtocols(options.protocols);
+      if (protocols && !protocols.success) throw new UsageError(`generate: ${protocols.error.message}`);
+      if (options.protocolsOut !== undefined && !protocols)
+        throw new UsageError("generate: --protocols-out needs --protocols");
       const worlds = int("--worlds", options.worlds);
       const positions = int("--positions", options.positions);
       const result = generateBank({
@@ -41,7 +63,13 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       // Certification (issue 8) before the manifest: a task failing a gate is dropped, chains truncated.
       const report = await certifyBank(result.data);
       const certified = dropUncertified(result.data, report);
-      const content = recordGates(certified.content, report);
+      const certifiedContent = recordGates(certified.content, report);
+      // --protocols (issue 9): variants of the certified REST bank, added to it or beside it.
+      const variants = protocols
+        ? await withProtocolVariants(certifiedContent, protocols.data, options.protocolsOut !== undefined)
+        : null;
+      for (const d of variants?.dropped ?? []) io.stdout(`protocol variant ${d.id} dropped: ${d.reason}\n`);
+      const content = variants?.rest ?? certifiedContent;
       for (const [gate, g] of Object.entries(report.gates))
         if (g.failed > 0)
           io.stdout(`certify ${gate}: ${g.failed} of ${g.checked} tasks failed; first: ${g.first_failure}\n`);
@@ -54,6 +82,14 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       try {
         manifest = writeBank(dir, content);
         writeFileSync(join(dir, "README.md"), bankDatasheet(content, manifest));
+        if (variants?.variants && options.protocolsOut !== undefined) {
+          const pdir = resolve(io.cwd, options.protocolsOut);
+          const m = writeBank(pdir, variants.variants);
+          writeFileSync(join(pdir, "README.md"), bankDatasheet(variants.variants, m));
+          io.stdout(
+            `wrote ${options.protocolsOut}: ${m.counts.worlds} worlds, ${m.counts.tasks} tasks (content hash ${m.content_hash})\n`,
+          );
+        }
       } catch (e) {
         throw new UsageError(`generate: cannot write ${options.out}: ${(e as Error).message}`);
       }
