@@ -108,21 +108,9 @@ export function createModel(id: string, options: CreateModelOptions): Result<Cre
       error: { code: "missing_key", message: `${id} needs an API key: set ${info.keyEnv}` },
     };
   }
-  let publicBaseUrl: string | null = null;
-  if (options.baseUrl !== undefined) {
-    try {
-      const u = new URL(options.baseUrl);
-      publicBaseUrl = `${u.protocol}//${u.host}${u.pathname}`.replace(/\/$/, "");
-    } catch {
-      return {
-        success: false,
-        error: {
-          code: "bad_base_url",
-          message: `--base-url ${JSON.stringify(options.baseUrl)} is not a URL`,
-        },
-      };
-    }
-  }
+  const where = checkBaseUrl(id, spec, options.baseUrl);
+  if (!where.success) return where;
+  const { publicBaseUrl } = where.data;
   const common = {
     ...(apiKey ? { apiKey } : {}),
     ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
@@ -140,18 +128,10 @@ export function createModel(id: string, options: CreateModelOptions): Result<Cre
       model = createGoogleGenerativeAI(common)(spec.model);
       break;
     case "openai-compatible": {
-      if (!options.baseUrl) {
-        return {
-          success: false,
-          error: {
-            code: "missing_base_url",
-            message: `${id} needs --base-url (e.g. http://127.0.0.1:8000/v1 for vLLM, http://127.0.0.1:11434/v1 for Ollama)`,
-          },
-        };
-      }
       model = createOpenAICompatible({
         name: "openai-compatible",
-        baseURL: options.baseUrl,
+        // checkBaseUrl refused openai-compatible without one.
+        baseURL: options.baseUrl as string,
         includeUsage: true,
         ...(apiKey ? { apiKey } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -160,4 +140,69 @@ export function createModel(id: string, options: CreateModelOptions): Result<Cre
     }
   }
   return { success: true, data: { spec, model, secrets: apiKey ? [apiKey] : [], publicBaseUrl } };
+}
+
+/** The base URL's public form (no credentials, no query), or why it cannot be used. */
+function checkBaseUrl(
+  id: string,
+  spec: ModelSpec,
+  baseUrl: string | undefined,
+): Result<{ publicBaseUrl: string | null }> {
+  let publicBaseUrl: string | null = null;
+  if (baseUrl !== undefined) {
+    try {
+      const u = new URL(baseUrl);
+      publicBaseUrl = `${u.protocol}//${u.host}${u.pathname}`.replace(/\/$/, "");
+    } catch {
+      return {
+        success: false,
+        error: { code: "bad_base_url", message: `--base-url ${JSON.stringify(baseUrl)} is not a URL` },
+      };
+    }
+  }
+  if (spec.provider === "openai-compatible" && !baseUrl) {
+    return {
+      success: false,
+      error: {
+        code: "missing_base_url",
+        message: `${id} needs --base-url (e.g. http://127.0.0.1:8000/v1 for vLLM, http://127.0.0.1:11434/v1 for Ollama)`,
+      },
+    };
+  }
+  return { success: true, data: { publicBaseUrl } };
+}
+
+/**
+ * A model agent described, not built: what `createModel` returns for a coordinator that hands
+ * trials to workers (`apiflow run --queue`), which build the model from the job's settings with
+ * their own keys. The id and base URL are checked as `createModel` checks them, no key is read,
+ * and the model refuses every call (the coordinator never runs a trial), so a key-less coordinator
+ * can never call a provider with a key from elsewhere.
+ *
+ * @example
+ * const d = describeModel("openai/gpt-5-mini", {}); // success without OPENAI_API_KEY
+ * if (d.success) console.log(d.data.spec.slug, d.data.secrets); // "gpt-5-mini" []
+ */
+export function describeModel(
+  id: string,
+  options: Pick<CreateModelOptions, "baseUrl">,
+): Result<CreatedModel> {
+  const parsed = parseModelId(id);
+  if (!parsed.success) return parsed;
+  const spec = parsed.data;
+  const where = checkBaseUrl(id, spec, options.baseUrl);
+  if (!where.success) return where;
+  const refuse = () =>
+    Promise.reject(
+      new Error(`${id} was only described here (apiflow run --queue): workers build and call it`),
+    );
+  const model: LanguageModelV3 = {
+    specificationVersion: "v3",
+    provider: spec.provider,
+    modelId: spec.model,
+    supportedUrls: {},
+    doGenerate: refuse,
+    doStream: refuse,
+  };
+  return { success: true, data: { spec, model, secrets: [], publicBaseUrl: where.data.publicBaseUrl } };
 }

@@ -4,7 +4,7 @@ import { baselineAgentFactory } from "../../agents/baseline-agent.js";
 import { loadAgentModule } from "../../agents/load-agent-module.js";
 import { mcpAgentFactory } from "../../agents/mcp-external-agent.js";
 import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../../agents/model-agent.js";
-import { createModel } from "../../agents/providers.js";
+import { createModel, describeModel } from "../../agents/providers.js";
 import { SCRIPTED_AGENTS } from "../../agents/scripted-agents.js";
 import type { runViaQueue } from "../../queue/queue-coordinator.js";
 import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
@@ -261,7 +261,9 @@ async function resolveAgents(
   const maxOutputTokens =
     opts.maxOutputTokens === undefined ? undefined : positiveInt(opts.maxOutputTokens, "--max-output-tokens");
   for (const id of models) {
-    const made = createModel(id, { env: io.env, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) });
+    const where = { env: io.env, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) };
+    // --queue: the workers build the model with their own keys; the coordinator only describes it.
+    const made = opts.queue === undefined ? createModel(id, where) : describeModel(id, where);
     if (!made.success) throw new UsageError(made.error.message);
     const { spec, model, publicBaseUrl } = made.data;
     secrets.push(...made.data.secrets);
