@@ -5,7 +5,7 @@ import type { EventLog } from "../world/event-log.js";
 import { worldGraphqlSchema } from "../world/graphql-schema.js";
 import { MCP_WORLD_PATH, worldMcpTools } from "../world/mcp-world.js";
 import { renderOpenApi } from "../world/openapi.js";
-import type { WorldTransport } from "../world/transport.js";
+import type { PlainResponse, WorldTransport } from "../world/transport.js";
 import {
   describe,
   formatEntityRef,
@@ -355,15 +355,17 @@ export class Workspace {
       body = typeof req.body === "string" ? req.body : JSON.stringify(req.body);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
-    let response: Response;
+    let response: PlainResponse | Response;
     try {
-      response = await this.opts.transport(
-        new Request(`http://world.local${url.pathname}${url.search}`, { method, headers, body }),
-      );
+      const target = `http://world.local${url.pathname}${url.search}`;
+      const { transport } = this.opts;
+      response = transport.plain
+        ? await transport.plain(new Request(target, { method, headers }), body)
+        : await transport(new Request(target, { method, headers, body }));
     } catch (e) {
       return error("transport_failed", `the request could not be sent: ${(e as Error).message}`);
     }
-    const text = await response.text();
+    const text = response instanceof Response ? await response.text() : response.text;
     let parsedBody: JsonValue | null = null;
     try {
       parsedBody = text ? (JSON.parse(text) as JsonValue) : null;

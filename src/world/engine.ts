@@ -148,7 +148,8 @@ async function readRequest(c: Context<Env>): Promise<Reply | null> {
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return tooLarge();
   const method = c.req.method;
-  const text = method === "GET" || method === "HEAD" ? "" : await c.req.text();
+  const text =
+    method === "GET" || method === "HEAD" ? "" : (handedBodies.get(c.req.raw) ?? (await c.req.text()));
   if (text.length > MAX_BODY_BYTES / 4 && Buffer.byteLength(text) > MAX_BODY_BYTES) return tooLarge();
   if (waitError) return waitError;
   if (text === "") return null;
@@ -234,7 +235,25 @@ function respond(c: Context<Env>, reply: Reply): Response {
       response_body: reply.body,
     });
   }
-  return new Response(text, { status: reply.status, headers });
+  const response = new Response(text, { status: reply.status, headers });
+  handedTexts.set(response, text ?? "");
+  return response;
+}
+
+// In-process exchanges hand bodies over as text (see `inProcessTransport`): the body of a request
+// sent without one, and the text of a response as `respond` wrote it. A response Hono rebuilt (HEAD)
+// is not found here and is read from its stream as usual.
+const handedBodies = new WeakMap<Request, string>();
+const handedTexts = new WeakMap<Response, string>();
+
+/** Hand `text` over as the body of `request` (built without one), for an in-process call. */
+export function handOverBody(request: Request, text: string): void {
+  handedBodies.set(request, text);
+}
+
+/** The text of a response the engine wrote, without reading its stream; undefined if unknown. */
+export function handedBackText(response: Response): string | undefined {
+  return handedTexts.get(response);
 }
 
 // An agent sends the same token many times: hashing it once keeps logging off the hot path.
