@@ -63,7 +63,11 @@ export interface CertifyOptions {
   workers?: number;
 }
 
-/** Seconds one gate took over all tasks. */
+/**
+ * Seconds one gate took over all tasks: `seconds` of its thread's wall time (summed over workers),
+ * `cpuSeconds` of the whole process's CPU meanwhile — exact on one thread, but with workers it
+ * counts the other workers too (Node 20 has no per-thread CPU clock).
+ */
 export interface GateTime {
   seconds: number;
   cpuSeconds: number;

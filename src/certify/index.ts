@@ -4,6 +4,7 @@ export {
   dropUncertified,
   failedTaskIds,
   GATE_VERSIONS,
+  type GateTime,
   recordGates,
 } from "./certify-bank.js";
 export {
@@ -23,3 +24,4 @@ export { formatCertifyReport } from "./format-report.js";
 export { leakGate } from "./leak.js";
 export { solvabilityGate } from "./solvability.js";
 export { triadGate } from "./triad.js";
+export { freshTrials, sharedTrials, type TrialRunner } from "./trial-tree.js";
