@@ -39,6 +39,12 @@ export interface BuiltWorld {
   listPages: (indexes: readonly number[]) => ListingPage[];
   /** The minted id of the n-th work record created in a trial (1-based). */
   workId: (n: number) => CanaryRef;
+  /** A token the world recognises as long expired (401 token_expired); the vault starts with it. */
+  staleToken: string;
+  /** Logical seconds a token lives (`expires_in`). */
+  ttlSeconds: number;
+  /** The scope the audit route needs and tokens do not get by default. */
+  auditScope: string;
 }
 
 /** A seeded id from a pattern: `#` digit, `@` upper-case letter, `x` hex digit. */
@@ -213,7 +219,23 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
     }),
   ];
 
+  // Scope-gated audit view of one asset: the only route a default token cannot call.
+  const auditScope = `${a.plural.replace(/[^a-z]+/g, "")}:audit`;
+  routes.push(
+    route({
+      id: `get_${a.noun.replace(/\W+/g, "_")}_audit`,
+      method: "GET",
+      path: `${assetPath}/{${a.idField}}/audit`,
+      summary: `Read one ${a.noun} as the compliance audit sees it (needs scope ${auditScope})`,
+      resource: a.plural,
+      action: "get",
+      scopes: [auditScope],
+    }),
+  );
   const copied = a.canaryFields.find((f) => f.name === w.copyField);
+  const staleToken = `${t.tokenPrefix}${rng.int(100000, 999999)}stale`;
+  // Tokens expire on the logical clock; the call budget is generous, so time is what runs out.
+  const ttlSeconds = 2 * t.ttl + 4;
   const world: World = {
     id: t.id,
     title: t.title,
@@ -225,8 +247,12 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
       client_id: `cid_${t.id.split("-")[0]}_${idFromPattern("##", rng)}`,
       client_secret: `csec_${idFromPattern("xxxxxxxx", rng)}`,
       token_prefix: t.tokenPrefix,
-      ttl_calls: t.ttl,
-      scopes: [],
+      ttl_calls: 4 * t.ttl,
+      ttl_seconds: ttlSeconds,
+      scopes: [`${a.plural}:read`, `${a.plural}:write`, auditScope],
+      default_scopes: [`${a.plural}:read`, `${a.plural}:write`],
+      refresh: true,
+      stale_tokens: [staleToken],
     },
     resources: {
       [a.plural]: {
@@ -283,6 +309,9 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
     },
     listPages: (indexes) => listPages(t, assetPath, indexes),
     workId: (n) => canary(`${w.plural}:id#${n}`, w.idTemplate.replace("{canary}", "{code}")),
+    staleToken,
+    ttlSeconds,
+    auditScope,
   };
 }
 

@@ -133,9 +133,10 @@ describe("tickets quote truthful errors", () => {
         const seed = trialSeed(bank.manifest.seed, task.id, 1);
         const trial = await prepareTrialWorld(world, task, seed);
         const send = inProcessTransport(trial);
-        const call = async (method: string, url: string, token: string | null, body?: unknown) => {
+        const call = async (method: string, url: string, token: string | null, body?: unknown, wait = 0) => {
           const headers: Record<string, string> = { "content-type": "application/json" };
           if (token) headers.authorization = `Bearer ${token}`;
+          if (wait > 0) headers["x-apiflow-wait"] = String(wait);
           const res = await send(
             new Request(`${world.base_url}${url}`, {
               method,
@@ -168,7 +169,7 @@ describe("tickets quote truthful errors", () => {
                 token,
               );
           }
-          const got = await call(probe.method, probe.url, token, probe.body);
+          const got = await call(probe.method, probe.url, token, probe.body, probe.wait);
           if (got.status !== probe.status || (probe.error !== undefined && got.body?.error !== probe.error)) {
             wrong.push(
               `${task.id} ${probe.method} ${probe.url}: ticket says ${probe.status} ${probe.error ?? ""}, world says ${got.status} ${String(got.body?.error ?? "")}`,

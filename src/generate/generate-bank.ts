@@ -4,6 +4,7 @@ import type { Subtask, Task } from "../bank/task-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { buildStoryline, type Storyline } from "./storyline.js";
+import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";
@@ -35,6 +36,8 @@ export interface GenerateOptions {
   worlds?: number;
   /** Positions per world; when set, every world gets this many and chains 1to2..1toP. */
   positions?: number;
+  /** Most tool calls any golden may need (default `GOLDEN_TOOL_CALL_BUDGET`, 80% of the default limit). */
+  toolCallBudget?: number;
   /** Sees each world's built form and storyline (tests replay the broken calls tickets quote). */
   inspect?: (built: BuiltWorld, story: Storyline) => void;
 }
@@ -120,6 +123,18 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
         }),
       );
     }
+  }
+  // Every golden must leave an agent room under the default tool-call limit.
+  const budget = options.toolCallBudget ?? GOLDEN_TOOL_CALL_BUDGET;
+  const over = overBudget(tasks, budget);
+  if (over.length > 0) {
+    return {
+      success: false,
+      error: {
+        code: "golden_over_budget",
+        message: `${over.length} golden solution(s) need more than ${budget} tool calls (the default budget is ${Math.round(GOLDEN_BUDGET_SHARE * 100)}% of the default limit); first: ${over[0]?.id} needs ${over[0]?.calls}`,
+      },
+    };
   }
   return {
     success: true,

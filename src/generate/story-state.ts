@@ -1,6 +1,7 @@
 import type { Rng } from "../bank/rng.js";
 import type { Axis, ExpectedValue, G1Predicate, GoldenStep, Subtask } from "../bank/task-schema.js";
 import type { BuiltWorld, SymRecord } from "./build-world.js";
+import type { TokenLedger } from "./golden-builder.js";
 
 export type Difficulty = Subtask["difficulty"];
 export type Coupling = "none" | "value" | "state";
@@ -25,6 +26,8 @@ export interface Probe {
   body?: Record<string, unknown>;
   /** `stale`: a token nobody issued; `fresh`: one just minted; `expired`: one spent to its TTL. */
   token: "stale" | "fresh" | "expired";
+  /** Logical seconds to wait (`x-apiflow-wait`) before the call, after the token is minted. */
+  wait?: number;
   status: number;
   error?: string;
 }
@@ -39,7 +42,7 @@ export interface GenSubtask extends Subtask {
   /** The golden as a chain segment (shared token, no answer step); set by the storyline. */
   chainGolden?: GoldenStep[];
   /** Renders `chainGolden`; set by `subtask()`. */
-  chained?: (ledger: { callsLeft: number; specRead?: boolean }) => GoldenStep[];
+  chained?: (ledger: TokenLedger) => GoldenStep[];
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Rng } from "../bank/rng.js";
 import type { Axis, Task } from "../bank/task-schema.js";
 import type { BuiltWorld } from "./build-world.js";
+import type { TokenLedger } from "./golden-builder.js";
 import { AXES, type Difficulty, type GenSubtask, StoryState } from "./story-state.js";
 import type { SubtaskTemplate } from "./subtask-template.js";
 import { AUTH_TEMPLATES } from "./templates/auth.js";
@@ -83,7 +84,7 @@ export function buildStoryline(
       slots[firstConsumer] as (typeof slots)[number],
     ];
   }
-  const stale = `${built.world.auth.token_prefix}${rng.int(100000, 999999)}stale`;
+  const stale = built.staleToken;
   const subtasks: GenSubtask[] = [];
   const workspaces: Task["workspace"][] = [];
   slots.forEach((slot, i) => {
@@ -106,12 +107,13 @@ export function buildStoryline(
         grammar,
         position: i + 1,
         difficulty: slot.difficulty,
-        coupled: rng.chance(0.85),
+        // The first consuming slot always couples, so every storyline has a load-bearing dependency.
+        coupled: rng.chance(0.85) || i === slots.findIndex(consumes),
       }),
     );
   });
   // Chains run every segment in one session: one token shared across segments.
-  const ledger = { callsLeft: 0 };
+  const ledger: TokenLedger = { callsLeft: 0, now: 0, expiresAt: 0 };
   for (const sub of subtasks) sub.chainGolden = sub.chained?.(ledger) ?? [];
   return { subtasks, workspaces };
 }

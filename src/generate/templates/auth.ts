@@ -1,12 +1,12 @@
 import { GoldenBuilder } from "../golden-builder.js";
-import { flowToAnswer, tokenUsed } from "../story-state.js";
+import { flowToAnswer, re, tokenUsed } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, subtask } from "./common.js";
 
 /**
- * Auth, easy: the token stored in the vault is dead (401 invalid_token); mint a fresh one from the
- * client credentials and read the record the job needs.
+ * Auth, easy: the token stored in the vault is one the world recognises as long expired (401
+ * token_expired); mint a fresh one from the client credentials and read the record the job needs.
  */
 const staleToken: SubtaskTemplate = {
   id: "auth.stale-token",
@@ -26,7 +26,7 @@ const staleToken: SubtaskTemplate = {
     const fields = [c1.name, a.numberField.name];
     const ticket = sentence(
       g.opener(),
-      `${g.brokenCall("GET", url)}${g.gotError(401, "invalid_token", "the bearer token is expired or was never issued")}`,
+      `${g.brokenCall("GET", url)}${g.gotError(401, "token_expired", "the bearer token has expired")}`,
       g.pick([
         "It uses the bearer token kept in the vault as `access_token`.",
         "The job authenticates with the vault's `access_token`.",
@@ -46,7 +46,7 @@ const staleToken: SubtaskTemplate = {
     );
     return subtask(ctx, this.id, {
       ticket,
-      brief: `The vault's \`access_token\` is dead (401 invalid_token): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+      brief: `The vault's \`access_token\` has expired (401 token_expired): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
       golden,
       builder: gb,
       answer: [
@@ -68,44 +68,46 @@ const staleToken: SubtaskTemplate = {
           `The ${c1.name} must come from a 200 on ${url}.`,
         ),
       ],
-      probes: [{ method: "GET", url, token: "stale", status: 401, error: "invalid_token" }],
+      probes: [{ method: "GET", url, token: "stale", status: 401, error: "token_expired" }],
     });
   },
 };
 
 /**
- * Auth, medium/hard: a batch of reads outlives one token (401 token_expired part-way); the agent
- * must notice `expires_in`, mint again and finish the batch.
+ * Auth, medium/hard, time-based expiry: a sweep pauses (on the world's logical clock, through
+ * `x-apiflow-wait`) for longer than a token lives, so the read after each pause gets 401
+ * token_expired. The careful run notices `expires_in`, pauses, takes a fresh token, then reads.
+ * medium: one pause in three reads; hard: two pauses in five reads, with a value from each stretch.
  */
-function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
+function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
   return {
-    id: `auth.expiry-batch-${difficulty}`,
+    id: `auth.clock-expiry-${difficulty}`,
     axis: "auth",
     difficulty,
     build(ctx: TemplateContext) {
       const { built, state, grammar: g } = ctx;
       const a = built.template.asset;
-      const ttl = built.world.auth.ttl_calls;
-      // One re-mint either way; the hard sweep also reports a value read right after the expiry.
-      const size = difficulty === "medium" ? ttl + 1 : ttl + 2;
+      const pause = built.ttlSeconds + ctx.rng.int(0, 6);
+      const size = difficulty === "medium" ? 3 : 5;
+      const pausesBefore = difficulty === "medium" ? [2] : [2, 4];
       const batch = state.claimAssets(ctx.rng, size);
       const ids = batch.map((r) => state.assetId(r));
-      const first = batch[0];
-      const last = batch[batch.length - 1];
       const [c1, c2] = a.canaryFields;
-      if (!first || !last || !c1 || !c2) throw new Error("batch too small");
-      const firstId = state.assetId(first);
-      const lastId = state.assetId(last);
+      const first = batch[0];
+      const last = batch[size - 1];
+      const mid = batch[2];
+      if (!first || !last || !mid || !c1 || !c2) throw new Error("batch too small");
+      const [firstId, midId, lastId] = [state.assetId(first), state.assetId(mid), state.assetId(last)];
       const gb = new GoldenBuilder(built.world, ctx.position);
       ids.forEach((id, i) => {
         const capture: Record<string, string> = {};
         if (i === 0) capture.num = a.numberField.name;
-        if (i === ids.length - 1) capture.c1 = c1.name;
-        if (difficulty === "hard" && i === ttl) capture.c2 = c2.name;
-        gb.call("GET", built.routes.asset(id), capture);
+        if (i === size - 1) capture.c1 = c1.name;
+        if (difficulty === "hard" && i === 2) capture.c2 = c2.name;
+        gb.call("GET", built.routes.asset(id), capture, undefined, {
+          wait: pausesBefore.includes(i) ? pause : 0,
+        });
       });
-      const mid = batch[ttl];
-      const midId = mid ? state.assetId(mid) : "";
       const numberField = `first_${a.numberField.name}`;
       const lastField = `last_${c1.name}`;
       const midField = `middle_${c2.name}`;
@@ -113,28 +115,27 @@ function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
       if (difficulty === "hard") answerFields[midField] = "c2";
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
-      const listText = ids.map((i) => `\`${i}\``).join(", ");
+      const order = ids
+        .map((id, i) => (pausesBefore.includes(i) ? `(pause) \`${id}\`` : `\`${id}\``))
+        .join(", ");
       const ticket = sentence(
         g.opener(),
         g.pick([
-          `${g.system()} reads these ${a.plural} one after another, in this order: ${listText}.`,
-          `Our nightly sweep walks ${listText} (in that order), one GET per ${a.noun}.`,
-          `The audit reads ${ids.length} ${a.plural} in sequence: ${listText}.`,
+          `${g.system()} reads ${ids.length} ${a.plural} in this order, pausing where marked while the depot sync runs: ${order}.`,
+          `Our nightly sweep walks ${order} (in that order, one GET each), and waits for the upstream sync at each "(pause)".`,
+        ]),
+        `Each pause is ${pause} s; this API's clock is logical, so the job pauses by sending the next request with header \`x-apiflow-wait: ${pause}\`.`,
+        g.pick([
+          'The first read after a pause comes back `401 token_expired` ("the bearer token has expired") and the rest of the sweep is lost.',
+          'After the pause every read fails with `401 token_expired` ("the bearer token has expired").',
         ]),
         g.pick([
-          'It mints one token at the start, and part-way through every read fails with `401 token_expired` ("the bearer token has expired").',
-          'A few reads in, the calls start coming back `401 token_expired` ("the bearer token has expired") and the rest of the sweep is lost.',
-          'Somewhere in the middle the API starts answering `401 token_expired` ("the bearer token has expired") and the job gives up.',
+          "Tokens here live for a number of seconds, not calls (see `expires_in`).",
+          "Check how long a token lives before planning the pauses.",
         ]),
         g.pick([
-          "Tokens in this API only last a limited number of calls (see `expires_in`).",
-          "Keep an eye on the token lifetime the token endpoint reports.",
-          "",
-        ]),
-        g.pick([
-          "Run the whole sweep again so that every read succeeds.",
-          "Re-run it so no read is lost.",
-          "Complete the sweep end to end.",
+          "Run the whole sweep, pauses included, so that every read succeeds.",
+          "Re-run it end to end without losing a read.",
         ]),
         difficulty === "hard"
           ? `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`
@@ -142,11 +143,7 @@ function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
       );
       const answer = [
         field(numberField, first[a.numberField.name] ?? null, `${a.numberField.description} of ${firstId}.`),
-        field(
-          lastField,
-          last[c1.name] ?? null,
-          `${c1.description} of ${lastId}, the last read of the sweep.`,
-        ),
+        field(lastField, last[c1.name] ?? null, `${c1.description} of ${lastId}, read after the last pause.`),
       ];
       const g1 = [
         tokenUsed(built.world.auth.token_path, built.routes.asset(lastId), "token_used_on_last_read"),
@@ -156,7 +153,7 @@ function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
           200,
           c1.name,
           lastField,
-          "The last read must succeed.",
+          "The read after the last pause must succeed.",
         ),
         flowToAnswer(
           "first_value_from_read",
@@ -167,7 +164,7 @@ function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
           "The first read must succeed.",
         ),
       ];
-      if (difficulty === "hard" && mid) {
+      if (difficulty === "hard") {
         answer.push(field(midField, mid[c2.name] ?? null, `${c2.description} of ${midId}.`));
         g1.push(
           flowToAnswer(
@@ -176,17 +173,13 @@ function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
             200,
             c2.name,
             midField,
-            "The read after the first expiry must succeed.",
+            "The read after the first pause must succeed.",
           ),
         );
       }
       return subtask(ctx, this.id, {
         ticket,
-        brief:
-          `Sweep ${listText} in order with GETs, re-minting when the token expires (401 token_expired), and report ${fields.map((f) => `\`${f}\``).join(", ")} as above.`.replace(
-            "as above",
-            `(${firstId}'s ${a.numberField.name}, ${difficulty === "hard" ? `${midId}'s ${c2.name}, ` : ""}${lastId}'s ${c1.name})`,
-          ),
+        brief: `Sweep ${order} in order with GETs, pausing ${pause} s (\`x-apiflow-wait: ${pause}\`) at each "(pause)" and keeping a live token (401 token_expired after a pause), and report ${fields.map((f) => `\`${f}\``).join(", ")} (${firstId}'s ${a.numberField.name}, ${difficulty === "hard" ? `${midId}'s ${c2.name}, ` : ""}${lastId}'s ${c1.name}).`,
         golden,
         builder: gb,
         answer,
@@ -195,7 +188,8 @@ function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
           {
             method: "GET",
             url: built.routes.asset(lastId),
-            token: "expired",
+            token: "fresh",
+            wait: pause,
             status: 401,
             error: "token_expired",
           },
@@ -205,8 +199,147 @@ function expiryBatch(difficulty: "medium" | "hard"): SubtaskTemplate {
   };
 }
 
+/**
+ * Auth, medium: the audit route needs a scope the default token does not carry (403
+ * insufficient_scope naming it); mint a token that asks for it.
+ */
+const missingScope: SubtaskTemplate = {
+  id: "auth.missing-scope",
+  axis: "auth",
+  difficulty: "medium",
+  build(ctx) {
+    const { built, state, grammar: g } = ctx;
+    const a = built.template.asset;
+    const target = state.claimAsset(ctx.rng);
+    const id = state.assetId(target);
+    const url = `${built.routes.asset(id)}/audit`;
+    const [c1, c2] = a.canaryFields;
+    if (!c1 || !c2) throw new Error("no canary fields");
+    const gb = new GoldenBuilder(built.world, ctx.position).mintOwn({ scope: built.auditScope });
+    gb.call("GET", url, { c1: c1.name, c2: c2.name }, undefined, { own: true });
+    const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
+    const fields = [c1.name, c2.name];
+    const ticket = sentence(
+      g.opener(),
+      `${g.brokenCall("GET", url)}${g.gotError(403, "insufficient_scope", `the token lacks scope ${built.auditScope}`)}`,
+      g.pick([
+        "It mints its token with the client credentials from the vault, like every other job.",
+        "The token it uses is a normal client-credentials token.",
+      ]),
+      g.pick([
+        `The compliance team needs ${id}'s audit view today.`,
+        `Get the audit read for ${id} working.`,
+      ]),
+      g.report(fields),
+    );
+    return subtask(ctx, this.id, {
+      ticket,
+      brief: `The audit read \`GET ${url}\` gets 403 insufficient_scope (${built.auditScope}): get a token that carries the scope and report ${id}'s \`${c1.name}\` and \`${c2.name}\` from the audit view.`,
+      golden,
+      builder: gb,
+      answer: [
+        field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the audit view.`),
+        field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}, from the audit view.`),
+      ],
+      g1: [flowToAnswer(`${c1.name}_from_audit`, url, 200, c1.name, c1.name, "The audit read must succeed.")],
+      probes: [{ method: "GET", url, token: "fresh", status: 403, error: "insufficient_scope" }],
+    });
+  },
+};
+
+/**
+ * Auth, hard: the client secret is being rotated, so the sweep may mint with client credentials
+ * once and must renew with the refresh token (single use: each refresh returns the next one).
+ */
+const refreshRenewal: SubtaskTemplate = {
+  id: "auth.refresh-renewal",
+  axis: "auth",
+  difficulty: "hard",
+  build(ctx) {
+    const { built, state, grammar: g } = ctx;
+    const a = built.template.asset;
+    const pause = built.ttlSeconds + ctx.rng.int(1, 5);
+    const batch = state.claimAssets(ctx.rng, 3);
+    const [first, mid, last] = batch;
+    const [c1, c2] = a.canaryFields;
+    if (!first || !mid || !last || !c1 || !c2) throw new Error("batch too small");
+    const ids = batch.map((r) => state.assetId(r));
+    const [firstId, midId, lastId] = [state.assetId(first), state.assetId(mid), state.assetId(last)];
+    const gb = new GoldenBuilder(built.world, ctx.position).mintOwn({ refresh: true });
+    ids.forEach((id, i) => {
+      const capture: Record<string, string> = {};
+      if (i === 0) capture.num = a.numberField.name;
+      if (i === 1) capture.c2 = c2.name;
+      if (i === ids.length - 1) capture.c1 = c1.name;
+      gb.call("GET", built.routes.asset(id), capture, undefined, { own: true, wait: i > 0 ? pause : 0 });
+    });
+    const numberField = `first_${a.numberField.name}`;
+    const lastField = `last_${c1.name}`;
+    // Every read is reported: a renewal that fails once must not be hidden by a later one.
+    const midField = `middle_${c2.name}`;
+    const golden = gb.answer({ [numberField]: "num", [midField]: "c2", [lastField]: "c1" });
+    const list = ids.map((i) => `\`${i}\``).join(", ");
+    const ticket = sentence(
+      g.opener(),
+      `The client secret is being rotated, so tonight ${g.system()} may mint with the client credentials only once; after that it must renew with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
+      `It reads ${list}, pausing ${pause} s before each read after the first (it sends \`x-apiflow-wait: ${pause}\`).`,
+      g.pick([
+        'After each pause the read fails with `401 token_expired` ("the bearer token has expired").',
+        'The read after a pause answers `401 token_expired` ("the bearer token has expired").',
+      ]),
+      "Refresh tokens are single use.",
+      `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
+    );
+    const tokenRe = `^${re(built.world.auth.token_path)}$`;
+    return subtask(ctx, this.id, {
+      ticket,
+      brief: `Read ${list} with ${pause} s pauses (\`x-apiflow-wait: ${pause}\`) before each read after the first, minting once and renewing with \`grant_type=refresh_token\`, and report \`${numberField}\` (${firstId}), \`${midField}\` (${midId}) and \`${lastField}\` (${lastId}).`,
+      golden,
+      builder: gb,
+      answer: [
+        field(numberField, first[a.numberField.name] ?? null, `${a.numberField.description} of ${firstId}.`),
+        field(midField, mid[c2.name] ?? null, `${c2.description} of ${midId}, read after the first renewal.`),
+        field(lastField, last[c1.name] ?? null, `${c1.description} of ${lastId}.`),
+      ],
+      g1: [
+        {
+          kind: "data_flow",
+          id: "refresh_token_used",
+          explain:
+            "A refresh token the token endpoint issued must be sent back to it (grant_type=refresh_token).",
+          from_response_url_pattern: tokenRe,
+          from_status: 200,
+          from_body_key: "refresh_token",
+          must_be_stored: false,
+          used_in_request_url_pattern: tokenRe,
+        },
+        flowToAnswer(
+          "last_value_from_read",
+          built.routes.asset(lastId),
+          200,
+          c1.name,
+          lastField,
+          "The read after the last pause must succeed.",
+        ),
+      ],
+      probes: [
+        {
+          method: "GET",
+          url: built.routes.asset(lastId),
+          token: "fresh",
+          wait: pause,
+          status: 401,
+          error: "token_expired",
+        },
+      ],
+    });
+  },
+};
+
 export const AUTH_TEMPLATES: readonly SubtaskTemplate[] = [
   staleToken,
-  expiryBatch("medium"),
-  expiryBatch("hard"),
+  clockExpiry("medium"),
+  missingScope,
+  clockExpiry("hard"),
+  refreshRenewal,
 ];

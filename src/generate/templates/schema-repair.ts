@@ -26,7 +26,7 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const level = g.pick(w.levelField.values);
       const note = g.pick([
         `check before the ${g.pick(["morning", "evening", "night"])} shift`,
-        `raised after ${g.pick(["inspection", "alarm", "customer call", "audit"])} ${ctx.rng.int(100, 999)}`,
+        `logged after ${g.pick(["inspection", "alarm", "customer call", "audit"])} ${ctx.rng.int(100, 999)}`,
         `follow-up ${ctx.rng.int(1000, 9999)}`,
       ]);
       const copyValue = target[w.copyField] ?? null;
