@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { AgentFactory } from "../../agents/agent.js";
@@ -48,6 +49,8 @@ export function registerVerify(program: Command, io: CliIo, setExit: SetExit): v
       const report = await certifyBank(bank, {
         attempts,
         minPasses,
+        // Tasks spread over one worker thread per core; the report is the same whatever the number.
+        workers: availableParallelism(),
         ...(oracle ? { oracle } : {}),
         onGate: (name, g) => {
           if (io.isTty) io.stderr(`${name}: ${g.passed}/${g.checked} passed\n`);
