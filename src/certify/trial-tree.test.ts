@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentFactory } from "../agents/agent.js";
+import { playGolden } from "../agents/golden-agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
@@ -33,6 +34,26 @@ function trialsOf(task: Task): Array<{ agent: AgentFactory; epoch: number }> {
     });
   // A state reached only through recorded calls, then left again.
   out.push({ agent: scripted(bank, "blank-again", async (s) => s.finish("")), epoch: 1 });
+  // Finished trials again: each follows recorded calls to the state its first run ended in.
+  for (const e of triadExams(bank, task)) out.push({ agent: e.agent, epoch: 1 });
+  // A trial that leaves the golden early and finishes, then one with its calls and more: the
+  // second continues on a fork of the state the first one ended in.
+  const storeless = task.golden.filter((step) => step.op !== "store");
+  out.push({
+    agent: scripted(bank, "storeless", async (s) => {
+      await playAndAnswer(s, task, storeless);
+    }),
+    epoch: 1,
+  });
+  out.push({
+    agent: scripted(bank, "storeless-then-more", async (s) => {
+      await playGolden(storeless, s, { finish: false });
+      await s.step({
+        toolCalls: [{ name: "read", arguments: { entity_ref: { kind: "spec", id: "openapi" } } }],
+      });
+    }),
+    epoch: 1,
+  });
   return out;
 }
 

@@ -159,7 +159,14 @@ class TrialTree {
         return result;
       },
       events: async () => {
-        if (live) return live.trial.log.events;
+        if (live) {
+          // The trial is over, so its live state is never written again: keep it as the state of
+          // its last recorded call, so that a later trial with the same calls (the chain gate's
+          // `decoy@N` is the triad's `decoy_route@N`) reads this log instead of rebuilding it by
+          // re-sending every call from the nearest kept state.
+          if (!offTree && !cursor.state) cursor.state = live;
+          return live.trial.log.events;
+        }
         // Every call was a recorded one: the log is the recorded state's (read, never written).
         if (!cursor.state) cursor.state = await this.materialize(cursor);
         return cursor.state.trial.log.events;
