@@ -1,7 +1,13 @@
 import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
 import type { GoldenNativeRequest, GoldenStep } from "../bank/task-schema.js";
+import { type ToolResult, toolResultValue } from "../workspace/workspace.js";
 import type { AgentToolCall, StepResult, TrialSession } from "./agent.js";
+
+/** A tool result's content as JSON: the workspace's own value when it kept one, else parsed. */
+function contentOf(result: ToolResult): unknown {
+  return toolResultValue(result) ?? JSON.parse(result.content);
+}
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 
@@ -86,12 +92,12 @@ export async function playGolden(
     const sent = await act({ name: "execute", arguments: { request } });
     const result = sent?.results[0];
     if (!sent || !result?.ok) return false;
-    const { response_ref } = JSON.parse(result.content) as { response_ref: string };
+    const { response_ref } = contentOf(result) as { response_ref: string };
     if (Object.keys(capture).length === 0) return true;
     const read = await act({ name: "read", arguments: { entity_ref: response_ref } });
     const readResult = read?.results[0];
     if (!read || !readResult?.ok) return false;
-    const responseBody = (JSON.parse(readResult.content) as { content: { body: JsonValue } }).content.body;
+    const responseBody = (contentOf(readResult) as { content: { body: JsonValue } }).content.body;
     for (const [name, path] of Object.entries(capture)) {
       const [first] = valuesAtPath(responseBody, path);
       if (first !== undefined) bindings.set(name, first);

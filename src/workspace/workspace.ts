@@ -180,7 +180,7 @@ export class Workspace {
         const stored = this.responses.get(id);
         if (!stored) return error("not_found", `no response "${id}"`);
         const { parent, ...content } = stored;
-        return ok({ ref: formatEntityRef({ kind, id, parent }), content });
+        return okKept({ ref: formatEntityRef({ kind, id, parent }), content });
       }
       case "handle": {
         const content = this.handles.get(id);
@@ -392,7 +392,7 @@ export class Workspace {
     }
     const preview = this.opts.previewChars ?? 4000;
     const shown = content.protocol === "mcp" ? JSON.stringify(parsedBody) : text;
-    return ok({
+    return okKept({
       response_ref: `request:${requestId}/response:${responseId}`,
       status: response.status,
       headers: responseHeaders,
@@ -565,6 +565,31 @@ function zodMessage(e: { issues: Array<{ path: PropertyKey[]; message: string }>
 
 function ok(data: unknown): ToolResult {
   return { ok: true, content: JSON.stringify(data) };
+}
+
+// The values whose JSON text some results' content is (see `toolResultValue`).
+const resultValues = new WeakMap<ToolResult, unknown>();
+
+/**
+ * `ok` for data that is plain JSON already (numbers, strings, parsed response bodies): the data is
+ * kept beside the result, so an in-process agent need not parse the text it was just written as.
+ */
+function okKept(data: unknown): ToolResult {
+  const result = ok(data);
+  resultValues.set(result, data);
+  return result;
+}
+
+/**
+ * What `JSON.parse(result.content)` returns, without parsing, for the results that keep it
+ * (`execute`'s summary and a response `read`); undefined for the others. The golden interpreter
+ * reads every response it captures from: parsing each one back was a large share of its time.
+ * The value is shared with the workspace's stored entities and must not be changed.
+ *
+ * @example const summary = toolResultValue(result) ?? JSON.parse(result.content);
+ */
+export function toolResultValue(result: ToolResult): unknown {
+  return resultValues.get(result);
 }
 
 function error(code: string, message: string): ToolResult {
