@@ -235,13 +235,20 @@ function respond(c: Context<Env>, reply: Reply): Response {
       response_body: reply.body,
     });
   }
-  const response = new Response(text, { status: reply.status, headers });
+  // An in-process caller takes the text handed back, not the body: a body stream would only be
+  // built to be dropped (a null-body status keeps the text, so Response refuses it as before).
+  const inProcess = text !== null && handedBodies.has(c.req.raw) && !NULL_BODY_STATUS.has(reply.status);
+  const response = new Response(inProcess ? null : text, { status: reply.status, headers });
   handedTexts.set(response, text ?? "");
   return response;
 }
 
+/** Statuses a Response may not carry a body with. */
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
 // In-process exchanges hand bodies over as text (see `inProcessTransport`): the body of a request
-// sent without one, and the text of a response as `respond` wrote it. A response Hono rebuilt (HEAD)
+// sent without one ("" when it has none, which marks the exchange as in-process), and the text of
+// a response as `respond` wrote it. A response Hono rebuilt (HEAD)
 // is not found here and is read from its stream as usual.
 const handedBodies = new WeakMap<Request, string>();
 const handedTexts = new WeakMap<Response, string>();

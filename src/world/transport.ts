@@ -44,7 +44,8 @@ export function inProcessTransport(trial: TrialWorld): WorldTransport {
   const app = worldApp(trial.world);
   const send: WorldTransport = async (request) => app.fetch(request, { trial });
   send.plain = async (request, body) => {
-    if (body !== undefined) handOverBody(request, body);
+    // Handed over even when empty: it tells the engine the response text is taken, not its body.
+    handOverBody(request, body ?? "");
     const response = await app.fetch(request, { trial });
     const text = handedBackText(response) ?? (await response.text());
     return { status: response.status, headers: response.headers, text };
