@@ -91,8 +91,6 @@ class TrialTree {
     private readonly bank: Bank,
     private readonly task: Task,
     private readonly seed: string,
-    /** Whether the first trial keeps a state after each call (worth it only when many trials follow). */
-    private readonly branchy: boolean,
   ) {}
 
   private rootNode(): Promise<Node> {
@@ -127,7 +125,7 @@ class TrialTree {
   }
 
   async backend(): Promise<TrialBackend> {
-    const keepStates = this.branchy && this.trials === 0;
+    const keepStates = this.trials === 0;
     this.trials += 1;
     let cursor = await this.rootNode();
     let live: State | null = null;
@@ -192,15 +190,20 @@ export function sharedTrials(bank: Bank): TrialRunner {
       const memo = golden.get(id);
       if (memo) return memo;
     }
-    let tree = trees.get(id);
-    if (!tree) {
+    let result: Promise<TrialResult>;
+    if (epoch !== 1) {
       // The gates run their many trials (exams, replays, exploits) at epoch 1; the oracle's other
-      // epochs are one golden trial each.
-      tree = new TrialTree(bank, task, trialSeed(bank.manifest.seed, task.id, epoch), epoch === 1);
-      trees.set(id, tree);
+      // epochs are one trial each, with nothing to share: a tree would only record its calls.
+      result = runTrial({ bank, task, agent, epoch });
+    } else {
+      let tree = trees.get(id);
+      if (!tree) {
+        tree = new TrialTree(bank, task, trialSeed(bank.manifest.seed, task.id, epoch));
+        trees.set(id, tree);
+      }
+      const t = tree;
+      result = runTrial({ bank, task, agent, epoch, backend: () => t.backend() });
     }
-    const t = tree;
-    const result = runTrial({ bank, task, agent, epoch, backend: () => t.backend() });
     if (agent === goldenAgentFactory) golden.set(id, result);
     return result;
   };
