@@ -41,8 +41,11 @@ interface State {
 /** A tool-call sequence of one trial seed: the call that led here, its result, what followed. */
 interface Node {
   parent: Node | null;
-  /** The call that led here (`key` is its canonical JSON); null at the root. */
-  call: { name: string; args: unknown } | null;
+  /**
+   * The call that led here: its name and `callKey` (whose JSON part is an exact copy of its
+   * arguments, parsed back only when a state is rebuilt); null at the root.
+   */
+  call: { name: string; key: string } | null;
   result: ToolResult | null;
   children: Map<string, Node>;
   /** The world and workspace right after the call, kept pristine: forked before any use. */
@@ -117,7 +120,7 @@ class TrialTree {
     const state = fork(at.state);
     for (const step of path.reverse()) {
       const call = step.call as NonNullable<Node["call"]>;
-      await state.workspace.call(call.name, call.args);
+      await state.workspace.call(call.name, JSON.parse(call.key.slice(call.name.length + 1)));
     }
     // Where one later trial branched, others tend to: keep this state too.
     node.state = fork(state);
@@ -146,7 +149,7 @@ class TrialTree {
         if (!offTree) {
           const node: Node = {
             parent: cursor,
-            call: { name, args: JSON.parse(JSON.stringify(args)) as unknown },
+            call: { name, key: key as string },
             result,
             children: new Map(),
             state: keepStates ? fork(live) : null,
