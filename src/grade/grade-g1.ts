@@ -84,9 +84,7 @@ export function gradeG1Predicate(
       const candidates: Array<{ value: JsonValue; seq: number }> = [];
       const seen = new Set<string>();
       for (const source of sources) {
-        for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
-          if (value === null || typeof value === "object") continue;
-          const key = `${typeof value}:${String(value)}`;
+        for (const { value, key } of scalarsAt(source, predicate.from_body_key)) {
           if (seen.has(key)) continue;
           seen.add(key);
           candidates.push({ value, seq: source.seq });
@@ -234,6 +232,29 @@ function indexLog(events: readonly TrialEvent[]): LogIndex {
   return index;
 }
 
+// Trials that share a prefix (certification's sabotaged runs) share its event objects, which never
+// change once appended: the scalars a response carries at a key path are read once per event.
+const scalarCache = new WeakMap<ExchangeEvent, Map<string, Array<{ value: JsonValue; key: string }>>>();
+
+/** The scalars (no null, no object) at `path` in a response body, with their dedup keys, in order. */
+function scalarsAt(event: ExchangeEvent, path: string): Array<{ value: JsonValue; key: string }> {
+  let byPath = scalarCache.get(event);
+  if (!byPath) {
+    byPath = new Map();
+    scalarCache.set(event, byPath);
+  }
+  let out = byPath.get(path);
+  if (!out) {
+    out = [];
+    for (const value of valuesAtPath(event.response_body, path)) {
+      if (value === null || typeof value === "object") continue;
+      out.push({ value, key: `${typeof value}:${String(value)}` });
+    }
+    byPath.set(path, out);
+  }
+  return out;
+}
+
 function storedAfter(events: readonly TrialEvent[], value: JsonValue, seq: number): boolean {
   return events.some(
     (e): e is VariableWriteEvent =>
@@ -244,6 +265,13 @@ function storedAfter(events: readonly TrialEvent[], value: JsonValue, seq: numbe
 function usedLater(log: LogIndex, urlPattern: string, value: JsonValue, seq: number): boolean {
   const matches = log.urlMatches(urlPattern);
   const needle = String(value);
+  // Encoded once, when first needed (it throws on a lone surrogate, as it did per exchange).
+  let encoded: string | undefined;
+  const inUrl = (url: string) => {
+    if (url.includes(needle)) return true;
+    encoded ??= encodeURIComponent(needle);
+    return url.includes(encoded);
+  };
   const inBody = JSON.stringify(value).replace(/^"|"$/g, "");
   let digest: string | null = null;
   const redactedMatch = (h: string) => {
@@ -255,8 +283,7 @@ function usedLater(log: LogIndex, urlPattern: string, value: JsonValue, seq: num
     (e, i) =>
       e.seq > seq &&
       matches[i] &&
-      (e.url.includes(needle) ||
-        e.url.includes(encodeURIComponent(needle)) ||
+      (inUrl(e.url) ||
         requestBodyText(e).includes(inBody) ||
         Object.values(e.request_headers).some((h) => h.includes(needle) || redactedMatch(h))),
   );
