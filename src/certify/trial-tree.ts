@@ -2,9 +2,12 @@ import type { AgentFactory } from "../agents/agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import type { TrialGrade } from "../grade/grade-schema.js";
+import { type GradeInput, gradeTrial } from "../grade/grade-trial.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
 import { trialSeed } from "../world/canary.js";
+import type { TrialEvent } from "../world/event-log.js";
 import { inProcessTransport } from "../world/transport.js";
 import type { TrialWorld } from "../world/trial-world.js";
 import { worldOf } from "./certify-kit.js";
@@ -89,6 +92,8 @@ function callKey(name: string, args: unknown): string | null {
 class TrialTree {
   private root: Promise<Node> | null = null;
   private trials = 0;
+  /** Grades by final log (append-only, so its array and length name its events) and final message. */
+  private readonly grades = new WeakMap<readonly TrialEvent[], Map<string, TrialGrade>>();
 
   constructor(
     private readonly bank: Bank,
@@ -125,6 +130,25 @@ class TrialTree {
     // Where one later trial branched, others tend to: keep this state too.
     node.state = fork(state);
     return state;
+  }
+
+  /**
+   * `gradeTrial` for this tree's trials (one task, grader and seed): a trial that ends in a log
+   * another one ended in (a kept state's, read by both) with the same final message gets its grade.
+   */
+  grade(input: GradeInput): TrialGrade {
+    let byEnd = this.grades.get(input.events);
+    if (!byEnd) {
+      byEnd = new Map();
+      this.grades.set(input.events, byEnd);
+    }
+    const key = `${input.events.length}\u0000${JSON.stringify(input.finalMessage)}`;
+    let grade = byEnd.get(key);
+    if (!grade) {
+      grade = gradeTrial(input);
+      byEnd.set(key, grade);
+    }
+    return grade;
   }
 
   async backend(): Promise<TrialBackend> {
@@ -205,7 +229,14 @@ export function sharedTrials(bank: Bank): TrialRunner {
         trees.set(id, tree);
       }
       const t = tree;
-      result = runTrial({ bank, task, agent, epoch, backend: () => t.backend() });
+      result = runTrial({
+        bank,
+        task,
+        agent,
+        epoch,
+        backend: () => t.backend(),
+        grade: (input) => t.grade(input),
+      });
     }
     if (agent === goldenAgentFactory) golden.set(id, result);
     return result;

@@ -6,7 +6,7 @@ import type { JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import { GRADER_VERSION, gradeTrial } from "../grade/grade-trial.js";
+import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
 import { Workspace } from "../workspace/workspace.js";
 import { trialSeed as deriveTrialSeed, resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
@@ -56,6 +56,12 @@ export interface RunTrialOptions {
    * states of the same trial seed (same answers, same log), so it need not replay them again.
    */
   backend?: (seed: string) => Promise<TrialBackend>;
+  /**
+   * How the trial is graded; default `gradeTrial`. Certification passes a memo of it: its trials
+   * of one seed that end in the same log with the same final message (the chain gate's `decoy@N`
+   * and the triad's `decoy_route@N`) are graded once.
+   */
+  grade?: (input: GradeInput) => TrialGrade;
 }
 
 /**
@@ -148,7 +154,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     session.dispose();
   }
   const events = await backend.events();
-  const grade = gradeTrial({
+  const grade = (options.grade ?? gradeTrial)({
     grader: task.grader,
     ...(task.kind === "chain" && task.grader.chain_mode === "selective" && task.graded_segments
       ? { gradedSegments: task.graded_segments }
