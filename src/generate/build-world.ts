@@ -1,7 +1,7 @@
 import type { JsonObject } from "../bank/json.js";
 import type { Rng } from "../bank/rng.js";
 import type { CanaryRef, ExpectedValue } from "../bank/task-schema.js";
-import type { Route, World } from "../bank/world-schema.js";
+import type { Route, Validator, World } from "../bank/world-schema.js";
 import type { WorldTemplate } from "./world-template.js";
 
 /** Seeded records per world: enough distinct targets for a 20-position storyline. */
@@ -34,6 +34,8 @@ export interface BuiltWorld {
     lookalikeAsset: (id: string) => string;
     work: string;
     workItem: (id: string) => string;
+    /** Base of the async job routes (`<jobs>/{job_id}`, `<jobs>/{job_id}/confirm`). */
+    jobs: string;
   };
   /** The listing requests that reach the assets at these indexes, in order (see `listPages`). */
   listPages: (indexes: readonly number[]) => ListingPage[];
@@ -45,6 +47,49 @@ export interface BuiltWorld {
   ttlSeconds: number;
   /** The scope the audit route needs and tokens do not get by default. */
   auditScope: string;
+  /** Route names of behaviours a route shows once per trial (see `BEHAVIOUR_SLOTS`); a position claims one. */
+  slots: Record<SlotKind, readonly string[]>;
+  /** The asset field another writer changes in a version conflict. */
+  conflictField: string;
+}
+
+/**
+ * Behaviours a route shows once per trial (the first call is throttled, staged or overtaken), so
+ * each storyline position that needs one gets a route of its own, named by these nouns:
+ * `throttle` — `GET <asset>/{id}/<noun>` answers 429 + Retry-After on its first call;
+ * `conflict` — `GET`/update `<asset>/{id}/<noun>` with a body `version`, another writer wins the first update (409);
+ * `partial` — `POST <work>/<noun>` stages its first write (503 partial_write, confirm to commit);
+ * `transient` — `POST <work>/<noun>` fails 503 transient_failure without an Idempotency-Key;
+ * `registry` — `GET <base>/<noun>/<assets>` needs an undocumented filter (400 names it and its values).
+ */
+export const BEHAVIOUR_SLOTS = {
+  throttle: ["telemetry", "history"],
+  conflict: ["settings", "thresholds"],
+  partial: ["intake", "bulk"],
+  transient: ["relay", "express"],
+  registry: ["registry", "catalog"],
+} as const;
+export type SlotKind = keyof typeof BEHAVIOUR_SLOTS;
+
+const camel = (s: string) => s.replace(/[_-]([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** The live validator of the dispatch intake (see `buildWorld`): camelCase names, a crew size, enum levels. */
+export function dispatchValidator(t: WorldTemplate): Validator {
+  return {
+    fields: {
+      [camel(t.asset.idField)]: { type: "string", required: true },
+      [camel(t.work.levelField.name)]: {
+        type: "string",
+        required: true,
+        enum: [...t.work.levelField.values],
+      },
+      [camel(t.work.copyField)]: { type: "string", required: true },
+      crewSize: { type: "integer", required: true },
+    },
+    reject_unknown: true,
+    status: 422,
+    spec_lag: true,
+  };
 }
 
 /** A seeded id from a pattern: `#` digit, `@` upper-case letter, `x` hex digit. */
@@ -85,6 +130,7 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
     const tenths = rng.int(a.numberField.min * 10, a.numberField.max * 10);
     record[a.numberField.name] = (tenths % 10 === 0 ? tenths + 3 : tenths) / 10;
     record[a.linkField.name] = null;
+    record.version = 1;
     return record;
   });
 
@@ -232,10 +278,141 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
       scopes: [auditScope],
     }),
   );
+  const conflictField = "settings_note";
+  const throttleSeconds = 3 + (t.ttl % 3);
+  for (const noun of BEHAVIOUR_SLOTS.throttle)
+    routes.push(
+      route({
+        id: `get_${a.noun.replace(/\W+/g, "_")}_${noun}`,
+        method: "GET",
+        path: `${assetPath}/{${a.idField}}/${noun}`,
+        summary: `Read one ${a.noun} with its ${noun} (rate limited)`,
+        resource: a.plural,
+        action: "get",
+        throttle: { on_call: 1, retry_after: throttleSeconds },
+      }),
+    );
+  for (const noun of BEHAVIOUR_SLOTS.conflict) {
+    const concurrency = {
+      mode: "body" as const,
+      concurrent_update_on_call: 1,
+      concurrent_changes: { [conflictField]: `${noun} adjusted by the night desk` },
+    };
+    routes.push(
+      route({
+        id: `get_${a.noun.replace(/\W+/g, "_")}_${noun}`,
+        method: "GET",
+        path: `${assetPath}/{${a.idField}}/${noun}`,
+        summary: `Read one ${a.noun}'s ${noun}, with its current \`version\``,
+        resource: a.plural,
+        action: "get",
+        concurrency,
+      }),
+      route({
+        id: `update_${a.noun.replace(/\W+/g, "_")}_${noun}`,
+        method: t.updateMethod,
+        path: `${assetPath}/{${a.idField}}/${noun}`,
+        summary: `Change one ${a.noun}'s ${noun}; send the \`version\` you read (optimistic concurrency)`,
+        resource: a.plural,
+        action: "update",
+        concurrency,
+      }),
+    );
+  }
+  const createLike = {
+    method: "POST" as const,
+    resource: w.plural,
+    action: "create" as const,
+    required_fields: [a.idField, w.levelField.name, w.copyField],
+    defaults: { [w.statusField]: w.initialStatus },
+  };
+  for (const noun of BEHAVIOUR_SLOTS.partial)
+    routes.push(
+      route({
+        ...createLike,
+        id: `create_${w.noun.replace(/\W+/g, "_")}_${noun}`,
+        path: `${workPath}/${noun}`,
+        summary: `Open a ${w.noun} through the ${noun} queue (writes may be staged)`,
+        partial_write: { on_call: 1 },
+      }),
+    );
+  for (const noun of BEHAVIOUR_SLOTS.transient)
+    routes.push(
+      route({
+        ...createLike,
+        id: `create_${w.noun.replace(/\W+/g, "_")}_${noun}`,
+        path: `${workPath}/${noun}`,
+        summary: `Open a ${w.noun} through the ${noun} gateway`,
+        transient: { status: 503, heal: "idempotency_key" },
+      }),
+    );
+  for (const noun of BEHAVIOUR_SLOTS.registry)
+    routes.push(
+      route({
+        id: `list_${a.plural.replace(/\W+/g, "_")}_${noun}`,
+        method: "GET",
+        path: `${t.base}/${noun}/${a.plural}`,
+        summary: `The ${noun} of ${a.plural} (one category at a time)`,
+        resource: a.plural,
+        action: "list",
+        query_params: [
+          {
+            name: a.enumField.name,
+            documented: false,
+            required: true,
+            allowed: [...a.enumField.values],
+            filter_field: a.enumField.name,
+          },
+        ],
+      }),
+    );
+  // The dispatch intake's live validator wants camelCase and a crew size; the published spec lags
+  // behind it (it still shows the snake_case create contract), so only the 422s tell the truth.
+  routes.push(
+    route({
+      ...createLike,
+      id: `create_${w.noun.replace(/\W+/g, "_")}_dispatch`,
+      path: `${workPath}/dispatch`,
+      summary: `Open a ${w.noun} through the dispatch intake`,
+      validator: dispatchValidator(t),
+    }),
+  );
+  // Async creation: 202 + Location, poll the job, confirm it.
+  const jobsPath = `${t.base}/jobs`;
+  routes.push(
+    route({
+      ...createLike,
+      id: `create_${w.noun.replace(/\W+/g, "_")}_async`,
+      path: `${workPath}/async`,
+      summary: `Open a ${w.noun} as an async job: answers 202 with a Location to poll; confirm the job when it is awaiting_confirmation`,
+      async_job: {
+        poll_path: `${jobsPath}/{job_id}`,
+        pending_seconds: 2,
+        confirm: true,
+        result_path: `${workPath}/{id}`,
+      },
+    }),
+    route({
+      id: `get_${w.noun.replace(/\W+/g, "_")}_job`,
+      method: "GET",
+      path: `${jobsPath}/{job_id}`,
+      summary: `Poll an async ${w.noun} job`,
+      resource: w.plural,
+      action: "job_status",
+    }),
+    route({
+      id: `confirm_${w.noun.replace(/\W+/g, "_")}_job`,
+      method: "POST",
+      path: `${jobsPath}/{job_id}/confirm`,
+      summary: `Confirm an async ${w.noun} job that is awaiting_confirmation (writes the record)`,
+      resource: w.plural,
+      action: "job_confirm",
+    }),
+  );
   const copied = a.canaryFields.find((f) => f.name === w.copyField);
   const staleToken = `${t.tokenPrefix}${rng.int(100000, 999999)}stale`;
   // Tokens expire on the logical clock; the call budget is generous, so time is what runs out.
-  const ttlSeconds = 2 * t.ttl + 4;
+  const ttlSeconds = 4 * t.ttl + 4;
   const world: World = {
     id: t.id,
     title: t.title,
@@ -270,6 +447,8 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
           },
           [a.numberField.name]: { type: "number", description: a.numberField.description },
           [a.linkField.name]: { type: "string", description: a.linkField.description },
+          version: { type: "integer", description: "Record version (optimistic concurrency)" },
+          [conflictField]: { type: "string", description: "Last note left by whoever changed the settings" },
         },
         records: assets as JsonObject[],
       },
@@ -306,12 +485,15 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
       lookalikeAsset: (id) => `${lookalikePath}/${id}`,
       work: workPath,
       workItem: (id) => `${workPath}/${id}`,
+      jobs: jobsPath,
     },
     listPages: (indexes) => listPages(t, assetPath, indexes),
     workId: (n) => canary(`${w.plural}:id#${n}`, w.idTemplate.replace("{canary}", "{code}")),
     staleToken,
     ttlSeconds,
     auditScope,
+    slots: BEHAVIOUR_SLOTS,
+    conflictField,
   };
 }
 

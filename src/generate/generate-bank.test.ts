@@ -170,7 +170,11 @@ describe("tickets quote truthful errors", () => {
               );
           }
           const got = await call(probe.method, probe.url, token, probe.body, probe.wait);
-          if (got.status !== probe.status || (probe.error !== undefined && got.body?.error !== probe.error)) {
+          if (
+            got.status !== probe.status ||
+            (probe.error !== undefined && got.body?.error !== probe.error) ||
+            (probe.message !== undefined && got.body?.message !== probe.message)
+          ) {
             wrong.push(
               `${task.id} ${probe.method} ${probe.url}: ticket says ${probe.status} ${probe.error ?? ""}, world says ${got.status} ${String(got.body?.error ?? "")}`,
             );

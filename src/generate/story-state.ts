@@ -1,6 +1,6 @@
 import type { Rng } from "../bank/rng.js";
 import type { Axis, ExpectedValue, G1Predicate, GoldenStep, Subtask } from "../bank/task-schema.js";
-import type { BuiltWorld, SymRecord } from "./build-world.js";
+import type { BuiltWorld, SlotKind, SymRecord } from "./build-world.js";
 import type { TokenLedger } from "./golden-builder.js";
 
 export type Difficulty = Subtask["difficulty"];
@@ -30,6 +30,8 @@ export interface Probe {
   wait?: number;
   status: number;
   error?: string;
+  /** The error message the ticket quotes verbatim, when it quotes one. */
+  message?: string;
 }
 
 /** A generated subtask: the bank's `Subtask` plus what composing and testing need. */
@@ -62,6 +64,7 @@ export class StoryState {
   private readonly consumed = new Set<string>();
   /** Assets whose values a golden stored in a variable (later solo workspaces hold them). */
   readonly stored = new Set<SymRecord>();
+  private readonly claimedSlots = new Set<string>();
   /** Listing questions already asked, so two positions never share one. */
   readonly asked = new Set<string>();
 
@@ -111,6 +114,14 @@ export class StoryState {
       this.used.add(i);
       return this.assets[i] as SymRecord;
     });
+  }
+
+  /** A behaviour route no earlier position has used (see `BEHAVIOUR_SLOTS`), or null when all are taken. */
+  claimSlot(kind: SlotKind): string | null {
+    const free = this.built.slots[kind].find((n) => !this.claimedSlots.has(`${kind}:${n}`));
+    if (free === undefined) return null;
+    this.claimedSlots.add(`${kind}:${free}`);
+    return free;
   }
 
   /** Whether a position already named or targeted this asset. */

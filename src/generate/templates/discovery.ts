@@ -207,4 +207,79 @@ const byName: SubtaskTemplate = {
   },
 };
 
-export const DISCOVERY_TEMPLATES: readonly SubtaskTemplate[] = [deprecatedRoute, lookalikeFamily, byName];
+/**
+ * Discovery, medium: a registry route needs a query parameter the spec does not document; the 400
+ * it answers names the parameter and its allowed values. Find the record by name in the filtered
+ * registry and report its values from there.
+ */
+const undocumentedParam: SubtaskTemplate = {
+  id: "discovery.undocumented-param",
+  axis: "discovery",
+  difficulty: "medium",
+  build(ctx) {
+    const noun = ctx.state.claimSlot("registry");
+    if (noun === null) return lookalikeFamily.build(ctx);
+    const { built, state, grammar: g } = ctx;
+    const t = built.template;
+    const a = t.asset;
+    const target = state.claimAsset(ctx.rng);
+    const name = literal(target, a.nameField);
+    const category = literal(target, a.enumField.name);
+    const url = `${t.base}/${noun}/${a.plural}`;
+    const inCategory = state.assets.filter((r) => r[a.enumField.name] === category);
+    const index = inCategory.indexOf(target);
+    const [c1, c2] = a.canaryFields;
+    if (!c1 || !c2) throw new Error("no canary fields");
+    const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
+    gb.call("GET", url);
+    gb.call("GET", `${url}?${a.enumField.name}=${encodeURIComponent(category)}`, {
+      c1: `${a.plural}.${index}.${c1.name}`,
+      c2: `${a.plural}.${index}.${c2.name}`,
+    });
+    const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
+    const fields = [c1.name, c2.name];
+    const ticket = sentence(
+      g.opener(),
+      `${g.brokenCall("GET", url)}${g.gotError(400, "missing_query_parameter")}`,
+      g.pick([
+        `The spec lists no parameters for it, and the ${noun} view is the only place the crew trusts for "${name}".`,
+        `Nothing in the published spec says what it wants; we need "${name}" as the ${noun} shows it.`,
+      ]),
+      `"${name}" is a \`${category}\` ${a.noun}.`,
+      g.stayCanonical(),
+      g.report(fields),
+    );
+    return subtask(ctx, this.id, {
+      ticket,
+      brief: `\`GET ${url}\` answers 400 missing_query_parameter (the parameter is undocumented): find "${name}" (a \`${category}\` ${a.noun}) in the ${noun} and report its \`${c1.name}\` and \`${c2.name}\` from there.`,
+      golden,
+      builder: gb,
+      answer: [
+        field(c1.name, target[c1.name] ?? null, `${c1.description} of "${name}", from the ${noun}.`),
+        field(c2.name, target[c2.name] ?? null, `${c2.description} of "${name}", from the ${noun}.`),
+      ],
+      g1: [
+        {
+          kind: "data_flow",
+          id: `${c1.name}_from_${noun}`,
+          explain: `The value must come from the ${noun} filtered by the undocumented parameter.`,
+          from_response_url_pattern: `^${re(url)}\\?`,
+          from_status: 200,
+          from_body_key: `${a.plural}.${c1.name}`,
+          answer_field: c1.name,
+          must_be_stored: false,
+          used_in_request_url_pattern: null,
+        },
+      ],
+      constraints: forbidDecoys(ctx),
+      probes: [{ method: "GET", url, token: "fresh", status: 400, error: "missing_query_parameter" }],
+    });
+  },
+};
+
+export const DISCOVERY_TEMPLATES: readonly SubtaskTemplate[] = [
+  deprecatedRoute,
+  lookalikeFamily,
+  undocumentedParam,
+  byName,
+];

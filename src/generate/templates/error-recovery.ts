@@ -205,8 +205,301 @@ function closePlanted(
   });
 }
 
+/**
+ * Easy: a read is rate limited (429 with Retry-After); the client retried at once and was refused
+ * again. Honour the wait on the logical clock (`x-apiflow-wait`, as the 429 hint says) and retry.
+ */
+const rateLimited: SubtaskTemplate = {
+  id: "error_recovery.rate-limited",
+  axis: "error_recovery",
+  difficulty: "easy",
+  build(ctx) {
+    const noun = ctx.state.claimSlot("throttle");
+    if (noun === null) return wrongVerb("easy").build(ctx);
+    const { built, state, grammar: g } = ctx;
+    const a = built.template.asset;
+    const target = state.claimAsset(ctx.rng);
+    const id = state.assetId(target);
+    const url = `${built.routes.asset(id)}/${noun}`;
+    const route = built.world.routes.find((r) => r.path.endsWith(`/${noun}`) && r.method === "GET");
+    const wait = route?.throttle?.retry_after ?? 5;
+    const [c1] = a.canaryFields;
+    if (!c1) throw new Error("no canary field");
+    const gb = new GoldenBuilder(built.world, ctx.position);
+    gb.call("GET", url);
+    gb.call("GET", url, { c1: c1.name, num: a.numberField.name }, undefined, { wait });
+    const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+    const fields = [c1.name, a.numberField.name];
+    const ticket = sentence(
+      g.opener(),
+      `${g.brokenCall("GET", url)}${g.gotError(429, "rate_limited", `too many requests to this route; retry after ${wait} s`)}`,
+      g.pick([
+        "It retries immediately, gets the same 429, and gives up.",
+        "Its retry loop hammers the route straight away and every retry is refused.",
+      ]),
+      g.pick([
+        "Retry the way the API asks you to and get the read through.",
+        `Recover from the rate limit properly and read ${id}'s ${noun}.`,
+      ]),
+      g.report(fields),
+    );
+    return subtask(ctx, this.id, {
+      ticket,
+      brief: `\`GET ${url}\` is rate limited (429, Retry-After): honour the wait, retry, and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+      golden,
+      builder: gb,
+      answer: [
+        field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the retried read.`),
+        field(
+          a.numberField.name,
+          target[a.numberField.name] ?? null,
+          `${a.numberField.description} of ${id}.`,
+        ),
+      ],
+      g1: [
+        flowToAnswer(`${c1.name}_after_wait`, url, 200, c1.name, c1.name, "The retried read must succeed."),
+      ],
+      probes: [{ method: "GET", url, token: "fresh", status: 429, error: "rate_limited" }],
+    });
+  },
+};
+
+/**
+ * Medium: a create goes through a queue that fails it once — `transient` (503 transient_failure,
+ * healed by retrying with an Idempotency-Key the ticket names) or `partial` (503 partial_write: the
+ * write is staged, and a resend with `"confirm": true` commits it).
+ */
+function flakyCreate(kind: "transient" | "partial"): SubtaskTemplate {
+  return {
+    id: `error_recovery.${kind === "transient" ? "idempotent-retry" : "partial-write"}`,
+    axis: "error_recovery",
+    difficulty: "medium",
+    build(ctx: TemplateContext) {
+      const noun = ctx.state.claimSlot(kind);
+      if (noun === null) return wrongVerb("medium").build(ctx);
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const w = t.work;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const url = `${built.routes.work}/${noun}`;
+      const level = g.pick(w.levelField.values);
+      const key = `chg-${ctx.rng.int(10000, 99999)}-${noun}`;
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      const body = { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") };
+      if (kind === "transient") {
+        // The gateway fails before it reads the body: the first attempt is the ticket's own call.
+        gb.call("POST", url, {}, { [a.idField]: id, [w.levelField.name]: level });
+        gb.call("GET", built.routes.asset(id), { copy: w.copyField });
+        gb.call("POST", url, { wid: w.idField, st: w.statusField }, body, {
+          headers: { "Idempotency-Key": key },
+        });
+      } else {
+        gb.call("GET", built.routes.asset(id), { copy: w.copyField });
+        gb.call("POST", url, {}, body);
+        gb.call(
+          "POST",
+          url,
+          { wid: w.idField, st: w.statusField, copy2: w.copyField },
+          { ...body, confirm: true },
+        );
+      }
+      const wid = state.createWork({
+        [a.idField]: id,
+        [w.levelField.name]: level,
+        [w.copyField]: target[w.copyField] ?? null,
+      });
+      // A partial write commits what was staged: the copy it committed is reported from the commit.
+      const answerFields: Record<string, string> = { [w.idField]: "wid", [w.statusField]: "st" };
+      if (kind === "partial") answerFields[w.copyField] = "copy2";
+      const golden = gb.answer(answerFields);
+      const fields = Object.keys(answerFields);
+      const error =
+        kind === "transient"
+          ? g.gotError(
+              503,
+              "transient_failure",
+              "the upstream store did not answer; the write may or may not have been applied",
+            )
+          : g.gotError(503, "partial_write");
+      const ticket = sentence(
+        g.opener(),
+        `We need a \`${level}\` ${w.noun} for ${id}, carrying ${id}'s live \`${w.copyField}\`, opened through the ${noun} ${kind === "transient" ? "gateway" : "queue"}.`,
+        kind === "transient"
+          ? `${g.brokenCall("POST", url)} with \`${JSON.stringify({ [a.idField]: id, [w.levelField.name]: level })}\`${error}`
+          : `${g.brokenCall("POST", url)}${error}`,
+        kind === "transient"
+          ? `Our change process says a retried write must carry an idempotency key, and the key for this change is \`${key}\`.`
+          : g.pick([
+              "Nobody knows whether the record exists now.",
+              "The job logged the failure and moved on, so the record may be half-written.",
+            ]),
+        g.pick([
+          `Make sure exactly one ${w.noun} ends up committed.`,
+          `Finish the write so the ${w.noun} really exists, once.`,
+        ]),
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through \`POST ${url}\`, which fails once with 503 ${kind === "transient" ? `transient_failure (retry with Idempotency-Key \`${key}\`)` : "partial_write (confirm the staged write)"}, and report \`${w.idField}\` and \`${w.statusField}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(w.idField, wid, "The id of the committed record."),
+          field(w.statusField, w.initialStatus, `The status of the new ${w.noun}.`),
+          ...(kind === "partial"
+            ? [
+                field(
+                  w.copyField,
+                  target[w.copyField] ?? null,
+                  `The ${w.copyField} the committed record carries.`,
+                ),
+              ]
+            : []),
+        ],
+        g1: [
+          flowToAnswer(
+            "id_from_commit",
+            url,
+            201,
+            w.idField,
+            w.idField,
+            "The id must come from the committed write.",
+          ),
+          {
+            kind: "data_flow",
+            id: "copy_field_read_live",
+            explain: `The ${w.copyField} sent must be the one read from ${id}.`,
+            from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
+            from_status: 200,
+            from_body_key: w.copyField,
+            must_be_stored: false,
+            used_in_request_url_pattern: `^${re(url)}$`,
+          },
+        ],
+        probes: [
+          {
+            method: "POST",
+            url,
+            body:
+              kind === "transient"
+                ? { [a.idField]: id, [w.levelField.name]: level }
+                : { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: "probe" },
+            token: "fresh",
+            status: 503,
+            error: kind === "transient" ? "transient_failure" : "partial_write",
+          },
+        ],
+      });
+    },
+  };
+}
+
+/**
+ * Hard: an update uses optimistic concurrency (the body carries the `version` read); another writer
+ * changes the record first, so the update gets 409 version_conflict. Re-read, then resend with the
+ * new version. Coupled: closes a planted record instead (like `wrong-verb-hard`).
+ */
+const versionConflict: SubtaskTemplate = {
+  id: "error_recovery.version-conflict",
+  axis: "error_recovery",
+  difficulty: "hard",
+  build(ctx) {
+    if (ctx.coupled) {
+      const planted = ctx.state.takePlanted(ctx.rng);
+      if (planted) return closePlanted(ctx, planted, "error_recovery.wrong-verb-hard");
+    }
+    const noun = ctx.state.claimSlot("conflict");
+    if (noun === null) return wrongVerb("hard").build({ ...ctx, coupled: false });
+    const { built, state, grammar: g } = ctx;
+    const t = built.template;
+    const a = t.asset;
+    const target = state.claimAsset(ctx.rng);
+    const id = state.assetId(target);
+    const url = `${built.routes.asset(id)}/${noun}`;
+    const current = literal(target, a.enumField.name);
+    const value = g.pick(a.enumField.values.filter((v) => v !== current));
+    const [c1, c2] = a.canaryFields;
+    if (!c1 || !c2) throw new Error("no canary fields");
+    const gb = new GoldenBuilder(built.world, ctx.position);
+    // Every record starts at version 1 (the read shows it); the re-read's version is captured.
+    gb.call("GET", url);
+    gb.call(t.updateMethod, url, {}, { [a.enumField.name]: value, version: 1 });
+    gb.call("GET", url, { v2: "version", note: built.conflictField, c2: c2.name });
+    gb.call(t.updateMethod, url, {}, { [a.enumField.name]: value, version: gb.ref("v2") });
+    target[a.enumField.name] = value;
+    const golden = gb.answer({ [built.conflictField]: "note", [c2.name]: "c2" });
+    const ticket = sentence(
+      g.opener(),
+      `${id}'s \`${a.enumField.name}\` must become \`${value}\` through its ${noun} route.`,
+      `${g.brokenCall(t.updateMethod, url)}${g.gotError(409, "version_conflict")}`,
+      g.pick([
+        "Someone else is editing the same record tonight.",
+        "Another tool changed the record between our read and our write.",
+      ]),
+      g.pick([
+        "Do not overwrite their change blindly: work with the current version and get our change in.",
+        "Resolve the conflict the way the API expects and apply the change.",
+      ]),
+      `Report the \`${built.conflictField}\` the other writer left and ${id}'s \`${c2.name}\`, as the current record shows them.`,
+    );
+    return subtask(ctx, this.id, {
+      ticket,
+      brief: `Set ${id}'s \`${a.enumField.name}\` to \`${value}\` via \`${t.updateMethod} ${url}\` (409 version_conflict: another writer got there first), and report the \`${built.conflictField}\` they left and \`${c2.name}\` from the current record.`,
+      golden,
+      builder: gb,
+      answer: [
+        field(
+          built.conflictField,
+          `${noun} adjusted by the night desk`,
+          "What the other writer left, seen on re-reading.",
+        ),
+        field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}.`),
+      ],
+      g1: [
+        {
+          kind: "call",
+          id: "update_applied",
+          explain: `The change must go through with the current version.`,
+          method: t.updateMethod,
+          url_pattern: `^${re(url)}$`,
+          status: 200,
+          body_has_keys: [a.enumField.name],
+        },
+        {
+          kind: "data_flow",
+          id: "reread_version_used",
+          explain: "The version re-read after the conflict must be sent with the update.",
+          from_response_url_pattern: `^${re(url)}$`,
+          from_status: 200,
+          from_body_key: built.conflictField,
+          answer_field: built.conflictField,
+          must_be_stored: false,
+          used_in_request_url_pattern: null,
+        },
+      ],
+      probes: [
+        {
+          method: t.updateMethod,
+          url,
+          body: { [a.enumField.name]: value, version: 1 },
+          token: "fresh",
+          status: 409,
+          error: "version_conflict",
+        },
+      ],
+    });
+  },
+};
+
 export const ERROR_RECOVERY_TEMPLATES: readonly SubtaskTemplate[] = [
   wrongVerb("easy"),
+  rateLimited,
   wrongVerb("medium"),
+  flakyCreate("transient"),
+  flakyCreate("partial"),
   wrongVerb("hard"),
+  versionConflict,
 ];

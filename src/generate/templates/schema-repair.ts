@@ -1,3 +1,5 @@
+import { summarizeProblems, validateBody } from "../../world/validate-body.js";
+import { dispatchValidator } from "../build-world.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
@@ -124,8 +126,125 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
   };
 }
 
+/**
+ * Schema repair against the live validator of the dispatch intake, whose published spec lags
+ * behind it (spec_lag): the client sends the documented snake_case body and gets 422 naming each
+ * wrong name (camelCase expected) and the missing crew size. easy: names only; medium: the crew
+ * size also goes as a string (`invalid_type`, shown once the names are right); hard: and the level
+ * in upper case (`invalid_enum` with the allowed values). Every message quoted is computed by the
+ * engine's own validator.
+ */
+function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
+  return {
+    id: `schema_repair.live-validator-${difficulty}`,
+    axis: "schema_repair",
+    difficulty,
+    build(ctx: TemplateContext) {
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const w = t.work;
+      const validator = dispatchValidator(t);
+      const url = `${built.routes.work}/dispatch`;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const level = g.pick(w.levelField.values);
+      const crew = ctx.rng.int(2, 6);
+      const sentLevel = difficulty === "hard" ? level.toUpperCase() : level;
+      const sentCrew = difficulty === "easy" ? crew : String(crew);
+      const snake = {
+        [a.idField]: id,
+        [w.levelField.name]: sentLevel,
+        [w.copyField]: "…",
+        crew_size: sentCrew,
+      };
+      const camelBody = (lvl: string, c: number | string, copy: string) => ({
+        [camel(a.idField)]: id,
+        [camel(w.levelField.name)]: lvl,
+        [camel(w.copyField)]: copy,
+        crewSize: c,
+      });
+      const first = summarizeProblems(validateBody(validator, { ...snake, [w.copyField]: "x" }, "create"));
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      // The second round only needs the names right to show the type/enum problems; the live value
+      // is read once the body is otherwise accepted.
+      // Round one is the body as the lagging spec documents it (what a chain's brief, which quotes
+      // no error, starts from); its 422 names every field the live validator wants. The type and
+      // enum mistakes of the ticket's body are the client's; a careful run never makes them.
+      gb.call("POST", url, {}, { [a.idField]: id, [w.levelField.name]: level });
+      gb.call("GET", built.routes.asset(id), { copy: w.copyField });
+      gb.call("POST", url, { wid: w.idField, st: w.statusField }, camelBody(level, crew, gb.ref("copy")));
+      const wid = state.createWork({
+        [a.idField]: id,
+        [w.levelField.name]: level,
+        [w.copyField]: target[w.copyField] ?? null,
+      });
+      const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
+      const fields = [w.idField, w.statusField];
+      const ticket = sentence(
+        g.opener(),
+        `${g.system()} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built exactly as the published spec documents the body:`,
+        `\`${JSON.stringify({ ...snake, [w.copyField]: `<${id}'s live ${w.copyField}>` })}\`.`,
+        `It gets \`422 validation_failed\` ("${first}").`,
+        g.pick([
+          "The spec and the live service clearly disagree; trust the service.",
+          "Our docs are behind the deployed validator, so go by what it says.",
+        ]),
+        difficulty !== "easy"
+          ? g.pick(["Expect more than one round of fixes.", "Fixing the names may not be the last problem."])
+          : "",
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} (crew ${crew}, live \`${w.copyField}\`) through \`POST ${url}\`, whose live validator (ahead of the spec) rejects the documented body with 422, and report \`${w.idField}\` and \`${w.statusField}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(w.idField, wid, "The id the dispatch intake minted."),
+          field(w.statusField, w.initialStatus, `The status of the new ${w.noun}.`),
+        ],
+        g1: [
+          flowToAnswer(
+            "id_from_dispatch",
+            url,
+            201,
+            w.idField,
+            w.idField,
+            "The id must come from the accepted create.",
+          ),
+          {
+            kind: "data_flow",
+            id: "copy_field_read_live",
+            explain: `The ${w.copyField} sent must be the one read from ${id}.`,
+            from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
+            from_status: 200,
+            from_body_key: w.copyField,
+            must_be_stored: false,
+            used_in_request_url_pattern: `^${re(url)}$`,
+          },
+        ],
+        probes: [
+          {
+            method: "POST",
+            url,
+            body: { ...snake, [w.copyField]: "x" },
+            token: "fresh",
+            status: 422,
+            error: "validation_failed",
+            message: first,
+          },
+        ],
+      });
+    },
+  };
+}
+
 export const SCHEMA_REPAIR_TEMPLATES: readonly SubtaskTemplate[] = [
   createRepair("easy"),
+  liveValidator("easy"),
   createRepair("medium"),
+  liveValidator("medium"),
   createRepair("hard"),
+  liveValidator("hard"),
 ];
