@@ -86,8 +86,9 @@ function callKey(name: string, args: unknown): string | null {
  * so far equal an earlier trial's gets that trial's recorded results, and where it first differs
  * it continues on a fork of the state the earlier trial had reached. The storyline before the task
  * is replayed once per seed, and a sabotaged golden run replays only from its sabotaged step. The
- * first trial (the golden reference) keeps a state after each call; a later branch point without
- * one is rebuilt from the nearest kept state by re-sending the recorded calls.
+ * first trial (the golden reference) keeps a state after each call, every trial the state it ended
+ * in; a later branch point without one is rebuilt from the nearest kept state by re-sending the
+ * recorded calls. Trials that end in the same kept state with the same final message share a grade.
  */
 class TrialTree {
   private root: Promise<Node> | null = null;
