@@ -106,12 +106,12 @@ function answerProvenance(golden: readonly GoldenStep[], g1: readonly G1Predicat
     g1.flatMap((p) => (p.kind === "data_flow" && p.answer_field ? [p.answer_field] : [])),
   );
   const answer = golden.find((s) => s.op === "answer");
-  if (!answer || answer.op !== "answer") return [];
+  if (answer?.op !== "answer") return [];
   const out: G1Predicate[] = [];
   for (const [fieldName, binding] of Object.entries(answer.fields)) {
     if (covered.has(fieldName)) continue;
     const source = [...golden].reverse().find((s) => s.op === "execute" && binding in s.capture);
-    if (!source || source.op !== "execute") continue;
+    if (source?.op !== "execute") continue;
     const [path = ""] = source.request.url.split("?");
     const pattern = `^${path
       .split(/\{\{[^}]+\}\}/)
