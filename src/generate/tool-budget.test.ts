@@ -12,8 +12,8 @@ const content = defaultBankContent();
 const bank = bankFromContent(content);
 
 describe("the tool-call budget of goldens", () => {
-  it("is 80% of the default limit", () => {
-    expect(GOLDEN_TOOL_CALL_BUDGET).toBe(Math.floor(DEFAULT_LIMITS.maxToolCalls * 0.8));
+  it("is half the default limit", () => {
+    expect(GOLDEN_TOOL_CALL_BUDGET).toBe(Math.floor(DEFAULT_LIMITS.maxToolCalls * 0.5));
   });
 
   it("counts exactly the tool calls the golden interpreter makes (a seeded sample with the longest chains)", async () => {

@@ -3,12 +3,13 @@ import { DEFAULT_LIMITS } from "../run/stop-conditions.js";
 
 /**
  * Share of the default tool-call limit a golden solution may use. The golden is the shortest careful
- * solution; an agent that reads the spec once more, retries a 429 or re-reads a page needs room, so
- * a task whose golden needs more than this is not fair under the default limit.
+ * solution; an agent that reads the spec once more, retries a 429 or re-reads a page needs room (the
+ * published 1.0 trials reached 251 calls), so a task whose golden needs more than half the default
+ * limit is not fair under it.
  */
-export const GOLDEN_BUDGET_SHARE = 0.8;
+export const GOLDEN_BUDGET_SHARE = 0.5;
 
-/** The most tool calls a golden may make: 80% of the default limit (120 of 150). */
+/** The most tool calls a golden may make: half the default limit (150 of 300). */
 export const GOLDEN_TOOL_CALL_BUDGET = Math.floor(DEFAULT_LIMITS.maxToolCalls * GOLDEN_BUDGET_SHARE);
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;

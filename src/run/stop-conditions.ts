@@ -34,7 +34,11 @@ export interface TrialLimits {
   maxSeconds: number;
 }
 
-export const DEFAULT_LIMITS: TrialLimits = { maxToolCalls: 150, maxTokens: 2_000_000, maxSeconds: 1800 };
+/**
+ * Default limits. The tool-call limit leaves long chains room: a 20-segment golden needs about 120
+ * calls, and trials of the published 1.0 bank reached 251.
+ */
+export const DEFAULT_LIMITS: TrialLimits = { maxToolCalls: 300, maxTokens: 2_000_000, maxSeconds: 1800 };
 
 export function stopConditions(limits: TrialLimits): StopCondition[] {
   return [
