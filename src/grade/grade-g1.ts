@@ -80,44 +80,44 @@ export function gradeG1Predicate(
         };
       }
       // One candidate per distinct value, from its earliest response: a later use or store of it
-      // counts from the first time the API showed it.
-      const candidates: Array<{ value: JsonValue; seq: number }> = [];
+      // counts from the first time the API showed it. Walked in place (no candidate list): this is
+      // the grader's hottest loop.
       const seen = new Set<string>();
+      const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
+      let found = false;
+      let lastReason = "";
       for (const source of sources) {
         for (const { value, key } of scalarsAt(source, predicate.from_body_key)) {
+          found = true;
           if (seen.has(key)) continue;
           seen.add(key);
-          candidates.push({ value, seq: source.seq });
+          const seq = source.seq;
+          if (predicate.answer_field !== undefined) {
+            if (got === undefined || !valuesEqual(got as JsonValue, value)) {
+              lastReason = `answer field '${predicate.answer_field}' does not carry the ${predicate.from_body_key} the API returned`;
+              continue;
+            }
+          }
+          if (predicate.must_be_stored && !storedAfter(events, value, seq)) {
+            lastReason = `the ${predicate.from_body_key} from the response was not stored in a variable`;
+            continue;
+          }
+          if (
+            predicate.used_in_request_url_pattern &&
+            !usedLater(log, predicate.used_in_request_url_pattern, value, seq)
+          ) {
+            lastReason = `the ${predicate.from_body_key} was not used in a later request to /${predicate.used_in_request_url_pattern}/`;
+            continue;
+          }
+          return { ...base, passed: true, value };
         }
       }
-      if (candidates.length === 0) {
+      if (!found) {
         return {
           ...base,
           passed: false,
           reason: `matching responses carry no value at ${predicate.from_body_key}`,
         };
-      }
-      let lastReason = "";
-      for (const { value, seq } of candidates) {
-        if (predicate.answer_field !== undefined) {
-          const got = card?.[predicate.answer_field];
-          if (got === undefined || !valuesEqual(got as JsonValue, value)) {
-            lastReason = `answer field '${predicate.answer_field}' does not carry the ${predicate.from_body_key} the API returned`;
-            continue;
-          }
-        }
-        if (predicate.must_be_stored && !storedAfter(events, value, seq)) {
-          lastReason = `the ${predicate.from_body_key} from the response was not stored in a variable`;
-          continue;
-        }
-        if (
-          predicate.used_in_request_url_pattern &&
-          !usedLater(log, predicate.used_in_request_url_pattern, value, seq)
-        ) {
-          lastReason = `the ${predicate.from_body_key} was not used in a later request to /${predicate.used_in_request_url_pattern}/`;
-          continue;
-        }
-        return { ...base, passed: true, value };
       }
       return { ...base, passed: false, reason: lastReason };
     }
