@@ -87,7 +87,7 @@ export function gradeG1Predicate(
       let found = false;
       let lastReason = "";
       for (const source of sources) {
-        for (const { value, key } of scalarsAt(source, predicate.from_body_key)) {
+        for (const { value, key } of log.scalarsAt(source, predicate.from_body_key)) {
           found = true;
           if (seen.has(key)) continue;
           seen.add(key);
@@ -181,16 +181,6 @@ function shortDigest(value: string): string {
   return d;
 }
 
-const bodyTextCache = new WeakMap<ExchangeEvent, string>();
-function requestBodyText(e: ExchangeEvent): string {
-  let text = bodyTextCache.get(e);
-  if (text === undefined) {
-    text = e.request_body === null ? "" : JSON.stringify(e.request_body);
-    bodyTextCache.set(e, text);
-  }
-  return text;
-}
-
 /**
  * What every predicate of one trial reads, computed once per event log: chains carry dozens of
  * predicates over hundreds of exchanges, and re-filtering and re-matching per predicate made
@@ -201,6 +191,10 @@ interface LogIndex {
   finalVariables: Map<string, JsonValue>;
   /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`). */
   urlMatches(source: string): boolean[];
+  /** The request body of exchange `i` as JSON text ("" without a body). */
+  bodyText(i: number): string;
+  /** The scalars (no null, no object) at `path` in the response body of `event`, with dedup keys. */
+  scalarsAt(event: ExchangeEvent, path: string): Array<{ value: JsonValue; key: string }>;
 }
 
 const logIndexes = new WeakMap<readonly TrialEvent[], LogIndex>();
@@ -215,7 +209,31 @@ function indexLog(events: readonly TrialEvent[]): LogIndex {
     else finalVariables.set(`${e.scope}:${e.name}`, e.value);
   }
   const byPattern = new Map<string, boolean[]>();
+  const bodies: Array<string | undefined> = [];
+  const scalars = new Map<string, Array<{ value: JsonValue; key: string }>>();
   const index: LogIndex = {
+    bodyText(i) {
+      let text = bodies[i];
+      if (text === undefined) {
+        const e = exchanges[i] as ExchangeEvent;
+        text = e.request_body === null ? "" : JSON.stringify(e.request_body);
+        bodies[i] = text;
+      }
+      return text;
+    },
+    scalarsAt(event, path) {
+      const key = `${event.seq}\u0000${path}`;
+      let out = scalars.get(key);
+      if (!out) {
+        out = [];
+        for (const value of valuesAtPath(event.response_body, path)) {
+          if (value === null || typeof value === "object") continue;
+          out.push({ value, key: `${typeof value}:${String(value)}` });
+        }
+        scalars.set(key, out);
+      }
+      return out;
+    },
     exchanges,
     finalVariables,
     urlMatches(source) {
@@ -230,29 +248,6 @@ function indexLog(events: readonly TrialEvent[]): LogIndex {
   };
   logIndexes.set(events, index);
   return index;
-}
-
-// Trials that share a prefix (certification's sabotaged runs) share its event objects, which never
-// change once appended: the scalars a response carries at a key path are read once per event.
-const scalarCache = new WeakMap<ExchangeEvent, Map<string, Array<{ value: JsonValue; key: string }>>>();
-
-/** The scalars (no null, no object) at `path` in a response body, with their dedup keys, in order. */
-function scalarsAt(event: ExchangeEvent, path: string): Array<{ value: JsonValue; key: string }> {
-  let byPath = scalarCache.get(event);
-  if (!byPath) {
-    byPath = new Map();
-    scalarCache.set(event, byPath);
-  }
-  let out = byPath.get(path);
-  if (!out) {
-    out = [];
-    for (const value of valuesAtPath(event.response_body, path)) {
-      if (value === null || typeof value === "object") continue;
-      out.push({ value, key: `${typeof value}:${String(value)}` });
-    }
-    byPath.set(path, out);
-  }
-  return out;
 }
 
 function storedAfter(events: readonly TrialEvent[], value: JsonValue, seq: number): boolean {
@@ -284,7 +279,7 @@ function usedLater(log: LogIndex, urlPattern: string, value: JsonValue, seq: num
       e.seq > seq &&
       matches[i] &&
       (inUrl(e.url) ||
-        requestBodyText(e).includes(inBody) ||
+        log.bodyText(i).includes(inBody) ||
         Object.values(e.request_headers).some((h) => h.includes(needle) || redactedMatch(h))),
   );
 }
