@@ -1,11 +1,11 @@
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
+import { openRunDirectory, type RunDirectoryError } from "../run/run-directory.js";
 import { trialRecordOf } from "../run/run-into-dir.js";
-import { buildRunManifest, manifestConflicts, mergeManifests } from "../run/run-manifest.js";
 import { runTrial, type TrialResult } from "../run/run-trial.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
-import { readRunManifest, transcriptRelPath, tryOpenStore, writeRunManifest } from "../run/store.js";
+import { transcriptRelPath } from "../run/store.js";
 import { buildTranscript, writeTranscript } from "../run/transcript-writer.js";
 import type { TrialRecord } from "../run/trial-record.js";
 import { type McpBridgeMode, mcpBridgeAgent } from "./mcp-bridge-agent.js";
@@ -23,9 +23,7 @@ export interface McpTrialOptions {
   force?: boolean;
 }
 
-export type McpTrialError =
-  | { code: "manifest_conflict"; message: string }
-  | { code: "store_version" | "store_unreadable"; message: string };
+export type McpTrialError = RunDirectoryError;
 
 /**
  * One trial played by an agent outside our loop over MCP (`apiflow mcp`): the trial's tools are
@@ -45,31 +43,17 @@ export async function runMcpTrial(
   const name = options.agentName ?? "mcp";
   const limits = options.limits ?? DEFAULT_LIMITS;
   const bankHash = bank.manifest.content_hash;
-  const next = buildRunManifest({
-    bankHash,
-    bankName: bank.manifest.name,
+  const opened = openRunDirectory({
+    runDir,
+    bank,
     agents: { [name]: { kind: "mcp", transport: options.mode.kind } },
     limits,
     priceTableVersion: DEFAULT_PRICE_TABLE.version,
+    ...(options.force !== undefined ? { force: options.force } : {}),
   });
-  const existing = readRunManifest(runDir);
-  if (existing && !options.force) {
-    const conflicts = manifestConflicts(existing, next);
-    if (conflicts.length > 0) {
-      return {
-        success: false,
-        error: {
-          code: "manifest_conflict",
-          message: `${runDir} was run with other settings (${conflicts.join("; ")}); use another --out or --force`,
-        },
-      };
-    }
-  }
-  const opened = tryOpenStore(runDir);
-  if (!opened.success) return { success: false, error: opened.error };
+  if (!opened.success) return opened;
   const store = opened.data;
   try {
-    writeRunManifest(runDir, mergeManifests(existing, next));
     const result = await runTrial({
       bank,
       task,

@@ -2,6 +2,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import type { Task } from "../bank/task-schema.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../run/model-call-retry.js";
+import { openRunDirectory } from "../run/run-directory.js";
 import { gridCells } from "../run/run-grid.js";
 import {
   type RunAgent,
@@ -10,16 +11,9 @@ import {
   type RunIntoDirSummary,
   trialRecordOf,
 } from "../run/run-into-dir.js";
-import { buildRunManifest, manifestConflicts, mergeManifests } from "../run/run-manifest.js";
 import { harnessErrorResult, type TrialResult } from "../run/run-trial.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
-import {
-  type ResultsStore,
-  readRunManifest,
-  transcriptRelPath,
-  tryOpenStore,
-  writeRunManifest,
-} from "../run/store.js";
+import { type ResultsStore, transcriptRelPath } from "../run/store.js";
 import { buildTranscript, redactor, writeTranscript } from "../run/transcript-writer.js";
 import type { TrialRecord } from "../run/trial-record.js";
 import { trialSeed } from "../world/canary.js";
@@ -72,28 +66,15 @@ export async function runViaQueue(
   const reachable = await checkRedis(options.address);
   if (!reachable.success) return reachable;
   // The run directory is pinned exactly as the local runner pins it.
-  const next = buildRunManifest({
-    bankHash,
-    bankName: bank.manifest.name,
+  const opened = openRunDirectory({
+    runDir,
+    bank,
     agents: Object.fromEntries(options.agents.map((a) => [a.factory.name, a.settings])),
     limits,
     priceTableVersion: options.priceTable.version,
+    ...(options.force !== undefined ? { force: options.force } : {}),
   });
-  const existing = readRunManifest(runDir);
-  if (existing && !options.force) {
-    const conflicts = manifestConflicts(existing, next);
-    if (conflicts.length > 0) {
-      return {
-        success: false,
-        error: {
-          code: "manifest_conflict",
-          message: `${runDir} was run with other settings (${conflicts.join("; ")}); use another --out or --force`,
-        },
-      };
-    }
-  }
-  const opened = tryOpenStore(runDir);
-  if (!opened.success) return { success: false, error: opened.error };
+  if (!opened.success) return opened;
   const store = opened.data;
   const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
   const connection = { ...options.address.connection, maxRetriesPerRequest: null };
@@ -101,7 +82,6 @@ export async function runViaQueue(
   const side = new Redis(connection);
   side.on("error", () => {});
   try {
-    writeRunManifest(runDir, mergeManifests(existing, next));
     return {
       success: true,
       data: await enqueueAndCollect(options, { store, queue, side, queueName, limits, bankHash }),

@@ -3,18 +3,13 @@ import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { AimdLimiter } from "./aimd-limiter.js";
 import { type PriceTable, priceTokens } from "./price-table.js";
+import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { gridCells, runGrid } from "./run-grid.js";
-import { type AgentSettings, buildRunManifest, manifestConflicts, mergeManifests } from "./run-manifest.js";
+import type { AgentSettings } from "./run-manifest.js";
 import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "./stop-conditions.js";
-import {
-  type ResultsStore,
-  readRunManifest,
-  transcriptRelPath,
-  tryOpenStore,
-  writeRunManifest,
-} from "./store.js";
+import { type ResultsStore, transcriptRelPath } from "./store.js";
 import { buildTranscript, redactor, trialFailureReason, writeTranscript } from "./transcript-writer.js";
 import { type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
 
@@ -61,9 +56,7 @@ export interface RunIntoDirSummary {
   costLimitReached: boolean;
 }
 
-export type RunIntoDirError =
-  | { code: "manifest_conflict"; message: string }
-  | { code: "store_version" | "store_unreadable"; message: string };
+export type RunIntoDirError = RunDirectoryError;
 
 /**
  * Run a grid into a run directory: results store, transcripts and manifest. Re-running the same
@@ -80,31 +73,17 @@ export async function runIntoDir(
   const { bank, runDir } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const bankHash = bank.manifest.content_hash;
-  const next = buildRunManifest({
-    bankHash,
-    bankName: bank.manifest.name,
+  const opened = openRunDirectory({
+    runDir,
+    bank,
     agents: Object.fromEntries(options.agents.map((a) => [a.factory.name, a.settings])),
     limits,
     priceTableVersion: options.priceTable.version,
+    ...(options.force !== undefined ? { force: options.force } : {}),
   });
-  const existing = readRunManifest(runDir);
-  if (existing && !options.force) {
-    const conflicts = manifestConflicts(existing, next);
-    if (conflicts.length > 0) {
-      return {
-        success: false,
-        error: {
-          code: "manifest_conflict",
-          message: `${runDir} was run with other settings (${conflicts.join("; ")}); use another --out or --force`,
-        },
-      };
-    }
-  }
-  const opened = tryOpenStore(runDir);
-  if (!opened.success) return { success: false, error: opened.error };
+  if (!opened.success) return opened;
   const store = opened.data;
   try {
-    writeRunManifest(runDir, mergeManifests(existing, next));
     return { success: true, data: await runWithStore(options, store, limits, bankHash) };
   } finally {
     store.close();
