@@ -1,14 +1,14 @@
 import { type Bank, type BankContent, bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { harborTasks } from "../generate/harbor-tasks.js";
-import { HARBOR_WORLD } from "../generate/harbor-world.js";
+import { skeletonBankContent } from "../generate/skeleton-bank.js";
 
 /**
  * The walking skeleton's bank (one world, three solo tasks, the chain 1to3): the default bank as
  * it stood when the gates were written, and the base the broken tasks of the tests are cut from.
  */
 export function skeletonContent(tasks: Task[] = harborTasks()): BankContent {
-  return { name: "skeleton", generator_version: "test", seed: "apiflow-1", worlds: [HARBOR_WORLD], tasks };
+  return { ...skeletonBankContent(), name: "skeleton", generator_version: "test", tasks };
 }
 
 /** The skeleton bank with one task replaced by `edit` of itself (the others kept for chains). */
