@@ -112,7 +112,13 @@ function graphqlCapturePath(m: Mapped, restPath: string): string {
   return `${prefix}.${restPath}`;
 }
 
-function convertStep(
+/**
+ * One golden REST step as the same call in `protocol` (an `execute_native` step), or a sentence
+ * saying why it maps to no route. Certification's exploits use it to speak a variant world's protocol.
+ *
+ * @example convertStep(world, "mcp", { op: "execute", request: { method: "GET", url: "/v3/vessels/V-1" }, capture: {} }, "probe")
+ */
+export function convertStep(
   world: World,
   protocol: VariantProtocol,
   step: GoldenStep,

@@ -476,7 +476,13 @@ const PROTOCOL_HINT = {
 const specs = new WeakMap<World, JsonObject>();
 const specTexts = new WeakMap<World, string>();
 
-function worldSpec(world: World): JsonObject {
+/**
+ * The spec entity `read` returns for a world (cached per world object): what an agent can know
+ * of the API without calling it. Certification's discoverability gate searches it.
+ *
+ * @example worldSpec(world).format // "graphql-sdl"
+ */
+export function worldSpec(world: World): JsonObject {
   let spec = specs.get(world);
   if (!spec) {
     spec = renderWorldSpec(world);
