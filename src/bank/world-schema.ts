@@ -357,6 +357,30 @@ export type OAuthClientCredentials = z.infer<typeof OAuthClientCredentialsSchema
 export const WorldProtocolSchema = z.enum(["rest", "graphql", "mcp"]);
 export type WorldProtocol = z.infer<typeof WorldProtocolSchema>;
 
+/**
+ * How a world words its errors. The route logic always produces a semantic error (a stable code, a
+ * truthful message, and the fields an agent acts on: `hint`, `field`, `allowed`, `retry_after`,
+ * `staged_id`, `errors`, …); this block only decides how that error looks on the wire, so every
+ * hint stays in the body whatever the style. Shapes (`extra` = those agent-facing fields):
+ * - `plain` (default): `{"error": code, "message": message, ...extra}`;
+ * - `problem` (RFC 9457, `content-type: application/problem+json`):
+ *   `{"type": "urn:problem:<code-kebab>", "title": "Validation failed", "status": 422, "detail": message, ...extra}`;
+ * - `errors`: `{"errors": [{"code": code, "message": message, ...extra}]}`;
+ * - `fault`: `{"fault": {"code": code, "reason": message, ...extra}}`.
+ *
+ * `code_case` (default `snake`) spells the code (`validation_failed`, `VALIDATION_FAILED`,
+ * `validation-failed`, `ValidationFailed`); `message_template` (default `{message}`) phrases the
+ * message, with `{message}`, `{code}` (as spelled) and `{status}` filled in.
+ *
+ * @example {"shape": "fault", "code_case": "upper", "message_template": "Request refused: {message}."}
+ */
+export const ErrorStyleSchema = z.strictObject({
+  shape: z.enum(["plain", "problem", "errors", "fault"]),
+  code_case: z.enum(["snake", "upper", "kebab", "pascal"]).optional(),
+  message_template: z.string().includes("{message}").optional(),
+});
+export type ErrorStyle = z.infer<typeof ErrorStyleSchema>;
+
 export const WorldSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   /** Optional. Default `rest`. */
@@ -368,5 +392,7 @@ export const WorldSchema = z.strictObject({
   auth: OAuthClientCredentialsSchema,
   resources: z.record(z.string(), ResourceSchema),
   routes: z.array(RouteSchema).min(1),
+  /** Optional. How errors look on the wire (see `ErrorStyleSchema`). Default: `plain`. */
+  errors: ErrorStyleSchema.optional(),
 });
 export type World = z.infer<typeof WorldSchema>;

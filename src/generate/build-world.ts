@@ -431,6 +431,7 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
       refresh: true,
       stale_tokens: [staleToken],
     },
+    ...(t.errors ? { errors: t.errors } : {}),
     resources: {
       [a.plural]: {
         id_field: a.idField,

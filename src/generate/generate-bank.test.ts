@@ -5,6 +5,7 @@ import type { JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
 import { prepareTrialWorld, runTrial } from "../run/run-trial.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
+import { phraseError, readError } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";
 import type { BuiltWorld } from "./build-world.js";
 import { bankStats } from "./datasheet.js";
@@ -33,6 +34,16 @@ describe("the default bank", () => {
     const stats = bankStats(bank.tasks);
     for (const [world, c] of Object.entries(stats.byWorld)) expect(c.axes, world).toBeGreaterThanOrEqual(5);
     for (const [axis, n] of Object.entries(stats.soloByAxis)) expect(n, axis).toBeGreaterThanOrEqual(25);
+  });
+
+  it("spreads the error styles over the worlds: every shape in at least two, no two styled worlds alike", () => {
+    const shapes = new Map<string, number>();
+    for (const w of bank.worlds)
+      shapes.set(w.errors?.shape ?? "plain", (shapes.get(w.errors?.shape ?? "plain") ?? 0) + 1);
+    for (const shape of ["plain", "problem", "errors", "fault"])
+      expect(shapes.get(shape), shape).toBeGreaterThanOrEqual(2);
+    const styled = bank.worlds.filter((w) => w.errors).map((w) => JSON.stringify(w.errors));
+    expect(new Set(styled).size).toBe(styled.length);
   });
 
   it("never repeats a ticket", () => {
@@ -170,13 +181,18 @@ describe("tickets quote truthful errors", () => {
               );
           }
           const got = await call(probe.method, probe.url, token, probe.body, probe.wait);
+          // The world words its errors in its own style; the ticket must quote them as worded.
+          const seen = readError(got.body);
+          const said = phraseError(world.errors, probe.error ?? "", probe.message ?? "", probe.status);
           if (
             got.status !== probe.status ||
-            (probe.error !== undefined && got.body?.error !== probe.error) ||
-            (probe.message !== undefined && got.body?.message !== probe.message)
+            (probe.error !== undefined && seen?.code !== said.code) ||
+            (probe.message !== undefined && seen?.message !== said.message) ||
+            (probe.message !== undefined && !task.ticket.includes(said.message)) ||
+            (probe.error !== undefined && !task.ticket.includes(said.code))
           ) {
             wrong.push(
-              `${task.id} ${probe.method} ${probe.url}: ticket says ${probe.status} ${probe.error ?? ""}, world says ${got.status} ${String(got.body?.error ?? "")}`,
+              `${task.id} ${probe.method} ${probe.url}: ticket says ${probe.status} ${said.code}, world says ${got.status} ${String(seen?.code ?? "")}`,
             );
           }
         }

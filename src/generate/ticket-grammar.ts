@@ -1,4 +1,5 @@
 import type { Rng } from "../bank/rng.js";
+import { phraseError, spellCode } from "../world/reply.js";
 import type { WorldTemplate } from "./world-template.js";
 
 const tick = (s: string) => `\`${s}\``;
@@ -64,13 +65,27 @@ export class TicketGrammar {
 
   /** The error part, joined to `brokenCall`. */
   gotError(status: number, code: string, message?: string): string {
-    const quoted = message ? ` ("${message}")` : "";
+    const quoted = this.quoteError(status, code, message);
     return this.pick([
-      ` gets back ${tick(`${status} ${code}`)}${quoted}.`,
-      ` answers ${tick(`${status} ${code}`)}${quoted}.`,
-      ` fails with ${tick(`${status} ${code}`)}${quoted}.`,
-      ` keeps returning ${tick(`${status} ${code}`)}${quoted}.`,
+      ` gets back ${quoted}.`,
+      ` answers ${quoted}.`,
+      ` fails with ${quoted}.`,
+      ` keeps returning ${quoted}.`,
     ]);
+  }
+
+  /**
+   * An error as this world words it: "`422 VALIDATION_FAILED` ("Request refused: …")". Tickets
+   * quote the error the agent will see, so the code and message go through the world's style.
+   */
+  quoteError(status: number, code: string, message?: string): string {
+    const phrased = phraseError(this.t.errors, code, message ?? "", status);
+    return `${tick(`${status} ${phrased.code}`)}${message ? ` ("${phrased.message}")` : ""}`;
+  }
+
+  /** An error code as this world spells it, for briefs: `rate_limited` or `RATE_LIMITED`. */
+  code(code: string): string {
+    return spellCode(this.t.errors, code);
   }
 
   /** A polite closing that asks for the card fields. */

@@ -1,3 +1,5 @@
+import type { ErrorStyle } from "../bank/world-schema.js";
+
 /**
  * A world template: one product domain described compactly enough that `buildWorld` can turn it
  * into a full `World` (resources, seeded records with canaries, canonical routes, decoys, auth).
@@ -32,6 +34,8 @@ export interface WorldTemplate {
   systems: readonly string[];
   asset: AssetTemplate;
   work: WorkTemplate;
+  /** Optional. How the world words its errors (shape, code spelling, message phrasing). Default: plain. */
+  errors?: ErrorStyle;
 }
 
 /** The seeded resource: records the storyline reads and updates. */

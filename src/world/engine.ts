@@ -7,7 +7,7 @@ import type { World } from "../bank/world-schema.js";
 import { mintTokenReply } from "./auth.js";
 import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
-import { fail, ok, type Reply } from "./reply.js";
+import { fail, ok, type Reply, styleReply } from "./reply.js";
 import { type BodyError, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
 
@@ -143,8 +143,8 @@ async function readRequest(c: Context<Env>): Promise<Reply | null> {
     }
   }
   trial.tick();
-  if (!KNOWN_METHODS.has(c.req.method))
-    return fail(400, UNPARSEABLE_REQUEST.error, UNPARSEABLE_REQUEST.message);
+  // Unstyled: the HTTP transport sends these same bytes before any world sees the request.
+  if (!KNOWN_METHODS.has(c.req.method)) return ok(400, { ...UNPARSEABLE_REQUEST });
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return tooLarge();
   const method = c.req.method;
@@ -211,8 +211,12 @@ function requestUrl(c: Context<Env>): URL {
   return url;
 }
 
-/** Turn a reply into the HTTP response and log the exchange exactly as the client will see it. */
-function respond(c: Context<Env>, reply: Reply): Response {
+/**
+ * Turn a reply into the HTTP response and log the exchange exactly as the client will see it. This
+ * is where an error is worded in the world's error style, so route logic stays semantic.
+ */
+function respond(c: Context<Env>, semantic: Reply): Response {
+  const reply = styleReply(c.env.trial.world.errors, semantic);
   const text = reply.body === null ? null : JSON.stringify(reply.body);
   const headers: Record<string, string> = {};
   if (text !== null) {

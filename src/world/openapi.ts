@@ -1,6 +1,7 @@
 import type { JsonObject } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
+import { errorMediaType, renderProblem } from "./reply.js";
 
 /**
  * Render a world's published surface as an OpenAPI 3.1 document. Undocumented routes are left
@@ -48,8 +49,8 @@ export function renderOpenApi(world: World): OpenApiDocument {
           description: "A bearer token",
           content: { "application/json": { schema: { $ref: "#/components/schemas/Token" } } },
         },
-        "400": errorResponse("Unsupported grant, unknown scope or invalid refresh token"),
-        "401": errorResponse("Unknown client"),
+        "400": errorResponseOf(world, "Unsupported grant, unknown scope or invalid refresh token"),
+        "401": errorResponseOf(world, "Unknown client"),
       },
     },
   };
@@ -83,10 +84,7 @@ export function renderOpenApi(world: World): OpenApiDocument {
         result_url: { type: "string" },
       },
     },
-    Error: {
-      type: "object",
-      properties: { error: { type: "string" }, message: { type: "string" }, hint: { type: "string" } },
-    },
+    Error: errorSchema(world),
   };
   for (const [name, resource] of Object.entries(world.resources)) {
     const properties: Record<string, JsonObject> = {};
@@ -127,6 +125,55 @@ export interface OpenApiDocument {
   security: JsonObject[];
 }
 
+/** Hints every error may carry beside its code and message, whatever the world's style. */
+const ERROR_HINTS: Record<string, JsonObject> = {
+  hint: { type: "string", description: "what to do next" },
+  retry_after: { type: "integer", description: "seconds to wait before retrying" },
+  allowed: { type: "array", description: "the values accepted" },
+  errors: { type: "array", description: "validation problems, one per field: {field, code, message, …}" },
+  missing: { type: "array", items: { type: "string" }, description: "required fields that are missing" },
+};
+
+/** The world's error body, in its style (see `ErrorStyleSchema`), with an example. */
+function errorSchema(world: World): JsonObject {
+  const example = renderProblem(world.errors, 404, {
+    code: "not_found",
+    message: "no such record",
+    extra: {},
+  });
+  const str = { type: "string" };
+  const inner = (code: string, message: string): JsonObject => ({
+    type: "object",
+    required: [code, message],
+    properties: { [code]: str, [message]: str, ...ERROR_HINTS },
+  });
+  const shape = world.errors?.shape ?? "plain";
+  const body: JsonObject =
+    shape === "problem"
+      ? {
+          type: "object",
+          description: "RFC 9457 problem details; the code is the last part of `type`",
+          required: ["type", "title", "status", "detail"],
+          properties: {
+            type: { type: "string", description: "urn:problem:<code>" },
+            title: str,
+            status: { type: "integer" },
+            detail: str,
+            ...ERROR_HINTS,
+          },
+        }
+      : shape === "errors"
+        ? {
+            type: "object",
+            required: ["errors"],
+            properties: { errors: { type: "array", items: inner("code", "message") } },
+          }
+        : shape === "fault"
+          ? { type: "object", required: ["fault"], properties: { fault: inner("code", "reason") } }
+          : inner("error", "message");
+  return { ...body, examples: [example] };
+}
+
 function schemaName(resource: string): string {
   return resource
     .split(/[-_]/)
@@ -134,10 +181,9 @@ function schemaName(resource: string): string {
     .join("");
 }
 
-const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
-
-function errorResponse(description: string, headers?: JsonObject): JsonObject {
-  return { description, content: errorContent, ...(headers ? { headers } : {}) };
+function errorResponseOf(world: World, description: string, headers?: JsonObject): JsonObject {
+  const content = { [errorMediaType(world.errors)]: { schema: { $ref: "#/components/schemas/Error" } } };
+  return { description, content, ...(headers ? { headers } : {}) };
 }
 
 function headerDoc(description: string, type = "string"): JsonObject {
@@ -313,30 +359,34 @@ function operation(world: World, route: Route): JsonObject {
       responses["200"] = { description: "The job", content: json(jobRef) };
       break;
   }
-  if (route.action !== "list") responses["404"] = errorResponse("No such record or job");
+  if (route.action !== "list") responses["404"] = errorResponseOf(world, "No such record or job");
   if (route.action === "create" || route.action === "update") {
-    responses["400"] = errorResponse("The body is not a JSON object");
-    responses[String(route.validator?.status ?? 422)] = errorResponse(
+    responses["400"] = errorResponseOf(world, "The body is not a JSON object");
+    responses[String(route.validator?.status ?? 422)] = errorResponseOf(
+      world,
       "Validation failed: every problem names its field",
     );
   }
   if (route.auth_required) {
-    responses["401"] = errorResponse("Missing, expired or unknown bearer token");
-    if (route.scopes.length) responses["403"] = errorResponse("The token lacks a scope this route needs");
+    responses["401"] = errorResponseOf(world, "Missing, expired or unknown bearer token");
+    if (route.scopes.length)
+      responses["403"] = errorResponseOf(world, "The token lacks a scope this route needs");
   }
   if (route.concurrency && route.action === "update") {
-    responses["409"] = errorResponse("The record changed since it was read");
-    responses["428"] = errorResponse("The update needs the version of your last read");
+    responses["409"] = errorResponseOf(world, "The record changed since it was read");
+    responses["428"] = errorResponseOf(world, "The update needs the version of your last read");
   }
   if (route.action === "job_confirm")
-    responses["409"] = errorResponse("The job is not ready or already done");
+    responses["409"] = errorResponseOf(world, "The job is not ready or already done");
   if (route.throttle) {
-    responses["429"] = errorResponse("Rate limited", {
+    responses["429"] = errorResponseOf(world, "Rate limited", {
       "Retry-After": headerDoc("seconds to wait", "integer"),
     });
   }
-  if (route.transient) responses[String(route.transient.status ?? 503)] = errorResponse("Transient failure");
-  if (route.partial_write) responses["503"] = errorResponse("The write was staged but not committed");
+  if (route.transient)
+    responses[String(route.transient.status ?? 503)] = errorResponseOf(world, "Transient failure");
+  if (route.partial_write)
+    responses["503"] = errorResponseOf(world, "The write was staged but not committed");
   const op: JsonObject = {
     operationId: route.id,
     summary: route.summary,

@@ -2,7 +2,7 @@ import type { JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { mintTokenReply } from "./auth.js";
 import { redactHeaders } from "./engine.js";
-import { fail, type Reply } from "./reply.js";
+import { fail, type Reply, styleReply } from "./reply.js";
 import { serveRoute } from "./serve-route.js";
 import type { TrialWorld } from "./trial-world.js";
 
@@ -73,7 +73,7 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.headers)) headers[name.toLowerCase()] = value;
-  reply = { ...reply, headers };
+  reply = styleReply(world.errors, { ...reply, headers });
   if (trial.recording) {
     trial.log.append({
       type: "exchange",

@@ -1,14 +1,24 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
+import type { ErrorStyle } from "../bank/world-schema.js";
 
 /**
  * What the engine answers, as data: a status, a JSON body (or none) and headers. Route logic
  * returns replies; only the engine turns them into HTTP responses, so an idempotent replay, the
- * event log and both transports all see the same value.
+ * event log and both transports all see the same value. An error reply also carries its semantic
+ * form (`problem`), which the engine words in the world's error style (`styleReply`).
  */
 export interface Reply {
   status: number;
   body: JsonValue | null;
   headers: Record<string, string>;
+  problem?: Problem;
+}
+
+/** An error as the route logic means it: a stable code, a truthful message, the agent's hints. */
+export interface Problem {
+  code: string;
+  message: string;
+  extra: JsonObject;
 }
 
 /** A JSON reply. @example ok(200, { vessels: [] }) */
@@ -18,7 +28,8 @@ export function ok(status: number, body: JsonValue | null, headers: Record<strin
 
 /**
  * An error the world sends to the agent: a stable `error` code, a truthful `message`, and
- * whatever else the agent needs to act on it (`hint`, the field, the allowed values).
+ * whatever else the agent needs to act on it (`hint`, the field, the allowed values). The body is
+ * the plain style; `styleReply` rewords it for a world with another style.
  *
  * @example fail(404, "not_found", "no vessels record with vessel_id 'V-9'")
  */
@@ -29,5 +40,146 @@ export function fail(
   extra: JsonObject = {},
   headers: Record<string, string> = {},
 ): Reply {
-  return { status, body: { error, message, ...extra }, headers };
+  return { status, body: { error, message, ...extra }, headers, problem: { code: error, message, extra } };
+}
+
+/** The media type of a world's error bodies. @example errorMediaType({ shape: "problem" }) // "application/problem+json" */
+export function errorMediaType(style: ErrorStyle | undefined): string {
+  return style?.shape === "problem" ? "application/problem+json" : "application/json";
+}
+
+/**
+ * An error code as a world spells it.
+ *
+ * @example spellCode({ shape: "fault", code_case: "upper" }, "rate_limited") // "RATE_LIMITED"
+ */
+export function spellCode(style: ErrorStyle | undefined, code: string): string {
+  if (style?.shape === "problem") return code.replace(/_/g, "-");
+  switch (style?.code_case ?? "snake") {
+    case "snake":
+      return code;
+    case "upper":
+      return code.toUpperCase();
+    case "kebab":
+      return code.replace(/_/g, "-");
+    case "pascal":
+      return code
+        .split("_")
+        .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+        .join("");
+  }
+}
+
+/**
+ * The code and message an agent reads in a world's error body: what a ticket quotes.
+ *
+ * @example phraseError({ shape: "errors", message_template: "{message} ({code})" }, "rate_limited", "slow down")
+ * // { code: "rate_limited", message: "slow down (rate_limited)" }
+ */
+export function phraseError(
+  style: ErrorStyle | undefined,
+  code: string,
+  message: string,
+  status = 0,
+): { code: string; message: string } {
+  const spelled = spellCode(style, code);
+  const template = style?.message_template ?? "{message}";
+  // One pass, so a message containing "{code}" is not rewritten.
+  const worded = template.replace(/\{(message|code|status)\}/g, (_m, k: string) =>
+    k === "message" ? message : k === "code" ? spelled : String(status),
+  );
+  return { code: spelled, message: worded };
+}
+
+/**
+ * The body of an error in a world's style. Every agent-facing field of `extra` stays in the body
+ * (at the top level, or beside the code in `errors[0]` / `fault`); a field named like one of the
+ * shape's own keys is kept under its own name only where it does not clash.
+ *
+ * @example renderProblem({ shape: "fault" }, 429, { code: "rate_limited", message: "slow down", extra: { retry_after: 4 } })
+ * // { fault: { code: "rate_limited", reason: "slow down", retry_after: 4 } }
+ */
+export function renderProblem(style: ErrorStyle | undefined, status: number, problem: Problem): JsonObject {
+  const { code, message } = phraseError(style, problem.code, problem.message, status);
+  switch (style?.shape ?? "plain") {
+    case "plain":
+      return { error: code, message, ...problem.extra };
+    case "problem": {
+      const title = problem.code.replace(/_/g, " ");
+      return {
+        type: `urn:problem:${code}`,
+        title: title.charAt(0).toUpperCase() + title.slice(1),
+        status,
+        detail: message,
+        ...withoutKeys(problem.extra, ["type", "title", "status", "detail"]),
+      };
+    }
+    case "errors":
+      return { errors: [{ code, message, ...withoutKeys(problem.extra, ["code", "message"]) }] };
+    case "fault":
+      return { fault: { code, reason: message, ...withoutKeys(problem.extra, ["code", "reason"]) } };
+  }
+  return { error: code, message, ...problem.extra };
+}
+
+/**
+ * The reply as the world words it: an error reply gets its body in the world's style (and the
+ * problem media type); any other reply, and every error of a `plain` world, is returned as is.
+ *
+ * @example styleReply(world.errors, fail(404, "not_found", "no such truck"))
+ */
+export function styleReply(style: ErrorStyle | undefined, reply: Reply): Reply {
+  if (!reply.problem || style === undefined) return reply;
+  if (style.shape === "plain" && style.code_case === undefined && style.message_template === undefined)
+    return reply;
+  const headers =
+    style.shape === "problem" ? { ...reply.headers, "content-type": errorMediaType(style) } : reply.headers;
+  return { ...reply, body: renderProblem(style, reply.status, reply.problem), headers };
+}
+
+/**
+ * The dotted key path at which a world's error body carries one of the problem's extra fields,
+ * for goldens and graders that read an error (`errors.0.allowed`, `fault.staged_id`).
+ *
+ * @example errorKeyPath({ shape: "errors" }, "errors") // "errors.0.errors"
+ */
+export function errorKeyPath(style: ErrorStyle | undefined, key: string): string {
+  switch (style?.shape ?? "plain") {
+    case "errors":
+      return `errors.0.${key}`;
+    case "fault":
+      return `fault.${key}`;
+    default:
+      return key;
+  }
+}
+
+/**
+ * The code and message of an error body in any style, or null when the body is not one.
+ *
+ * @example readError({ fault: { code: "NOT_FOUND", reason: "no such truck" } }) // { code: "NOT_FOUND", message: "no such truck" }
+ */
+export function readError(body: unknown): { code: string; message: string } | null {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
+  const b = body as Record<string, unknown>;
+  const pair = (code: unknown, message: unknown) =>
+    typeof code === "string" && typeof message === "string" ? { code, message } : null;
+  if (typeof b.type === "string" && b.type.startsWith("urn:problem:"))
+    return pair(b.type.slice("urn:problem:".length), b.detail);
+  if (Array.isArray(b.errors) && b.errors.length > 0 && typeof b.errors[0] === "object" && !("error" in b)) {
+    const first = b.errors[0] as Record<string, unknown>;
+    return pair(first.code, first.message);
+  }
+  if (b.fault !== null && typeof b.fault === "object") {
+    const f = b.fault as Record<string, unknown>;
+    return pair(f.code, f.reason);
+  }
+  return pair(b.error, b.message);
+}
+
+function withoutKeys(extra: JsonObject, keys: readonly string[]): JsonObject {
+  if (!keys.some((k) => k in extra)) return extra;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(extra)) if (!keys.includes(k)) out[k] = v;
+  return out;
 }

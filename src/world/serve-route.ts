@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { QueryParam, Route } from "../bank/world-schema.js";
 import { authorize } from "./auth.js";
 import { paginate } from "./paginate.js";
-import { fail, ok, type Reply } from "./reply.js";
+import { fail, ok, type Problem, type Reply } from "./reply.js";
 import type { JobState, TrialWorld } from "./trial-world.js";
 import { isAbsent, summarizeProblems, validateBody } from "./validate-body.js";
 
@@ -95,10 +95,14 @@ function serveInner(trial: TrialWorld, route: Route, req: RouteRequest): Reply {
           },
         );
       }
+      // The stored reply keeps its semantic error (stored below with the rest of the reply), so a
+      // replayed error is worded in the world's style like the first one.
+      const { problem } = stored as { problem?: Problem };
       return {
         status: stored.status,
         body: stored.body,
         headers: { ...stored.headers, "idempotent-replayed": "true" },
+        ...(problem ? { problem } : {}),
       };
     }
     const reply = act(trial, route, req, query);

@@ -46,7 +46,7 @@ const staleToken: SubtaskTemplate = {
     );
     return subtask(ctx, this.id, {
       ticket,
-      brief: `The vault's \`access_token\` has expired (401 token_expired): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+      brief: `The vault's \`access_token\` has expired (401 ${g.code("token_expired")}): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
       golden,
       builder: gb,
       answer: [
@@ -126,8 +126,8 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
         ]),
         `Each pause is ${pause} s; this API's clock is logical, so the job pauses by sending the next request with header \`x-apiflow-wait: ${pause}\`.`,
         g.pick([
-          'The first read after a pause comes back `401 token_expired` ("the bearer token has expired") and the rest of the sweep is lost.',
-          'After the pause every read fails with `401 token_expired` ("the bearer token has expired").',
+          `The first read after a pause comes back ${g.quoteError(401, "token_expired", "the bearer token has expired")} and the rest of the sweep is lost.`,
+          `After the pause every read fails with ${g.quoteError(401, "token_expired", "the bearer token has expired")}.`,
         ]),
         g.pick([
           "Tokens here live for a number of seconds, not calls (see `expires_in`).",
@@ -179,7 +179,7 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
       }
       return subtask(ctx, this.id, {
         ticket,
-        brief: `Sweep ${order} in order with GETs, pausing ${pause} s (\`x-apiflow-wait: ${pause}\`) at each "(pause)" and keeping a live token (401 token_expired after a pause), and report ${fields.map((f) => `\`${f}\``).join(", ")} (${firstId}'s ${a.numberField.name}, ${difficulty === "hard" ? `${midId}'s ${c2.name}, ` : ""}${lastId}'s ${c1.name}).`,
+        brief: `Sweep ${order} in order with GETs, pausing ${pause} s (\`x-apiflow-wait: ${pause}\`) at each "(pause)" and keeping a live token (401 ${g.code("token_expired")} after a pause), and report ${fields.map((f) => `\`${f}\``).join(", ")} (${firstId}'s ${a.numberField.name}, ${difficulty === "hard" ? `${midId}'s ${c2.name}, ` : ""}${lastId}'s ${c1.name}).`,
         golden,
         builder: gb,
         answer,
@@ -234,7 +234,7 @@ const missingScope: SubtaskTemplate = {
     );
     return subtask(ctx, this.id, {
       ticket,
-      brief: `The audit read \`GET ${url}\` gets 403 insufficient_scope (${built.auditScope}): get a token that carries the scope and report ${id}'s \`${c1.name}\` and \`${c2.name}\` from the audit view.`,
+      brief: `The audit read \`GET ${url}\` gets 403 ${g.code("insufficient_scope")} (${built.auditScope}): get a token that carries the scope and report ${id}'s \`${c1.name}\` and \`${c2.name}\` from the audit view.`,
       golden,
       builder: gb,
       answer: [
@@ -284,8 +284,8 @@ const refreshRenewal: SubtaskTemplate = {
       `The client secret is being rotated, so tonight ${g.system()} may mint with the client credentials only once; after that it must renew with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
       `It reads ${list}, pausing ${pause} s before each read after the first (it sends \`x-apiflow-wait: ${pause}\`).`,
       g.pick([
-        'After each pause the read fails with `401 token_expired` ("the bearer token has expired").',
-        'The read after a pause answers `401 token_expired` ("the bearer token has expired").',
+        `After each pause the read fails with ${g.quoteError(401, "token_expired", "the bearer token has expired")}.`,
+        `The read after a pause answers ${g.quoteError(401, "token_expired", "the bearer token has expired")}.`,
       ]),
       "Refresh tokens are single use.",
       `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,

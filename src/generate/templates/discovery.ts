@@ -154,8 +154,8 @@ const byName: SubtaskTemplate = {
     const ticket = sentence(
       g.opener(),
       g.pick([
-        `The crew only knows the ${a.noun} as "${name}"; ${g.system()} tried \`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\` and got \`404 not_found\`.`,
-        `A request for "${name}" by name (\`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\`) came back \`404 not_found\`: the path wants an id, not a name.`,
+        `The crew only knows the ${a.noun} as "${name}"; ${g.system()} tried \`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\` and got ${g.quoteError(404, "not_found")}.`,
+        `A request for "${name}" by name (\`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\`) came back ${g.quoteError(404, "not_found")}: the path wants an id, not a name.`,
       ]),
       g.pick([
         `Find the ${a.noun}'s id through the published API and read its live record.`,
@@ -251,7 +251,7 @@ const undocumentedParam: SubtaskTemplate = {
     );
     return subtask(ctx, this.id, {
       ticket,
-      brief: `\`GET ${url}\` answers 400 missing_query_parameter (the parameter is undocumented): find "${name}" (a \`${category}\` ${a.noun}) in the ${noun} and report its \`${c1.name}\` and \`${c2.name}\` from there.`,
+      brief: `\`GET ${url}\` answers 400 ${g.code("missing_query_parameter")} (the parameter is undocumented): find "${name}" (a \`${category}\` ${a.noun}) in the ${noun} and report its \`${c1.name}\` and \`${c2.name}\` from there.`,
       golden,
       builder: gb,
       answer: [

@@ -447,7 +447,7 @@ const versionConflict: SubtaskTemplate = {
     );
     return subtask(ctx, this.id, {
       ticket,
-      brief: `Set ${id}'s \`${a.enumField.name}\` to \`${value}\` via \`${t.updateMethod} ${url}\` (409 version_conflict: another writer got there first), and report the \`${built.conflictField}\` they left and \`${c2.name}\` from the current record.`,
+      brief: `Set ${id}'s \`${a.enumField.name}\` to \`${value}\` via \`${t.updateMethod} ${url}\` (409 ${g.code("version_conflict")}: another writer got there first), and report the \`${built.conflictField}\` they left and \`${c2.name}\` from the current record.`,
       golden,
       builder: gb,
       answer: [

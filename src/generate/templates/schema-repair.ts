@@ -185,7 +185,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
         g.opener(),
         `${g.system()} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built exactly as the published spec documents the body:`,
         `\`${JSON.stringify({ ...snake, [w.copyField]: `<${id}'s live ${w.copyField}>` })}\`.`,
-        `It gets \`422 validation_failed\` ("${first}").`,
+        `It gets ${g.quoteError(422, "validation_failed", first)}.`,
         g.pick([
           "The spec and the live service clearly disagree; trust the service.",
           "Our docs are behind the deployed validator, so go by what it says.",

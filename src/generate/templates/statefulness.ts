@@ -185,8 +185,8 @@ function pickUp(
       `Pick up the ${w.noun} whose id was kept in \`${planted.variable}\` (${planted.scope}) and set its \`${w.statusField}\` to \`${next}\`.`,
     ]),
     g.pick([
-      `Our dispatcher tried to do it from memory and got \`404 not_found\` on a mistyped id, so use the stored one.`,
-      `Last attempt used an id copied from chat and got \`404 not_found\`; the variable is the source of truth.`,
+      `Our dispatcher tried to do it from memory and got ${g.quoteError(404, "not_found")} on a mistyped id, so use the stored one.`,
+      `Last attempt used an id copied from chat and got ${g.quoteError(404, "not_found")}; the variable is the source of truth.`,
     ]),
     `The next shift needs the \`${w.copyField}\` that ${w.noun} carries: keep it, as the update answers it, in the global variable \`${keepVar}\`.`,
     `Report the \`${w.copyField}\` you kept.`,

@@ -55,4 +55,5 @@ export const BILLING_LEDGER: WorldTemplate = {
     nextStatuses: ["approved", "settled"],
     noteField: "memo",
   },
+  errors: { shape: "plain", code_case: "pascal", message_template: "{code}: {message}" },
 };

@@ -58,4 +58,5 @@ export const CLINICAL_SCHEDULING: WorldTemplate = {
     nextStatuses: ["confirmed", "completed"],
     noteField: "clinical_note",
   },
+  errors: { shape: "problem", message_template: "The request could not be completed: {message}." },
 };

@@ -53,4 +53,5 @@ export const EVENT_TICKETING: WorldTemplate = {
     nextStatuses: ["responding", "closed"],
     noteField: "narrative",
   },
+  errors: { shape: "errors", code_case: "pascal" },
 };

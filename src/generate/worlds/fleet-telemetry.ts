@@ -61,4 +61,5 @@ export const FLEET_TELEMETRY: WorldTemplate = {
     nextStatuses: ["in_bay", "released"],
     noteField: "remarks",
   },
+  errors: { shape: "problem" },
 };

@@ -53,4 +53,5 @@ export const GRID_SUBSTATIONS: WorldTemplate = {
     nextStatuses: ["authorised", "executed"],
     noteField: "safety_note",
   },
+  errors: { shape: "fault", message_template: "E{status}: {message}" },
 };

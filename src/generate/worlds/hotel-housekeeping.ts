@@ -53,4 +53,5 @@ export const HOTEL_HOUSEKEEPING: WorldTemplate = {
     nextStatuses: ["in_progress", "inspected"],
     noteField: "guest_note",
   },
+  errors: { shape: "plain", code_case: "upper", message_template: "Sorry, {message}." },
 };

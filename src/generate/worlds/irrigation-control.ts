@@ -70,4 +70,5 @@ export const IRRIGATION_CONTROL: WorldTemplate = {
     nextStatuses: ["armed", "finished"],
     noteField: "comment",
   },
+  errors: { shape: "errors", code_case: "upper" },
 };

@@ -47,4 +47,5 @@ export const LAB_SAMPLES: WorldTemplate = {
     nextStatuses: ["running", "reported"],
     noteField: "sample_note",
   },
+  errors: { shape: "problem", message_template: "{message}." },
 };

@@ -58,4 +58,5 @@ export const SATELLITE_GROUND: WorldTemplate = {
     nextStatuses: ["scheduled", "completed"],
     noteField: "purpose",
   },
+  errors: { shape: "errors", message_template: "Error {status} - {message}" },
 };

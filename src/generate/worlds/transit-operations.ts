@@ -68,4 +68,5 @@ export const TRANSIT_OPERATIONS: WorldTemplate = {
     nextStatuses: ["acknowledged", "resolved"],
     noteField: "details",
   },
+  errors: { shape: "fault", code_case: "upper", message_template: "Request refused: {message}." },
 };

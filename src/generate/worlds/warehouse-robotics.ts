@@ -49,4 +49,5 @@ export const WAREHOUSE_ROBOTICS: WorldTemplate = {
     nextStatuses: ["running", "done"],
     noteField: "instructions",
   },
+  errors: { shape: "errors", code_case: "kebab", message_template: "{message} [{code}]" },
 };

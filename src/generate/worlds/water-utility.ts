@@ -57,4 +57,5 @@ export const WATER_UTILITY: WorldTemplate = {
     nextStatuses: ["assigned", "complete"],
     noteField: "access_notes",
   },
+  errors: { shape: "fault", code_case: "kebab", message_template: "{message} (ref {code})" },
 };
