@@ -16,6 +16,7 @@ import {
 } from "graphql";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
+import { requestBodySchema } from "./openapi.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from "./paginate.js";
 import { type ProtocolOperation, serveOperation } from "./protocol-operation.js";
 import type { Reply } from "./reply.js";
@@ -275,7 +276,7 @@ function operate(
   return reply;
 }
 
-function routeField(route: Route): GraphQLFieldConfig<unknown, GraphqlContext, Args> {
+function routeField(world: World, route: Route): GraphQLFieldConfig<unknown, GraphqlContext, Args> {
   const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   const args: GraphQLFieldConfigArgumentMap = {};
   for (const p of pathParams) args[p] = { type: new GraphQLNonNull(GraphQLString) };
@@ -288,7 +289,7 @@ function routeField(route: Route): GraphQLFieldConfig<unknown, GraphqlContext, A
   if (route.action === "create" || route.action === "update") {
     args.input = {
       type: new GraphQLNonNull(JsonScalar),
-      description: "The request body, as the REST route takes it",
+      description: `The request body, as the REST route takes it (JSON Schema): ${JSON.stringify(requestBodySchema(world, route))}`,
     };
   }
   const type: GraphQLOutputType = route.action === "list" ? RecordConnection : JsonScalar;
@@ -336,7 +337,10 @@ function tokenField(world: World): GraphQLFieldConfig<unknown, GraphqlContext, A
     type: JsonScalar,
     description: `Mint an access token (OAuth 2.0 client credentials; REST: POST ${world.auth.token_path}). Send it as the carrier request's Authorization: Bearer <token> header.`,
     args: {
-      grant_type: { type: new GraphQLNonNull(GraphQLString) },
+      grant_type: {
+        type: new GraphQLNonNull(GraphQLString),
+        description: `One of: ${world.auth.refresh ? "client_credentials, refresh_token" : "client_credentials"}`,
+      },
       client_id: { type: GraphQLString },
       client_secret: { type: GraphQLString },
       scope: { type: GraphQLString },
@@ -371,7 +375,7 @@ export function worldGraphqlSchema(world: World): GraphQLSchema {
   for (const route of world.routes) {
     const name = graphqlFieldName(route.id);
     const read = route.method === "GET";
-    (read ? queries : mutations)[name] = routeField(route);
+    (read ? queries : mutations)[name] = routeField(world, route);
   }
   if (Object.keys(queries).length === 0) {
     queries.world = { type: GraphQLString, description: "This world's title", resolve: () => world.title };

@@ -10,6 +10,7 @@ import type { Hono } from "hono";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
 import type { WorldAppEnv } from "./engine.js";
+import { requestBodySchema } from "./openapi.js";
 import { PAGINATION_PARAMS } from "./paginate.js";
 import { serveOperation } from "./protocol-operation.js";
 import type { TrialWorld } from "./trial-world.js";
@@ -89,7 +90,10 @@ export function worldMcpTools(world: World): Tool[] {
       };
     }
     if (plan.takesBody)
-      properties.body = { type: "object", description: "The request body, as the REST route takes it" };
+      properties.body = {
+        ...(route.action === "job_confirm" ? { type: "object" } : requestBodySchema(world, route)),
+        description: "The request body, as the REST route takes it",
+      };
     tools.push({
       name,
       description: `${route.summary} (REST: ${route.method} ${route.path})${route.status === "deprecated" ? ` — deprecated: ${route.version}` : ""}`,

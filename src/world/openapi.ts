@@ -275,6 +275,17 @@ function parameters(route: Route): JsonObject[] {
   return params;
 }
 
+/**
+ * The JSON Schema of the body a create or update route takes, as the OpenAPI spec documents it.
+ * GraphQL and MCP worlds document their `input` / `body` argument with it too.
+ *
+ * @example requestBodySchema(world, route).properties // { priority: { type: "string", enum: [...] }, … }
+ */
+export function requestBodySchema(world: World, route: Route): JsonObject {
+  const content = requestBody(world, route).content as Record<string, { schema: JsonObject }>;
+  return content["application/json"]?.schema ?? { type: "object" };
+}
+
 function requestBody(world: World, route: Route): JsonObject {
   const resource = world.resources[route.resource];
   const properties: Record<string, JsonObject> = {};
