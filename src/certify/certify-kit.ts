@@ -5,6 +5,7 @@ import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { runTrial, type TrialResult } from "../run/run-trial.js";
+import { nativeOperations, nativeRetarget } from "./native-request.js";
 
 /** What every scripted certification agent is handed: the task, its world and the trial seed. */
 export interface ScriptContext {
@@ -88,12 +89,70 @@ export function isGradedSegment(task: Task, segment: number | undefined): boolea
   return segment === undefined || task.graded_segments.includes(segment);
 }
 
+/** A golden step that sends a request: REST `execute` or GraphQL/MCP `execute_native`. */
+export type SendStep = Extract<GoldenStep, { op: "execute" | "execute_native" }>;
+
+/** Whether a golden step sends a request (in any protocol). */
+export function isSendStep(step: GoldenStep | undefined): step is SendStep {
+  return step?.op === "execute" || step?.op === "execute_native";
+}
+
+/** The bindings a golden step captures (none for a step that sends nothing). */
+export function capturesOf(step: GoldenStep | undefined): string[] {
+  return isSendStep(step) ? Object.keys(step.capture) : [];
+}
+
+/**
+ * The routes a golden step calls (`"token"` for the token endpoint): one for REST, one per
+ * operation for GraphQL/MCP. Empty for a step that sends nothing; null when a request matches no
+ * route of the world.
+ *
+ * @example stepTargets(world, { op: "execute_native", request: { protocol: "mcp", tool: "get_vessel" }, capture: {} }) // [<route>]
+ */
+export function stepTargets(world: World, step: GoldenStep): Array<Route | "token"> | null {
+  if (step.op === "execute_native")
+    return nativeOperations(world, step.request)?.map((o) => o.target) ?? null;
+  if (step.op !== "execute") return [];
+  if (step.request.url.split("?")[0] === world.auth.token_path) return ["token"];
+  const hit = routeFor(world, step.request.method, step.request.url);
+  return hit ? [hit.route] : null;
+}
+
+/** Whether a golden step mints a token: it calls only the token endpoint and captures a value. */
+export function isMintStep(world: World, step: GoldenStep): boolean {
+  const targets = stepTargets(world, step);
+  return capturesOf(step).length > 0 && !!targets?.length && targets.every((t) => t === "token");
+}
+
+/**
+ * A golden send step in a line: `GET /v3/vessels/V-204`, `graphql query { r: getVessel(…) }`,
+ * `mcp get_vessel`.
+ */
+export function describeStep(step: SendStep): string {
+  if (step.op === "execute") return `${step.request.method} ${step.request.url}`;
+  if (step.request.protocol === "mcp") return `mcp ${step.request.tool}`;
+  const q = step.request.query.replace(/\s+/g, " ").trim();
+  return `graphql ${q.length > 80 ? `${q.slice(0, 77)}...` : q}`;
+}
+
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 
-/** Names of the `{{placeholders}}` in a golden execute step, by where they occur. */
+/**
+ * Names of the `{{placeholders}}` in a golden send step, by where they occur. A native step's
+ * GraphQL query and variables, or MCP arguments, count as its body: they carry what a REST
+ * request's path and body would.
+ */
 export function placeholdersOf(step: GoldenStep): { url: string[]; headers: string[]; body: string[] } {
-  if (step.op !== "execute") return { url: [], headers: [], body: [] };
   const names = (text: string) => [...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+  if (step.op === "execute_native") {
+    const r = step.request;
+    const sent =
+      r.protocol === "graphql"
+        ? [r.query, JSON.stringify(r.variables ?? {})]
+        : [JSON.stringify(r.arguments ?? {})];
+    return { url: [], headers: Object.values(r.headers ?? {}).flatMap(names), body: sent.flatMap(names) };
+  }
+  if (step.op !== "execute") return { url: [], headers: [], body: [] };
   return {
     url: names(step.request.url),
     headers: Object.values(step.request.headers ?? {}).flatMap(names),
@@ -101,9 +160,9 @@ export function placeholdersOf(step: GoldenStep): { url: string[]; headers: stri
   };
 }
 
-/** Rename a placeholder everywhere in a golden execute step. */
+/** Rename a placeholder everywhere in a golden send step (URL, headers, body; query, variables, arguments). */
 export function renamePlaceholder(step: GoldenStep, from: string, to: string): GoldenStep {
-  if (step.op !== "execute") return step;
+  if (!isSendStep(step)) return step;
   const re = new RegExp(`\\{\\{\\s*${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
   const swap = (value: JsonValue): JsonValue => {
     if (typeof value === "string") return value.replace(re, `{{${to}}}`);
@@ -112,18 +171,36 @@ export function renamePlaceholder(step: GoldenStep, from: string, to: string): G
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]));
     return value;
   };
+  const headers = step.request.headers
+    ? {
+        headers: Object.fromEntries(
+          Object.entries(step.request.headers).map(([k, v]) => [k, swap(v) as string]),
+        ),
+      }
+    : {};
+  if (step.op === "execute_native") {
+    const r = step.request;
+    const request =
+      r.protocol === "graphql"
+        ? {
+            ...r,
+            ...headers,
+            query: swap(r.query) as string,
+            ...(r.variables ? { variables: swap(r.variables) as Record<string, JsonValue> } : {}),
+          }
+        : {
+            ...r,
+            ...headers,
+            ...(r.arguments ? { arguments: swap(r.arguments) as Record<string, JsonValue> } : {}),
+          };
+    return { ...step, request };
+  }
   return {
     ...step,
     request: {
       ...step.request,
       url: swap(step.request.url) as string,
-      ...(step.request.headers
-        ? {
-            headers: Object.fromEntries(
-              Object.entries(step.request.headers).map(([k, v]) => [k, swap(v) as string]),
-            ),
-          }
-        : {}),
+      ...headers,
       ...(step.request.body !== undefined ? { body: swap(step.request.body) } : {}),
     },
   };
@@ -164,20 +241,22 @@ export function routeFor(
 }
 
 /**
- * The decoy version of a golden execute step: the same request sent to a deprecated or
- * look-alike route serving the same resource and action. Null when the world has no such decoy.
+ * The decoy version of a golden send step: the same request sent to a deprecated or look-alike
+ * route serving the same resource and action (for GraphQL/MCP, the decoy's field or tool with the
+ * same arguments). Null when the world has no such decoy.
  */
 export function decoyVersion(world: World, step: GoldenStep): GoldenStep | null {
+  if (step.op === "execute_native") {
+    const targets = stepTargets(world, step);
+    const only = targets?.length === 1 ? targets[0] : undefined;
+    if (!only || only === "token" || only.status !== "canonical") return null;
+    const decoy = decoyRouteOf(world, only);
+    return decoy ? nativeRetarget(world, step, decoy) : null;
+  }
   if (step.op !== "execute") return null;
   const hit = routeFor(world, step.request.method, step.request.url);
   if (hit?.route.status !== "canonical") return null;
-  const decoy = world.routes.find(
-    (r) =>
-      r.status !== "canonical" &&
-      r.resource === hit.route.resource &&
-      r.action === hit.route.action &&
-      r.method === hit.route.method,
-  );
+  const decoy = decoyRouteOf(world, hit.route);
   if (!decoy) return null;
   let missing = false;
   const path = decoy.path.replace(/\{([^}]+)\}/g, (_w, name: string) => {
@@ -188,6 +267,17 @@ export function decoyVersion(world: World, step: GoldenStep): GoldenStep | null 
   if (missing) return null;
   const query = step.request.url.includes("?") ? step.request.url.slice(step.request.url.indexOf("?")) : "";
   return { ...step, request: { ...step.request, url: path + query } };
+}
+
+/** A deprecated or look-alike route serving the same resource and action as a canonical one. */
+function decoyRouteOf(world: World, route: Route): Route | undefined {
+  return world.routes.find(
+    (r) =>
+      r.status !== "canonical" &&
+      r.resource === route.resource &&
+      r.action === route.action &&
+      r.method === route.method,
+  );
 }
 
 /**
@@ -220,9 +310,7 @@ export function chainSegments(
       .filter((b): b is string => b !== undefined);
     let end = -1;
     for (const binding of wanted) {
-      const at = task.golden.findIndex(
-        (s, i) => i >= start && i < stop && s.op === "execute" && binding in s.capture,
-      );
+      const at = task.golden.findIndex((s, i) => i >= start && i < stop && capturesOf(s).includes(binding));
       if (at < 0) {
         end = -1;
         break;
@@ -230,9 +318,7 @@ export function chainSegments(
       end = Math.max(end, at + 1);
     }
     if (end < 0) return;
-    const captured = new Set(
-      task.golden.slice(start, end).flatMap((s) => (s.op === "execute" ? Object.keys(s.capture) : [])),
-    );
+    const captured = new Set(task.golden.slice(start, end).flatMap(capturesOf));
     while (end < stop) {
       const next = task.golden[end];
       if (next?.op !== "store" || !captured.has(next.from)) break;

@@ -3,6 +3,7 @@ import type { Bank } from "../bank/bank.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { TrialResult } from "../run/run-trial.js";
 import {
+  capturesOf,
   chainSegments,
   decoyVersion,
   isGradedSegment,
@@ -54,10 +55,7 @@ export function negativeReplays(bank: Bank, task: Task, segments: readonly Segme
   }
 
   const segmentAt = (i: number) => segments.find((s) => i >= s.start && i < s.end);
-  const captures = (i: number) => {
-    const s = task.golden[i];
-    return s?.op === "execute" ? Object.keys(s.capture) : [];
-  };
+  const captures = (i: number) => capturesOf(task.golden[i]);
   for (const seg of segments.slice(1)) {
     if (!isGradedSegment(task, seg.position)) continue;
     const swap = findWrongSegmentSwap(task, seg, segmentAt, captures);

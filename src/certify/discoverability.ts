@@ -1,12 +1,15 @@
+import { visit } from "graphql";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
+import { worldSpec } from "../workspace/workspace.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
-import { renderOpenApi } from "../world/openapi.js";
-import { jsonAtoms, occursAsToken, worldOf } from "./certify-kit.js";
+import { describeStep, isSendStep, jsonAtoms, occursAsToken, routeFor, worldOf } from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+import { type NativeRequest, nativeOperations, parseGraphql } from "./native-request.js";
 import { freshTrials, sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 export const DISCOVERABILITY_VERSION = "1.0.0";
@@ -26,49 +29,111 @@ export interface SentLiteral {
     | "header name"
     | "header value"
     | "body field"
-    | "body value";
+    | "body value"
+    | "graphql field"
+    | "graphql argument"
+    | "graphql type"
+    | "graphql value"
+    | "input field"
+    | "variable field"
+    | "variable value"
+    | "tool name"
+    | "tool argument"
+    | "argument value";
   value: string;
 }
 
+/** A request as `execute` takes it: REST (no `protocol`, or `"rest"`), GraphQL or MCP. */
+export type SentRequest =
+  | { protocol?: "rest"; url: string; headers?: Record<string, string>; body?: JsonValue }
+  | NativeRequest;
+
 /**
- * Every literal one REST request sends: path segments, query names and values, header names and
+ * Every literal one request sends. REST: path segments, query names and values, header names and
  * values (an `Authorization` value split into scheme and credential), body field names and scalar
- * values. Booleans and null are left out: the spec's types already say which values exist.
+ * values. GraphQL: the document's field, argument, input-field and type names and its inline
+ * values, then the variables' field names and values (operation, alias, variable and fragment
+ * names are the agent's own words, not the world's). MCP: the tool name, argument names, and the
+ * arguments' field names and values. Headers as for REST. Booleans and null are left out: the
+ * spec's types already say which values exist.
  *
- * @example sentLiterals({ method: "GET", url: "/v3/vessels/V-204?page=2" }).map((l) => l.value)
+ * @example sentLiterals({ url: "/v3/vessels/V-204?page=2" }).map((l) => l.value)
  * // ["v3", "vessels", "V-204", "page", "2"]
+ * @example sentLiterals({ protocol: "mcp", tool: "get_vessel", arguments: { vessel_id: "V-204" } }).map((l) => l.value)
+ * // ["get_vessel", "vessel_id", "V-204"]
  */
-export function sentLiterals(request: {
-  url: string;
-  headers?: Record<string, string>;
-  body?: JsonValue;
-}): SentLiteral[] {
+export function sentLiterals(request: SentRequest): SentLiteral[] {
   const out: SentLiteral[] = [];
-  const [path = "", query = ""] = request.url.split("?", 2);
-  for (const segment of path.split("/")) {
-    if (segment) out.push({ where: "path segment", value: safeDecode(segment) });
-  }
-  if (query) {
-    for (const [name, value] of new URLSearchParams(query)) {
-      out.push({ where: "query parameter", value: name });
-      if (value) out.push({ where: "query value", value });
+  const walk = (v: JsonValue | undefined, field: SentLiteral["where"], value: SentLiteral["where"]) => {
+    if (v === undefined || v === null || typeof v === "boolean") return;
+    if (Array.isArray(v)) for (const x of v) walk(x, field, value);
+    else if (typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        out.push({ where: field, value: k });
+        walk(x, field, value);
+      }
+    } else out.push({ where: value, value: String(v) });
+  };
+  if (request.protocol === "graphql") {
+    out.push(...graphqlLiterals(request.query));
+    for (const v of Object.values(request.variables ?? {})) walk(v, "variable field", "variable value");
+  } else if (request.protocol === "mcp") {
+    out.push({ where: "tool name", value: request.tool });
+    for (const [name, v] of Object.entries(request.arguments ?? {})) {
+      out.push({ where: "tool argument", value: name });
+      walk(v, "body field", "argument value");
+    }
+  } else {
+    const [path = "", query = ""] = request.url.split("?", 2);
+    for (const segment of path.split("/")) {
+      if (segment) out.push({ where: "path segment", value: safeDecode(segment) });
+    }
+    if (query) {
+      for (const [name, value] of new URLSearchParams(query)) {
+        out.push({ where: "query parameter", value: name });
+        if (value) out.push({ where: "query value", value });
+      }
     }
   }
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     out.push({ where: "header name", value: name });
     for (const part of value.split(/\s+/)) if (part) out.push({ where: "header value", value: part });
   }
-  const walk = (v: JsonValue | undefined) => {
-    if (v === undefined || v === null || typeof v === "boolean") return;
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) {
-        out.push({ where: "body field", value: k });
-        walk(x);
-      }
-    } else out.push({ where: "body value", value: String(v) });
+  if (request.protocol === undefined || request.protocol === "rest")
+    walk(request.body, "body field", "body value");
+  return out;
+}
+
+/** GraphQL's own names: built-in scalars and directives are the language's, not the world's. */
+const GRAPHQL_BUILTINS = new Set(["String", "Int", "Float", "Boolean", "ID", "include", "skip"]);
+
+/** The world's words a GraphQL document uses; every identifier when it does not parse. */
+function graphqlLiterals(query: string): SentLiteral[] {
+  const doc = parseGraphql(query);
+  if (!doc)
+    return [...new Set(query.match(/[_A-Za-z][_0-9A-Za-z]*/g) ?? [])].map((value) => ({
+      where: "graphql field" as const,
+      value,
+    }));
+  const out: SentLiteral[] = [];
+  const add = (where: SentLiteral["where"], value: string) => {
+    if (!GRAPHQL_BUILTINS.has(value)) out.push({ where, value });
   };
-  walk(request.body);
+  visit(doc, {
+    Field: (n) => {
+      if (!n.name.value.startsWith("__")) add("graphql field", n.name.value);
+    },
+    Argument: (n) => add("graphql argument", n.name.value),
+    ObjectField: (n) => add("input field", n.name.value),
+    NamedType: (n) => add("graphql type", n.name.value),
+    Directive: (n) => add("graphql field", n.name.value),
+    StringValue: (n) => {
+      if (n.value !== "") add("graphql value", n.value);
+    },
+    IntValue: (n) => add("graphql value", n.value),
+    FloatValue: (n) => add("graphql value", n.value),
+    EnumValue: (n) => add("graphql value", n.value),
+  });
   return out;
 }
 
@@ -83,6 +148,36 @@ function safeDecode(segment: string): string {
 /** Text of what an agent has seen of the world by an exchange: response bodies and headers. */
 function exchangeText(e: ExchangeEvent): string {
   return `${jsonAtoms(e.response_body)}\n${jsonAtoms(e.response_headers)}`;
+}
+
+/**
+ * How many exchanges of the log, from `from` on, one served `execute` call produced: one for REST;
+ * for GraphQL/MCP one per operation the log shows in order (a refused document or call is logged
+ * once, at the carrier path). The log holds protocol-neutral exchanges, so a native call is
+ * matched to them by the routes its operations name.
+ */
+function exchangesOfCall(
+  world: World,
+  request: SentRequest,
+  exchanges: readonly ExchangeEvent[],
+  from: number,
+): number {
+  if (request.protocol !== "graphql" && request.protocol !== "mcp") return 1;
+  const ops = nativeOperations(world, request) ?? [];
+  let n = 0;
+  for (const op of ops) {
+    const e = exchanges[from + n];
+    if (!e) break;
+    const path = e.url.split("?")[0];
+    const hit =
+      op.target === "token"
+        ? path === world.auth.token_path
+        : routeFor(world, e.method, e.url)?.route.id === op.target.id;
+    if (hit) n += 1;
+  }
+  const carrier = exchanges[from];
+  if (n === 0 && carrier && (carrier.url === "/graphql" || carrier.url === "/mcp")) return 1;
+  return n;
 }
 
 /**
@@ -133,9 +228,10 @@ export async function firstUndiscoverable(
   const world = worldOf(bank, task);
   const r = await runner.run(task, goldenAgentFactory, 1);
   const seeds = resolveCanaries(task.workspace, r.trial_seed);
-  const known = [task.ticket, jsonAtoms(renderOpenApi(world)), jsonAtoms(seeds)];
+  // The spec entity the agent can read: OpenAPI for REST, the SDL or the tool list for GraphQL/MCP.
+  const known = [task.ticket, jsonAtoms(worldSpec(world)), jsonAtoms(seeds)];
   const exchanges = r.events.filter((e): e is ExchangeEvent => e.type === "exchange");
-  const goldenExecutes = task.golden.flatMap((s, i) => (s.op === "execute" ? [{ step: s, index: i }] : []));
+  const goldenSends = task.golden.flatMap((s, i) => (isSendStep(s) ? [{ step: s, index: i }] : []));
   const results = new Map<string, string>();
   for (const m of r.messages) if (m.role === "tool" && m.tool_call_id) results.set(m.tool_call_id, m.content);
   let sent = 0;
@@ -144,30 +240,24 @@ export async function firstUndiscoverable(
     if (m.role !== "assistant") continue;
     for (const call of m.tool_calls ?? []) {
       if (call.name !== "execute") continue;
-      const golden = goldenExecutes[sent];
+      const golden = goldenSends[sent];
       sent += 1;
-      const request = (
-        call.arguments as { request?: { url: string; headers?: Record<string, string>; body?: JsonValue } }
-      ).request;
-      const exchange = exchanges[seen];
+      const request = (call.arguments as { request?: SentRequest }).request;
       if (!request || !golden)
         return `execute call ${sent} of the golden run has no request or no golden step`;
       const served = results.get(call.id ?? "")?.includes('"response_ref"') ?? false;
-      const before =
-        served && exchange ? exchanges.filter((e) => e.seq < exchange.seq) : exchanges.slice(0, seen);
-      const corpus = [...known, ...before.map(exchangeText)].join("\n");
+      const corpus = [...known, ...exchanges.slice(0, seen).map(exchangeText)].join("\n");
       for (const literal of sentLiterals(request)) {
         const header = literal.where === "header name";
         if (header && PROTOCOL_HEADERS.has(literal.value.toLowerCase())) continue;
         if (occursAsToken(corpus, literal.value, header || literal.value.toLowerCase() === "bearer"))
           continue;
-        const { method, url } = golden.step.op === "execute" ? golden.step.request : { method: "", url: "" };
-        return `golden step ${golden.index + 1} (${method} ${url}) sends ${literal.where} ${JSON.stringify(literal.value)}, which is not in the ticket, the spec, the workspace or any earlier response`;
+        return `golden step ${golden.index + 1} (${describeStep(golden.step)}) sends ${literal.where} ${JSON.stringify(literal.value)}, which is not in the ticket, the spec, the workspace or any earlier response`;
       }
-      if (served) seen += 1;
+      if (served) seen += exchangesOfCall(world, request, exchanges, seen);
     }
   }
-  if (sent < goldenExecutes.length)
-    return `the golden run sent ${sent} of ${goldenExecutes.length} requests (${r.grade.failure_reason || r.stop_detail}); the rest cannot be checked`;
+  if (sent < goldenSends.length)
+    return `the golden run sent ${sent} of ${goldenSends.length} requests (${r.grade.failure_reason || r.stop_detail}); the rest cannot be checked`;
   return null;
 }

@@ -3,13 +3,18 @@ import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import {
   answerBindings,
+  capturesOf,
   decoyVersion,
   isGradedSegment,
+  isMintStep,
+  isSendStep,
   playAndAnswer,
   renamePlaceholder,
+  type SendStep,
   scripted,
   worldOf,
 } from "./certify-kit.js";
@@ -66,16 +71,10 @@ export function triadExams(bank: Bank, task: Task): Exam[] {
   for (const field of task.grader.answer) {
     if (!isGradedSegment(task, field.segment)) continue;
     const binding = bindings[field.field];
-    const capturing = task.golden.filter(
-      (s) => s.op === "execute" && binding !== undefined && binding in s.capture,
-    );
+    const capturing = task.golden.filter((s) => binding !== undefined && capturesOf(s).includes(binding));
     if (capturing.length === 0) continue;
     // Every call that could reveal the value goes: the same request elsewhere in a chain reveals it too.
-    const sameCall = (a: GoldenStep, b: GoldenStep) =>
-      a.op === "execute" &&
-      b.op === "execute" &&
-      a.request.method === b.request.method &&
-      a.request.url === b.request.url;
+    const sameCall = (a: GoldenStep, b: GoldenStep) => isSendStep(a) && isSendStep(b) && sameRequest(a, b);
     const producers = task.golden.filter((s) => capturing.some((c) => sameCall(c, s)));
     sabotage(
       `canary_without_call:${field.field}`,
@@ -101,7 +100,7 @@ export function triadExams(bank: Bank, task: Task): Exam[] {
     );
   });
 
-  const stale = staleTokenSteps(task, world.auth.token_path, world.auth.token_prefix);
+  const stale = staleTokenSteps(task, world);
   if (stale) sabotage("stale_token", stale);
   return exams;
 }
@@ -114,22 +113,27 @@ export function expectedCard(task: Task, seed: string): Record<string, JsonValue
 }
 
 /**
- * The golden with every token mint removed and the minted token's placeholder pointing at a stale
- * token the task seeds in the vault; null when the task mints no token or seeds no stale one.
+ * The golden with every token mint removed (REST, GraphQL or MCP) and the minted token's
+ * placeholder pointing at a stale token the task seeds in the vault; null when the task mints no
+ * token or seeds no stale one.
  */
-export function staleTokenSteps(task: Task, tokenPath: string, tokenPrefix: string): GoldenStep[] | null {
+export function staleTokenSteps(task: Task, world: World): GoldenStep[] | null {
   const staleName = Object.entries(task.workspace.vault).find(
-    ([, v]) => typeof v === "string" && v.startsWith(tokenPrefix),
+    ([, v]) => typeof v === "string" && v.startsWith(world.auth.token_prefix),
   )?.[0];
-  const mints = task.golden.filter(
-    (s) =>
-      s.op === "execute" && s.request.url.split("?")[0] === tokenPath && Object.keys(s.capture).length > 0,
-  );
+  const mints = task.golden.filter((s) => isMintStep(world, s));
   if (!staleName || mints.length === 0) return null;
-  const minted = new Set(mints.flatMap((s) => (s.op === "execute" ? Object.keys(s.capture) : [])));
+  const minted = new Set(mints.flatMap(capturesOf));
   return task.golden
     .filter((s) => !mints.includes(s))
     .map((s) => [...minted].reduce((step, name) => renamePlaceholder(step, name, staleName), s));
+}
+
+/** The same request (method and URL for REST, the whole request for GraphQL/MCP). */
+function sameRequest(a: SendStep, b: SendStep): boolean {
+  if (a.op === "execute" && b.op === "execute")
+    return a.request.method === b.request.method && a.request.url === b.request.url;
+  return a.op === b.op && JSON.stringify(a.request) === JSON.stringify(b.request);
 }
 
 /**
