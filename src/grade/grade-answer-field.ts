@@ -73,13 +73,15 @@ export type AnswerCardGrade = z.infer<typeof AnswerCardGradeSchema>;
  * //     reason: "2.0 != 3.0 (tol ±0.01)" }
  */
 export function gradeAnswerField(spec: AnswerFieldSpec, card: Record<string, unknown> | null): FieldGrade {
-  const base = { field: spec.field, comparator: spec.comparator, expected: spec.expected };
-  if (card === null || !Object.hasOwn(card, spec.field)) {
-    return { ...base, passed: false, reason: FIELD_ABSENT_REASON };
+  const { field, comparator, expected } = spec;
+  if (card === null || !Object.hasOwn(card, field)) {
+    return { field, comparator, expected, passed: false, reason: FIELD_ABSENT_REASON };
   }
-  const got = card[spec.field] as JsonValue;
+  const got = card[field] as JsonValue;
   const reason = compare(spec, got);
-  return reason === undefined ? { ...base, got, passed: true } : { ...base, got, passed: false, reason };
+  return reason === undefined
+    ? { field, comparator, expected, got, passed: true }
+    : { field, comparator, expected, got, passed: false, reason };
 }
 
 /**

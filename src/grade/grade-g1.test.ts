@@ -304,6 +304,39 @@ describe("verdict, partial score and chain diagnostics", () => {
     expect(full.segments?.failure_stage).toBe(1);
   });
 
+  it("one grader object, prepared once, grades every log and seed afresh", () => {
+    // Canary, list and scalar expected values: the prepared grader must hold none of a trial's.
+    const shared: GraderSpec = {
+      ...grader,
+      answer: [
+        ...grader.answer,
+        { field: "code", comparator: "string", expected: { $canary: "code" }, explain: "" },
+        { field: "tags", comparator: "set", expected: ["x", "y"], explain: "" },
+      ],
+    };
+    const good = log().call("GET", "/one", 200, { a: "A" }).call("GET", "/two", 200, { b: 2 }).events();
+    const bad = log().call("GET", "/two", 200, { b: 2 }).events();
+    const message = `\`\`\`json\n${JSON.stringify({ a: "A", b: 2, code: mintCanary(SEED, { $canary: "code" }), tags: ["y", "x"] })}\n\`\`\``;
+    const trials = [
+      { events: good, seed: SEED, passed: true, stage: null },
+      { events: bad, seed: SEED, passed: false, stage: 1 },
+      { events: good, seed: "another-seed", passed: false, stage: null },
+      { events: good, seed: SEED, passed: true, stage: null },
+    ];
+    const grades = trials.map(({ events, seed, passed, stage }) => {
+      const input = { trialSeed: seed, events, finalMessage: message };
+      const g = gradeTrial({ grader: shared, ...input });
+      // A structurally equal grader never graded before: what an unprepared grader says.
+      expect(g).toEqual(gradeTrial({ grader: structuredClone(shared), ...input }));
+      expect([g.passed, g.segments?.failure_stage]).toEqual([passed, stage]);
+      return g;
+    });
+    expect(grades[2]?.failure_reason).toMatch(/first failure: answer field 'code': /);
+    // Every grade owns its expected list: a caller editing one grade edits no other, nor the bank.
+    expect(grades[0]?.g2[3]?.expected).not.toBe(grades[3]?.g2[3]?.expected);
+    expect(grades[0]?.g2[3]?.expected).not.toBe(shared.answer[3]?.expected);
+  });
+
   it("no final message fails every G2 field as absent", () => {
     const g = gradeTrial({ grader, trialSeed: SEED, events: [], finalMessage: null });
     expect(g.card_found).toBe(false);

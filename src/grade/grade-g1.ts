@@ -1,10 +1,10 @@
 import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
-import type { Checkpoint, ForbidConstraint, G1Predicate } from "../bank/task-schema.js";
+import type { Checkpoint, ForbidConstraint, G1Predicate, GraderSpec } from "../bank/task-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent, TrialEvent, VariableWriteEvent } from "../world/event-log.js";
-import type { ConstraintResult, G1Result } from "./grade-schema.js";
+import type { CheckpointResult, ConstraintResult, G1Result } from "./grade-schema.js";
 import { valuesEqual } from "./values-equal.js";
 
 /**
@@ -15,6 +15,9 @@ import { valuesEqual } from "./values-equal.js";
  * required destination: the answer card field, a variable written after that response
  * (`must_be_stored`), and a later request matching `used_in_request_url_pattern` (URL, body or
  * header, compared through the header digest when the header was redacted).
+ *
+ * @example gradeG1Predicate(task.grader.g1[0], log.events, { plan_id: "plan-7c2e" }, trialSeed)
+ * // → { id: "plan-id-flows", kind: "data_flow", explain: "…", passed: true, value: "plan-7c2e" }
  */
 export function gradeG1Predicate(
   predicate: G1Predicate,
@@ -22,141 +25,188 @@ export function gradeG1Predicate(
   card: Record<string, unknown> | null,
   trialSeed: string,
 ): G1Result {
-  const base = {
-    id: predicate.id,
-    kind: predicate.kind,
-    explain: predicate.explain,
-    ...(predicate.segment ? { segment: predicate.segment } : {}),
-  };
-  const log = indexLog(events);
-  const exchanges = log.exchanges;
-  switch (predicate.kind) {
-    case "call": {
-      const matches = log.urlMatches(predicate.url_pattern);
-      const hit = exchanges.find(
-        (e, i) =>
-          matches[i] &&
-          (!predicate.method || e.method.toUpperCase() === predicate.method.toUpperCase()) &&
-          (predicate.status === undefined || e.status === predicate.status) &&
-          predicate.body_has_keys.every((k) => valuesAtPath(e.response_body, k).length > 0),
-      );
-      return hit
-        ? { ...base, passed: true }
-        : {
-            ...base,
-            passed: false,
-            reason: `no ${predicate.method ?? "call"} to /${predicate.url_pattern}/${predicate.status !== undefined ? ` answered ${predicate.status}` : ""}${predicate.body_has_keys.length ? ` with body keys ${predicate.body_has_keys.join(", ")}` : ""}`,
-          };
-    }
-    case "workspace_value": {
-      const expected = resolveCanaries(predicate.value, trialSeed);
-      const final = log.finalVariables;
-      const scopes = predicate.scope === "any" ? ["local", "global"] : [predicate.scope];
-      const found = scopes.map((s) => final.get(`${s}:${predicate.name}`)).find((v) => v !== undefined);
-      if (found === undefined) {
-        return {
-          ...base,
-          passed: false,
-          reason: `no variable ${predicate.name} was stored in ${scopes.join(" or ")} scope`,
-        };
-      }
-      return valuesEqual(found, expected)
-        ? { ...base, passed: true, value: found }
-        : {
-            ...base,
-            passed: false,
-            value: found,
-            reason: `variable ${predicate.name} holds ${JSON.stringify(found)}, not the expected value`,
-          };
-    }
-    case "data_flow": {
-      const matches = log.urlMatches(predicate.from_response_url_pattern);
-      const sources = exchanges.filter((e, i) => matches[i] && e.status === predicate.from_status);
-      if (sources.length === 0) {
-        return {
-          ...base,
-          passed: false,
-          reason: `no response from /${predicate.from_response_url_pattern}/ with status ${predicate.from_status}`,
-        };
-      }
-      // One candidate per distinct value, from its earliest response: a later use or store of it
-      // counts from the first time the API showed it. Walked in place (no candidate list): this is
-      // the grader's hottest loop.
-      const seen = new Set<string>();
-      const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
-      let found = false;
-      let lastReason = "";
-      for (const source of sources) {
-        for (const { value, key } of log.scalarsAt(source, predicate.from_body_key)) {
-          found = true;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const seq = source.seq;
-          if (predicate.answer_field !== undefined) {
-            if (got === undefined || !valuesEqual(got as JsonValue, value)) {
-              lastReason = `answer field '${predicate.answer_field}' does not carry the ${predicate.from_body_key} the API returned`;
-              continue;
-            }
-          }
-          if (predicate.must_be_stored && !storedAfter(events, value, seq)) {
-            lastReason = `the ${predicate.from_body_key} from the response was not stored in a variable`;
-            continue;
-          }
-          if (
-            predicate.used_in_request_url_pattern &&
-            !usedLater(log, predicate.used_in_request_url_pattern, value, seq)
-          ) {
-            lastReason = `the ${predicate.from_body_key} was not used in a later request to /${predicate.used_in_request_url_pattern}/`;
-            continue;
-          }
-          return { ...base, passed: true, value };
-        }
-      }
-      if (!found) {
-        return {
-          ...base,
-          passed: false,
-          reason: `matching responses carry no value at ${predicate.from_body_key}`,
-        };
-      }
-      return { ...base, passed: false, reason: lastReason };
-    }
-  }
+  return gradePrepared(preparePredicate(predicate), new LogIndex(events), card, trialSeed);
 }
 
-/** A forbid constraint is violated by any call matching it. */
+/**
+ * A forbid constraint is violated by any call matching it.
+ *
+ * @example gradeConstraint({ kind: "forbid", id: "no-v2", explain: "", url_pattern: "^/v2/" }, events)
+ * // → { id: "no-v2", kind: "forbid", violated: false, detail: "", explain: "" }
+ */
 export function gradeConstraint(
   constraint: ForbidConstraint,
   events: readonly TrialEvent[],
 ): ConstraintResult {
-  const log = indexLog(events);
-  const matches = log.urlMatches(constraint.url_pattern);
-  const hit = log.exchanges.find(
-    (e, i) =>
-      matches[i] && (!constraint.method || e.method.toUpperCase() === constraint.method.toUpperCase()),
-  );
-  return {
-    id: constraint.id,
-    kind: "forbid",
-    violated: Boolean(hit),
-    detail: hit ? `${hit.method} ${hit.url}` : "",
-    explain: constraint.explain,
-    ...(constraint.segment ? { segment: constraint.segment } : {}),
-  };
+  return constraintResult(prepareConstraint(constraint), new LogIndex(events));
 }
 
+/**
+ * Whether a checkpoint (a labour milestone, never gating) was reached.
+ *
+ * @example checkpointHit({ id: "minted", explain: "", url_pattern: "^/oauth/token$", status: 200 }, events)
+ */
 export function checkpointHit(checkpoint: Checkpoint, events: readonly TrialEvent[]): boolean {
-  const log = indexLog(events);
-  const matches = log.urlMatches(checkpoint.url_pattern);
-  return log.exchanges.some(
-    (e, i) =>
-      matches[i] &&
-      (!checkpoint.method || e.method.toUpperCase() === checkpoint.method.toUpperCase()) &&
-      (checkpoint.status === undefined || e.status === checkpoint.status),
-  );
+  return reached(prepareCheckpoint(checkpoint), new LogIndex(events));
 }
 
-// Grading runs over thousands of stored trials; patterns repeat across them, so compile each once.
+/** Every G1 result, constraint result and checkpoint result of one trial, in the grader's order. */
+export interface LabourGrade {
+  g1: G1Result[];
+  constraints: ConstraintResult[];
+  checkpoints: CheckpointResult[];
+}
+
+/**
+ * G1 of a whole grader over one event log: every predicate, constraint and checkpoint, reading one
+ * index of the log. The grader is prepared once per grader object (see `prepareGrader`), so a
+ * bank's worth of stored trials pays only for scanning its logs.
+ *
+ * @example const { g1, constraints, checkpoints } = gradeLabour(task.grader, events, card, trialSeed);
+ */
+export function gradeLabour(
+  grader: GraderSpec,
+  events: readonly TrialEvent[],
+  card: Record<string, unknown> | null,
+  trialSeed: string,
+): LabourGrade {
+  const prepared = prepareGrader(grader);
+  const log = new LogIndex(events);
+  const g1: G1Result[] = [];
+  for (const p of prepared.predicates) g1.push(gradePrepared(p, log, card, trialSeed));
+  const constraints: ConstraintResult[] = [];
+  for (const c of prepared.constraints) constraints.push(constraintResult(c, log));
+  const checkpoints: CheckpointResult[] = [];
+  for (const c of prepared.checkpoints) {
+    const { id, explain, segment } = c.checkpoint;
+    const hit = reached(c, log);
+    checkpoints.push(segment ? { id, hit, explain, segment } : { id, hit, explain });
+  }
+  return { g1, constraints, checkpoints };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preparing a grader: everything that depends on the grader alone — URL patterns compiled, fixed
+// failure reasons written, upper-cased methods — is done once per grader object, not per trial.
+
+/** A data-flow predicate with what grading it needs from the grader alone. */
+interface PreparedDataFlow {
+  kind: "data_flow";
+  predicate: Extract<G1Predicate, { kind: "data_flow" }>;
+  from: RegExp;
+  usedIn: RegExp | null;
+  noResponse: string;
+  noValue: string;
+  notInCard: string;
+  notStored: string;
+  notUsed: string;
+}
+
+interface PreparedCall {
+  kind: "call";
+  predicate: Extract<G1Predicate, { kind: "call" }>;
+  url: RegExp;
+  method: string | undefined;
+  failure: string;
+}
+
+interface PreparedWorkspaceValue {
+  kind: "workspace_value";
+  predicate: Extract<G1Predicate, { kind: "workspace_value" }>;
+  /** Final-variable keys to look in, in order (`scope:name`). */
+  keys: string[];
+  missing: string;
+}
+
+type PreparedPredicate = PreparedDataFlow | PreparedCall | PreparedWorkspaceValue;
+
+interface PreparedConstraint {
+  constraint: ForbidConstraint;
+  url: RegExp;
+  method: string | undefined;
+}
+
+interface PreparedCheckpoint {
+  checkpoint: Checkpoint;
+  url: RegExp;
+  method: string | undefined;
+}
+
+interface PreparedGrader {
+  predicates: PreparedPredicate[];
+  constraints: PreparedConstraint[];
+  checkpoints: PreparedCheckpoint[];
+}
+
+// Bank graders are immutable data loaded once and graded against thousands of logs; keyed by the
+// object, an entry lives exactly as long as its grader. Only grader-derived data is kept: no log,
+// card or seed, so a cached entry can never carry one trial's findings into another.
+const preparedGraders = new WeakMap<GraderSpec, PreparedGrader>();
+
+function prepareGrader(grader: GraderSpec): PreparedGrader {
+  let prepared = preparedGraders.get(grader);
+  if (!prepared) {
+    prepared = {
+      predicates: grader.g1.map(preparePredicate),
+      constraints: grader.constraints.map(prepareConstraint),
+      checkpoints: grader.checkpoints.map(prepareCheckpoint),
+    };
+    preparedGraders.set(grader, prepared);
+  }
+  return prepared;
+}
+
+function preparePredicate(predicate: G1Predicate): PreparedPredicate {
+  switch (predicate.kind) {
+    case "data_flow": {
+      const key = predicate.from_body_key;
+      const used = predicate.used_in_request_url_pattern;
+      return {
+        kind: "data_flow",
+        predicate,
+        from: pattern(predicate.from_response_url_pattern),
+        usedIn: used ? pattern(used) : null,
+        noResponse: `no response from /${predicate.from_response_url_pattern}/ with status ${predicate.from_status}`,
+        noValue: `matching responses carry no value at ${key}`,
+        notInCard: `answer field '${predicate.answer_field}' does not carry the ${key} the API returned`,
+        notStored: `the ${key} from the response was not stored in a variable`,
+        notUsed: `the ${key} was not used in a later request to /${used}/`,
+      };
+    }
+    case "call":
+      return {
+        kind: "call",
+        predicate,
+        url: pattern(predicate.url_pattern),
+        method: upperMethod(predicate.method),
+        failure: `no ${predicate.method ?? "call"} to /${predicate.url_pattern}/${predicate.status !== undefined ? ` answered ${predicate.status}` : ""}${predicate.body_has_keys.length ? ` with body keys ${predicate.body_has_keys.join(", ")}` : ""}`,
+      };
+    case "workspace_value": {
+      const scopes = predicate.scope === "any" ? ["local", "global"] : [predicate.scope];
+      return {
+        kind: "workspace_value",
+        predicate,
+        keys: scopes.map((s) => `${s}:${predicate.name}`),
+        missing: `no variable ${predicate.name} was stored in ${scopes.join(" or ")} scope`,
+      };
+    }
+  }
+}
+
+function prepareConstraint(constraint: ForbidConstraint): PreparedConstraint {
+  return { constraint, url: pattern(constraint.url_pattern), method: upperMethod(constraint.method) };
+}
+
+function prepareCheckpoint(checkpoint: Checkpoint): PreparedCheckpoint {
+  return { checkpoint, url: pattern(checkpoint.url_pattern), method: upperMethod(checkpoint.method) };
+}
+
+/** The method to match, upper-cased; an empty or absent method matches any. */
+function upperMethod(method: string | undefined): string | undefined {
+  return method ? method.toUpperCase() : undefined;
+}
+
+// Patterns repeat across the predicates and graders of a bank, so compile each once.
 const patternCache = new Map<string, RegExp>();
 function pattern(source: string): RegExp {
   let re = patternCache.get(source);
@@ -166,6 +216,237 @@ function pattern(source: string): RegExp {
     patternCache.set(source, re);
   }
   return re;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grading a prepared predicate against one log.
+
+function gradePrepared(
+  prepared: PreparedPredicate,
+  log: LogIndex,
+  card: Record<string, unknown> | null,
+  trialSeed: string,
+): G1Result {
+  switch (prepared.kind) {
+    case "call": {
+      const { predicate, method } = prepared;
+      const matches = log.urlMatches(prepared.url);
+      const exchanges = log.exchanges;
+      for (let i = 0; i < exchanges.length; i++) {
+        const e = exchanges[i] as ExchangeEvent;
+        if (
+          matches[i] &&
+          (method === undefined || e.method.toUpperCase() === method) &&
+          (predicate.status === undefined || e.status === predicate.status) &&
+          predicate.body_has_keys.every((k) => valuesAtPath(e.response_body, k).length > 0)
+        ) {
+          return g1Result(predicate, true);
+        }
+      }
+      return g1Result(predicate, false, undefined, prepared.failure);
+    }
+    case "workspace_value": {
+      const { predicate } = prepared;
+      let found: JsonValue | undefined;
+      for (const key of prepared.keys) {
+        found = log.finalVariables().get(key);
+        if (found !== undefined) break;
+      }
+      if (found === undefined) return g1Result(predicate, false, undefined, prepared.missing);
+      return valuesEqual(found, resolveCanaries(predicate.value, trialSeed))
+        ? g1Result(predicate, true, found)
+        : g1Result(
+            predicate,
+            false,
+            found,
+            `variable ${predicate.name} holds ${JSON.stringify(found)}, not the expected value`,
+          );
+    }
+    case "data_flow":
+      return gradeDataFlow(prepared, log, card);
+  }
+}
+
+/**
+ * The grader's hottest loop. One candidate per distinct value, from its earliest response: a later
+ * use or store of it counts from the first time the API showed it. The last failing destination
+ * of the last candidate is the reason given.
+ */
+function gradeDataFlow(
+  prepared: PreparedDataFlow,
+  log: LogIndex,
+  card: Record<string, unknown> | null,
+): G1Result {
+  const { predicate } = prepared;
+  const matches = log.urlMatches(prepared.from);
+  const exchanges = log.exchanges;
+  const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
+  // Scalars are told apart by type and value (3 and "3" are two candidates), as a Set does.
+  const seen = new Set<JsonValue>();
+  let anySource = false;
+  let anyValue = false;
+  let lastReason = "";
+  for (let i = 0; i < exchanges.length; i++) {
+    const source = exchanges[i] as ExchangeEvent;
+    if (!matches[i] || source.status !== predicate.from_status) continue;
+    anySource = true;
+    for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
+      if (value === null || typeof value === "object") continue;
+      anyValue = true;
+      if (seen.has(value)) continue;
+      seen.add(value);
+      if (
+        predicate.answer_field !== undefined &&
+        (got === undefined || !valuesEqual(got as JsonValue, value))
+      ) {
+        lastReason = prepared.notInCard;
+        continue;
+      }
+      if (predicate.must_be_stored && !log.storedAfter(value, source.seq)) {
+        lastReason = prepared.notStored;
+        continue;
+      }
+      if (prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq)) {
+        lastReason = prepared.notUsed;
+        continue;
+      }
+      return g1Result(predicate, true, value);
+    }
+  }
+  if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
+  return g1Result(predicate, false, undefined, anyValue ? lastReason : prepared.noValue);
+}
+
+/** A result in one fixed key order (stored grades and their JSON stay byte-identical). */
+function g1Result(predicate: G1Predicate, passed: boolean, value?: JsonValue, reason?: string): G1Result {
+  const { id, kind, explain, segment } = predicate;
+  const result: G1Result = segment ? { id, kind, explain, segment, passed } : { id, kind, explain, passed };
+  if (value !== undefined) result.value = value;
+  if (reason !== undefined) result.reason = reason;
+  return result;
+}
+
+function constraintResult(prepared: PreparedConstraint, log: LogIndex): ConstraintResult {
+  const { id, explain, segment } = prepared.constraint;
+  const hit = log.firstCall(prepared.url, prepared.method, undefined);
+  const violated = hit !== undefined;
+  const detail = hit ? `${hit.method} ${hit.url}` : "";
+  return segment
+    ? { id, kind: "forbid", violated, detail, explain, segment }
+    : { id, kind: "forbid", violated, detail, explain };
+}
+
+function reached(prepared: PreparedCheckpoint, log: LogIndex): boolean {
+  return log.firstCall(prepared.url, prepared.method, prepared.checkpoint.status) !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The log index: what every predicate of one trial reads, computed once per trial and only on
+// demand. Chains carry dozens of predicates over hundreds of exchanges; re-filtering and
+// re-matching per predicate made grading quadratic. Built fresh for every log (never cached
+// across calls), so grading stays a pure function of its input.
+
+class LogIndex {
+  readonly exchanges: ExchangeEvent[] = [];
+  /** Variable writes outside the vault, in log order (the vault is the task's, not the agent's). */
+  private readonly writes: VariableWriteEvent[] = [];
+  private finals: Map<string, JsonValue> | undefined;
+  private readonly byPattern = new Map<RegExp, boolean[]>();
+  private bodies: Array<string | undefined> | undefined;
+
+  constructor(private readonly events: readonly TrialEvent[]) {
+    for (const e of events) {
+      if (e.type === "exchange") this.exchanges.push(e);
+      else if (e.scope !== "vault") this.writes.push(e);
+    }
+  }
+
+  /** The last value of every variable, keyed `scope:name` (vault included). */
+  finalVariables(): Map<string, JsonValue> {
+    if (!this.finals) {
+      this.finals = new Map();
+      for (const e of this.events)
+        if (e.type === "variable_write") this.finals.set(`${e.scope}:${e.name}`, e.value);
+    }
+    return this.finals;
+  }
+
+  /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`). */
+  urlMatches(re: RegExp): boolean[] {
+    let matches = this.byPattern.get(re);
+    if (!matches) {
+      matches = new Array<boolean>(this.exchanges.length);
+      for (let i = 0; i < this.exchanges.length; i++)
+        matches[i] = re.test((this.exchanges[i] as ExchangeEvent).url);
+      this.byPattern.set(re, matches);
+    }
+    return matches;
+  }
+
+  /** The first exchange matching the URL pattern, method (upper case) and status, if any. */
+  firstCall(re: RegExp, method: string | undefined, status: number | undefined): ExchangeEvent | undefined {
+    const matches = this.urlMatches(re);
+    for (let i = 0; i < this.exchanges.length; i++) {
+      const e = this.exchanges[i] as ExchangeEvent;
+      if (
+        matches[i] &&
+        (method === undefined || e.method.toUpperCase() === method) &&
+        (status === undefined || e.status === status)
+      ) {
+        return e;
+      }
+    }
+    return undefined;
+  }
+
+  /** Whether a variable written after `seq` (outside the vault) holds the value, at any depth. */
+  storedAfter(value: JsonValue, seq: number): boolean {
+    for (const w of this.writes) if (w.seq > seq && containsValue(w.value, value)) return true;
+    return false;
+  }
+
+  /**
+   * Whether a request after `seq` to a URL matching `re` carries the value: in its URL (as is or
+   * URI-encoded), its JSON body, or a header (as is, or through the digest of a redacted one).
+   */
+  usedAfter(re: RegExp, value: JsonValue, seq: number): boolean {
+    const matches = this.urlMatches(re);
+    const needle = String(value);
+    const json = JSON.stringify(value);
+    const inBody = typeof value === "string" ? json.slice(1, -1) : json;
+    // Encoded and hashed once, when first needed (encoding throws on a lone surrogate, as it did
+    // per exchange).
+    let encoded: string | undefined;
+    let digest: string | undefined;
+    for (let i = 0; i < this.exchanges.length; i++) {
+      const e = this.exchanges[i] as ExchangeEvent;
+      if (e.seq <= seq || !matches[i]) continue;
+      if (e.url.includes(needle)) return true;
+      encoded ??= encodeURIComponent(needle);
+      if (e.url.includes(encoded) || this.bodyText(i).includes(inBody)) return true;
+      for (const name in e.request_headers) {
+        const h = e.request_headers[name] as string;
+        if (h.includes(needle)) return true;
+        if (h.includes("<redacted:")) {
+          digest ??= `<redacted:${shortDigest(needle)}>`;
+          if (h.endsWith(digest)) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The request body of exchange `i` as JSON text ("" without a body), serialised at most once. */
+  private bodyText(i: number): string {
+    this.bodies ??= new Array<string | undefined>(this.exchanges.length);
+    let text = this.bodies[i];
+    if (text === undefined) {
+      const body = (this.exchanges[i] as ExchangeEvent).request_body;
+      text = body === null ? "" : JSON.stringify(body);
+      this.bodies[i] = text;
+    }
+    return text;
+  }
 }
 
 // The same values (ids, tokens) recur across the predicates and trials of a bank; hashing each once
@@ -179,109 +460,6 @@ function shortDigest(value: string): string {
     digestCache.set(value, d);
   }
   return d;
-}
-
-/**
- * What every predicate of one trial reads, computed once per event log: chains carry dozens of
- * predicates over hundreds of exchanges, and re-filtering and re-matching per predicate made
- * grading quadratic. Memoised per log array, so grading stays a pure function of its input.
- */
-interface LogIndex {
-  exchanges: ExchangeEvent[];
-  finalVariables: Map<string, JsonValue>;
-  /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`). */
-  urlMatches(source: string): boolean[];
-  /** The request body of exchange `i` as JSON text ("" without a body). */
-  bodyText(i: number): string;
-  /** The scalars (no null, no object) at `path` in the response body of `event`, with dedup keys. */
-  scalarsAt(event: ExchangeEvent, path: string): Array<{ value: JsonValue; key: string }>;
-}
-
-const logIndexes = new WeakMap<readonly TrialEvent[], LogIndex>();
-
-function indexLog(events: readonly TrialEvent[]): LogIndex {
-  const hit = logIndexes.get(events);
-  if (hit) return hit;
-  const exchanges: ExchangeEvent[] = [];
-  const finalVariables = new Map<string, JsonValue>();
-  for (const e of events) {
-    if (e.type === "exchange") exchanges.push(e);
-    else finalVariables.set(`${e.scope}:${e.name}`, e.value);
-  }
-  const byPattern = new Map<string, boolean[]>();
-  const bodies: Array<string | undefined> = [];
-  const scalars = new Map<string, Array<{ value: JsonValue; key: string }>>();
-  const index: LogIndex = {
-    bodyText(i) {
-      let text = bodies[i];
-      if (text === undefined) {
-        const e = exchanges[i] as ExchangeEvent;
-        text = e.request_body === null ? "" : JSON.stringify(e.request_body);
-        bodies[i] = text;
-      }
-      return text;
-    },
-    scalarsAt(event, path) {
-      const key = `${event.seq}\u0000${path}`;
-      let out = scalars.get(key);
-      if (!out) {
-        out = [];
-        for (const value of valuesAtPath(event.response_body, path)) {
-          if (value === null || typeof value === "object") continue;
-          out.push({ value, key: `${typeof value}:${String(value)}` });
-        }
-        scalars.set(key, out);
-      }
-      return out;
-    },
-    exchanges,
-    finalVariables,
-    urlMatches(source) {
-      let matches = byPattern.get(source);
-      if (!matches) {
-        const re = pattern(source);
-        matches = exchanges.map((e) => re.test(e.url));
-        byPattern.set(source, matches);
-      }
-      return matches;
-    },
-  };
-  logIndexes.set(events, index);
-  return index;
-}
-
-function storedAfter(events: readonly TrialEvent[], value: JsonValue, seq: number): boolean {
-  return events.some(
-    (e): e is VariableWriteEvent =>
-      e.type === "variable_write" && e.seq > seq && e.scope !== "vault" && containsValue(e.value, value),
-  );
-}
-
-function usedLater(log: LogIndex, urlPattern: string, value: JsonValue, seq: number): boolean {
-  const matches = log.urlMatches(urlPattern);
-  const needle = String(value);
-  // Encoded once, when first needed (it throws on a lone surrogate, as it did per exchange).
-  let encoded: string | undefined;
-  const inUrl = (url: string) => {
-    if (url.includes(needle)) return true;
-    encoded ??= encodeURIComponent(needle);
-    return url.includes(encoded);
-  };
-  const inBody = JSON.stringify(value).replace(/^"|"$/g, "");
-  let digest: string | null = null;
-  const redactedMatch = (h: string) => {
-    if (!h.includes("<redacted:")) return false;
-    digest ??= `<redacted:${shortDigest(needle)}>`;
-    return h.endsWith(digest);
-  };
-  return log.exchanges.some(
-    (e, i) =>
-      e.seq > seq &&
-      matches[i] &&
-      (inUrl(e.url) ||
-        log.bodyText(i).includes(inBody) ||
-        Object.values(e.request_headers).some((h) => h.includes(needle) || redactedMatch(h))),
-  );
 }
 
 function containsValue(haystack: JsonValue, value: JsonValue): boolean {

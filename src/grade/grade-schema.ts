@@ -32,6 +32,7 @@ export const CheckpointResultSchema = z.strictObject({
   explain: z.string(),
   segment: z.number().int().positive().optional(),
 });
+export type CheckpointResult = z.infer<typeof CheckpointResultSchema>;
 
 export const SegmentResultSchema = z.strictObject({
   passed: z.number().int().nonnegative(),

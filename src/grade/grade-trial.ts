@@ -1,10 +1,10 @@
 import type { JsonValue } from "../bank/json.js";
-import type { GraderSpec } from "../bank/task-schema.js";
+import type { AnswerField, GraderSpec } from "../bank/task-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
-import { type FieldGrade, gradeAnswerField } from "./grade-answer-field.js";
-import { checkpointHit, gradeConstraint, gradeG1Predicate } from "./grade-g1.js";
+import { type AnswerFieldSpec, type FieldGrade, gradeAnswerField } from "./grade-answer-field.js";
+import { gradeLabour } from "./grade-g1.js";
 import type { G1Result, TrialGrade } from "./grade-schema.js";
 
 export const GRADER_VERSION = "1.0.0";
@@ -27,42 +27,32 @@ export interface GradeInput {
  * @example const grade = gradeTrial({ grader: task.grader, trialSeed, events: log.events, finalMessage });
  */
 export function gradeTrial(input: GradeInput): TrialGrade {
-  const { grader, trialSeed, events } = input;
-  const graded = (segment: number | undefined) =>
-    input.gradedSegments === undefined || segment === undefined || input.gradedSegments.includes(segment);
+  const { grader, trialSeed, events, gradedSegments } = input;
 
   const cardResult = extractAnswerCard(input.finalMessage ?? "");
   const card = cardResult.success ? (cardResult.data as Record<string, unknown>) : null;
 
-  const g2: Array<FieldGrade & { segment?: number }> = grader.answer
-    .filter((f) => graded(f.segment))
-    .map((f) => ({
-      ...gradeAnswerField(
-        {
-          field: f.field,
-          comparator: f.comparator,
-          expected: resolveCanaries(f.expected, trialSeed) as JsonValue,
-          ...(f.tolerance !== undefined ? { tolerance: f.tolerance } : {}),
-        },
-        card,
-      ),
-      ...(f.segment ? { segment: f.segment } : {}),
-    }));
-  const g1All = grader.g1.map((p) => gradeG1Predicate(p, events, card, trialSeed));
-  const g1 = g1All.filter((r) => graded(r.segment));
-  const constraints = grader.constraints.map((c) => gradeConstraint(c, events));
-  const checkpoints = grader.checkpoints.map((c) => ({
-    id: c.id,
-    hit: checkpointHit(c, events),
-    explain: c.explain,
-    ...(c.segment ? { segment: c.segment } : {}),
-  }));
+  const g2: FieldGrade[] = [];
+  const g2Segments: Array<number | undefined> = [];
+  for (const { field, spec } of prepareAnswer(grader)) {
+    if (!isGraded(gradedSegments, field.segment)) continue;
+    g2.push(gradeAnswerField(spec ?? answerSpec(field, trialSeed), card));
+    g2Segments.push(field.segment);
+  }
+  const labour = gradeLabour(grader, events, card, trialSeed);
+  const g1All = labour.g1;
+  const g1 = gradedSegments === undefined ? g1All : g1All.filter((r) => isGraded(gradedSegments, r.segment));
+  const { constraints, checkpoints } = labour;
 
   const violated = constraints.filter((c) => c.violated);
-  const g1Passed = g1.every((r) => r.passed) && violated.length === 0;
-  const g2Passed = g2.every((f) => f.passed);
+  let g1PassedCount = 0;
+  for (const r of g1) if (r.passed) g1PassedCount++;
+  let g2PassedCount = 0;
+  for (const f of g2) if (f.passed) g2PassedCount++;
+  const g1Passed = g1PassedCount === g1.length && violated.length === 0;
+  const g2Passed = g2PassedCount === g2.length;
   const total = g1.length + g2.length;
-  const passedCount = g1.filter((r) => r.passed).length + g2.filter((f) => f.passed).length;
+  const passedCount = g1PassedCount + g2PassedCount;
   const passed = g1Passed && g2Passed;
 
   const grade: TrialGrade = {
@@ -72,7 +62,7 @@ export function gradeTrial(input: GradeInput): TrialGrade {
     g2_passed: g2Passed,
     card_found: cardResult.success,
     g1: g1All,
-    g2: g2.map(({ segment: _s, ...f }) => f),
+    g2,
     constraints,
     checkpoints,
     predicates_passed: passedCount,
@@ -81,28 +71,93 @@ export function gradeTrial(input: GradeInput): TrialGrade {
     failure_reason: passed ? "" : failureReason(passedCount, total, g1, g2, violated),
     ...(grader.chain_mode ? { chain_mode: grader.chain_mode } : {}),
   };
-  const segmentIds = [
-    ...new Set([...g1.map((r) => r.segment), ...g2.map((f) => f.segment)].filter((s) => s !== undefined)),
-  ];
-  if (segmentIds.length > 0) {
-    const per: NonNullable<TrialGrade["segments"]>["per_segment"] = {};
-    let failureStage: number | null = null;
-    for (const s of segmentIds.sort((a, b) => a - b)) {
-      const sg1 = g1.filter((r) => r.segment === s);
-      const sg2 = g2.filter((f) => f.segment === s);
-      const sViolated = violated.some((c) => c.segment === s);
-      const entry = {
-        passed: sg1.filter((r) => r.passed).length + sg2.filter((f) => f.passed).length,
-        total: sg1.length + sg2.length,
-        g1_passed: sg1.every((r) => r.passed) && !sViolated,
-        g2_passed: sg2.every((f) => f.passed),
-      };
-      per[String(s)] = entry;
-      if (failureStage === null && !(entry.g1_passed && entry.g2_passed)) failureStage = s;
-    }
-    grade.segments = { per_segment: per, failure_stage: failureStage };
-  }
+  const segments = segmentResults(g1, g2, g2Segments, violated);
+  if (segments) grade.segments = segments;
   return grade;
+}
+
+/** Chains: per-segment tallies over the graded predicates, and the first failing segment. */
+function segmentResults(
+  g1: readonly G1Result[],
+  g2: readonly FieldGrade[],
+  g2Segments: ReadonlyArray<number | undefined>,
+  violated: ReadonlyArray<{ segment?: number | undefined }>,
+): TrialGrade["segments"] {
+  const tally = new Map<number, { passed: number; total: number; g1_passed: boolean; g2_passed: boolean }>();
+  const entry = (s: number) => {
+    let t = tally.get(s);
+    if (!t) {
+      t = { passed: 0, total: 0, g1_passed: true, g2_passed: true };
+      tally.set(s, t);
+    }
+    return t;
+  };
+  for (const r of g1) {
+    if (r.segment === undefined) continue;
+    const t = entry(r.segment);
+    t.total++;
+    if (r.passed) t.passed++;
+    else t.g1_passed = false;
+  }
+  g2.forEach((f, i) => {
+    const s = g2Segments[i];
+    if (s === undefined) return;
+    const t = entry(s);
+    t.total++;
+    if (f.passed) t.passed++;
+    else t.g2_passed = false;
+  });
+  if (tally.size === 0) return undefined;
+  for (const c of violated) {
+    const t = c.segment === undefined ? undefined : tally.get(c.segment);
+    if (t) t.g1_passed = false;
+  }
+  const per: NonNullable<TrialGrade["segments"]>["per_segment"] = {};
+  let failureStage: number | null = null;
+  for (const s of [...tally.keys()].sort((a, b) => a - b)) {
+    const t = tally.get(s) as { passed: number; total: number; g1_passed: boolean; g2_passed: boolean };
+    per[String(s)] = t;
+    if (failureStage === null && !(t.g1_passed && t.g2_passed)) failureStage = s;
+  }
+  return { per_segment: per, failure_stage: failureStage };
+}
+
+function isGraded(gradedSegments: readonly number[] | undefined, segment: number | undefined): boolean {
+  return gradedSegments === undefined || segment === undefined || gradedSegments.includes(segment);
+}
+
+/**
+ * An answer field with its grading spec ready when its expected value is a plain scalar (most
+ * are): nothing to mint per trial, and a scalar can be shared by every grade. Canary references,
+ * lists and objects are resolved per trial, so every grade gets its own copy.
+ */
+interface PreparedField {
+  field: AnswerField;
+  spec: AnswerFieldSpec | undefined;
+}
+
+// Keyed by the grader object, which bank data never mutates; holds nothing of any trial.
+const preparedAnswers = new WeakMap<GraderSpec, PreparedField[]>();
+
+function prepareAnswer(grader: GraderSpec): PreparedField[] {
+  let prepared = preparedAnswers.get(grader);
+  if (!prepared) {
+    prepared = grader.answer.map((field) => ({
+      field,
+      spec: field.expected !== null && typeof field.expected === "object" ? undefined : answerSpec(field, ""),
+    }));
+    preparedAnswers.set(grader, prepared);
+  }
+  return prepared;
+}
+
+function answerSpec(field: AnswerField, trialSeed: string): AnswerFieldSpec {
+  return {
+    field: field.field,
+    comparator: field.comparator,
+    expected: resolveCanaries(field.expected, trialSeed) as JsonValue,
+    ...(field.tolerance !== undefined ? { tolerance: field.tolerance } : {}),
+  };
 }
 
 function failureReason(
