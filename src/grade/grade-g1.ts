@@ -139,8 +139,9 @@ interface PreparedGrader {
 }
 
 // Bank graders are immutable data loaded once and graded against thousands of logs; keyed by the
-// object, an entry lives exactly as long as its grader. Only grader-derived data is kept: no log,
-// card or seed, so a cached entry can never carry one trial's findings into another.
+// object, an entry lives exactly as long as its grader (so a grader must not be edited in place
+// once graded: a changed grader is a new object). Only grader-derived data is kept — no log, card
+// or seed — so an entry can never carry one trial's findings into another.
 const preparedGraders = new WeakMap<GraderSpec, PreparedGrader>();
 
 function prepareGrader(grader: GraderSpec): PreparedGrader {

@@ -22,7 +22,9 @@ export interface GradeInput {
 /**
  * Grade a trial: G1 (labour) over the event log, G2 (delivery) over the answer card, constraints,
  * checkpoints. Pass iff every gating G1 predicate and every G2 field pass and no constraint is
- * violated. Pure and deterministic: it reads only its input.
+ * violated. Pure and deterministic: it reads only its input. What depends on the grader alone
+ * (compiled URL patterns, fixed reasons, scalar answer specs) is prepared once per grader object,
+ * so grading a run's stored trials against a loaded bank costs little more than scanning the logs.
  *
  * @example const grade = gradeTrial({ grader: task.grader, trialSeed, events: log.events, finalMessage });
  */
