@@ -1,5 +1,6 @@
 import type { BankContent, Manifest } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import type { CertificationLog } from "./certified-bank.js";
 import { AXES } from "./story-state.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"] as const;
@@ -9,6 +10,8 @@ export interface BankStats {
   byWorld: Record<string, { solo: number; chain: number; axes: number }>;
   soloByAxis: Record<string, number>;
   soloByDifficulty: Record<string, number>;
+  /** `axis/difficulty` → solo tasks. */
+  soloByAxisDifficulty: Record<string, number>;
   chainByLength: Record<string, number>;
   chainByMode: Record<string, number>;
   coupling: Record<string, number>;
@@ -27,6 +30,9 @@ export function bankStats(tasks: readonly Task[]): BankStats {
     byWorld: {},
     soloByAxis: Object.fromEntries(AXES.map((a) => [a, 0])),
     soloByDifficulty: Object.fromEntries(DIFFICULTIES.map((d) => [d, 0])),
+    soloByAxisDifficulty: Object.fromEntries(
+      AXES.flatMap((a) => DIFFICULTIES.map((d) => [`${a}/${d}`, 0] as [string, number])),
+    ),
     chainByLength: {},
     chainByMode: {},
     coupling: {},
@@ -40,6 +46,7 @@ export function bankStats(tasks: readonly Task[]): BankStats {
       w.solo += 1;
       for (const a of t.axes) inc(stats.soloByAxis, a);
       inc(stats.soloByDifficulty, t.difficulty);
+      for (const a of t.axes) inc(stats.soloByAxisDifficulty, `${a}/${t.difficulty}`);
       const set = axesByWorld.get(t.world) ?? new Set();
       for (const a of t.axes) set.add(a);
       axesByWorld.set(t.world, set);
@@ -62,7 +69,7 @@ export function bankStats(tasks: readonly Task[]): BankStats {
  *
  * @example writeFileSync("bank/README.md", bankDatasheet(content, manifest));
  */
-export function bankDatasheet(content: BankContent, manifest: Manifest): string {
+export function bankDatasheet(content: BankContent, manifest: Manifest, log?: CertificationLog): string {
   const s = bankStats(content.tasks);
   const table = (head: [string, string], rows: Array<[string, number | string]>) =>
     [`| ${head[0]} | ${head[1]} |`, "|---|---:|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
@@ -107,6 +114,12 @@ ${table(["axis", "solo tasks"], Object.entries(s.soloByAxis))}
 
 ${table(["difficulty", "solo tasks"], Object.entries(s.soloByDifficulty))}
 
+### Solo tasks by axis and difficulty
+
+| axis | ${DIFFICULTIES.join(" | ")} |
+|---|${DIFFICULTIES.map(() => "---:").join("|")}|
+${AXES.map((a) => `| ${a} | ${DIFFICULTIES.map((d) => s.soloByAxisDifficulty[`${a}/${d}`] ?? 0).join(" | ")} |`).join("\n")}
+
 ### Chains by length
 
 ${table(
@@ -121,5 +134,39 @@ ${table(["mode", "chains"], Object.entries(s.chainByMode))}
 ### Coupling
 
 ${table(["kind:coupling", "tasks"], Object.entries(s.coupling))}
+
+## Certification
+
+Every task passed the certification gates (${(content.gates ?? []).map((g) => `${g.name} ${g.version}`).join(", ") || "none recorded"}) before it was written.
+A position whose subtask failed a gate was re-drawn from the seed; one still failing was dropped, and
+its world's chains truncated to the longest certified prefix.
+
+${
+  log
+    ? certificationLines(log)
+        .map((l) => `- ${l}`)
+        .join("\n") || "- Nothing was re-drawn, dropped or truncated."
+    : "- No certification log was given."
+}
 `;
+}
+
+/**
+ * One line per change certification made to a generated bank, for the datasheet and
+ * `apiflow generate`'s output.
+ *
+ * @example certificationLines(log) // ["re-drew fleet-telemetry position 4 (attempt 1): pagination.scan-easy -> pagination.scan-medium; it failed triad/answer_key: …"]
+ */
+export function certificationLines(log: CertificationLog): string[] {
+  return [
+    ...log.regenerated.map(
+      (r) =>
+        `re-drew ${r.world} position ${r.position} (attempt ${r.attempt}): ${r.from} -> ${r.to}; it failed ${r.reason}`,
+    ),
+    ...log.dropped.map((d) => `dropped ${d.task}: ${d.reason}`),
+    ...log.truncated.map(
+      (t) =>
+        `truncated ${t.world}'s chains to 1to${String(t.longest).padStart(2, "0")} (was 1to${t.was}): ${t.reason}`,
+    ),
+  ];
 }

@@ -3,7 +3,7 @@ import { Rng } from "../bank/rng.js";
 import type { Subtask, Task } from "../bank/task-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
-import { buildStoryline, type Storyline } from "./storyline.js";
+import { buildStoryline, type Redraw, type Storyline, type StorylineOptions } from "./storyline.js";
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
@@ -40,6 +40,10 @@ export interface GenerateOptions {
   toolCallBudget?: number;
   /** Sees each world's built form and storyline (tests replay the broken calls tickets quote). */
   inspect?: (built: BuiltWorld, story: Storyline) => void;
+  /** Positions to re-draw, by world id (`generateCertifiedBank` sets these for failing subtasks). */
+  redraws?: ReadonlyMap<string, ReadonlyMap<number, Redraw>>;
+  /** The subtask templates to draw from (default `TEMPLATES`; tests inject broken ones). */
+  templates?: StorylineOptions["templates"];
 }
 
 export type GenerateResult =
@@ -100,7 +104,11 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
         : (DEFAULT_SHAPE[i] ?? { positions: 20, maxChain: 20 });
     const built = buildWorld(template, Rng.derive(seed, `world:${template.id}`));
     const storyRng = Rng.derive(seed, `story:${template.id}`);
-    const story = buildStoryline(built, shape.positions, i, storyRng);
+    const redraws = options.redraws?.get(template.id);
+    const story = buildStoryline(built, shape.positions, i, storyRng, {
+      ...(redraws ? { redraws } : {}),
+      ...(options.templates ? { templates: options.templates } : {}),
+    });
     options.inspect?.(built, story);
     worlds.push(built.world);
     for (let k = 1; k <= shape.positions; k++) {

@@ -55,6 +55,25 @@ export interface Storyline {
 }
 
 /**
+ * A position to draw again because its subtask failed certification: another template of the
+ * slot's axis (the slot's difficulty when one is left, else any), none of `exclude`, picked by
+ * `rng` — a stream salted with the position and attempt, so the re-draw is as deterministic as the
+ * first draw and earlier positions are built exactly as before.
+ */
+export interface Redraw {
+  exclude: ReadonlySet<string>;
+  rng: Rng;
+}
+
+/** What `buildStoryline` may be told beyond the shape: positions to re-draw, templates to draw from. */
+export interface StorylineOptions {
+  /** By position (1-based). */
+  redraws?: ReadonlyMap<number, Redraw>;
+  /** Default `TEMPLATES` (tests inject a deliberately broken template here). */
+  templates?: Readonly<Record<Axis, readonly SubtaskTemplate[]>>;
+}
+
+/**
  * Forward construction: for each position draw the next slot, instantiate its template against
  * the state the earlier goldens left, and let the template apply its golden's effects.
  *
@@ -65,7 +84,9 @@ export function buildStoryline(
   positions: number,
   worldIndex: number,
   rng: Rng,
+  options: StorylineOptions = {},
 ): Storyline {
+  const templates = options.templates ?? TEMPLATES;
   const state = new StoryState(built);
   const grammar = new TicketGrammar(rng, built.template);
   const slots = rng.shuffle(storylineSlots(positions, worldIndex));
@@ -97,8 +118,10 @@ export function buildStoryline(
       local: { ...state.variables.local },
       global: { ...state.variables.global },
     });
-    const candidates = TEMPLATES[slot.axis].filter((t) => t.difficulty === slot.difficulty);
-    const template = rng.pick(candidates.length > 0 ? candidates : TEMPLATES[slot.axis]);
+    const candidates = templates[slot.axis].filter((t) => t.difficulty === slot.difficulty);
+    let template = rng.pick(candidates.length > 0 ? candidates : templates[slot.axis]);
+    const redraw = options.redraws?.get(i + 1);
+    if (redraw) template = redrawn(templates[slot.axis], slot.difficulty, redraw) ?? template;
     subtasks.push(
       template.build({
         built,
@@ -106,7 +129,7 @@ export function buildStoryline(
         rng,
         grammar,
         position: i + 1,
-        difficulty: slot.difficulty,
+        difficulty: template.difficulty,
         // The first consuming slot always couples, so every storyline has a load-bearing dependency.
         coupled: rng.chance(0.85) || i === slots.findIndex(consumes),
       }),
@@ -116,4 +139,16 @@ export function buildStoryline(
   const ledger: TokenLedger = { callsLeft: 0, now: 0, expiresAt: 0 };
   for (const sub of subtasks) sub.chainGolden = sub.chained?.(ledger) ?? [];
   return { subtasks, workspaces };
+}
+
+/** The re-drawn template, or null when every template of the axis is excluded. */
+function redrawn(
+  axisTemplates: readonly SubtaskTemplate[],
+  difficulty: Difficulty,
+  redraw: Redraw,
+): SubtaskTemplate | null {
+  const left = axisTemplates.filter((t) => !redraw.exclude.has(t.id));
+  const same = left.filter((t) => t.difficulty === difficulty);
+  const pool = same.length > 0 ? same : left;
+  return pool.length > 0 ? redraw.rng.pick(pool) : null;
 }

@@ -33,6 +33,8 @@ describe("apiflow generate", () => {
     const readme = readFileSync(join(dir, "b1", "README.md"), "utf8");
     expect(readme).toContain(loaded.data.manifest.content_hash);
     expect(readme).toContain("### Solo tasks by axis");
+    expect(readme).toContain("### Solo tasks by axis and difficulty");
+    expect(readme).toContain("- Nothing was re-drawn, dropped or truncated.");
 
     await runCli(
       ["generate", "--seed", "cli-test", "--worlds", "3", "--positions", "6", "--out", "b2"],

@@ -2,9 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { writeBank } from "../../bank/load-bank.js";
-import { certifyBank, dropUncertified, recordGates } from "../../certify/certify-bank.js";
-import { bankDatasheet, bankStats } from "../../generate/datasheet.js";
-import { DEFAULT_SEED, generateBank } from "../../generate/generate-bank.js";
+import { recordGates } from "../../certify/certify-bank.js";
+import { generateCertifiedBank } from "../../generate/certified-bank.js";
+import { bankDatasheet, bankStats, certificationLines } from "../../generate/datasheet.js";
+import { DEFAULT_SEED } from "../../generate/generate-bank.js";
 import { parseProtocols, withProtocolVariants } from "../../generate/protocol-variants.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
@@ -54,16 +55,16 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
         throw new UsageError("generate: --protocols-out needs --protocols");
       const worlds = int("--worlds", options.worlds);
       const positions = int("--positions", options.positions);
-      const result = generateBank({
+      // Certification (issue 8) before the manifest: a failing position is re-drawn from the seed,
+      // then dropped; chains are truncated to their longest certified prefix.
+      const result = await generateCertifiedBank({
         seed: options.seed,
         ...(worlds !== undefined ? { worlds } : {}),
         ...(positions !== undefined ? { positions } : {}),
       });
       if (!result.success) throw new UsageError(`generate: ${result.error.message}`);
-      // Certification (issue 8) before the manifest: a task failing a gate is dropped, chains truncated.
-      const report = await certifyBank(result.data);
-      const certified = dropUncertified(result.data, report);
-      const certifiedContent = recordGates(certified.content, report);
+      const { report, log } = result.data;
+      const certifiedContent = recordGates(result.data.content, report);
       // --protocols (issue 9): variants of the certified REST bank, added to it or beside it.
       const variants = protocols
         ? await withProtocolVariants(certifiedContent, protocols.data, options.protocolsOut !== undefined)
@@ -73,15 +74,12 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       for (const [gate, g] of Object.entries(report.gates))
         if (g.failed > 0)
           io.stdout(`certify ${gate}: ${g.failed} of ${g.checked} tasks failed; first: ${g.first_failure}\n`);
-      if (certified.dropped.length > 0)
-        io.stdout(
-          `dropped ${certified.dropped.length} uncertified task(s): ${certified.dropped.join(", ")}\n`,
-        );
+      for (const line of certificationLines(log)) io.stdout(`${line}\n`);
       const dir = resolve(io.cwd, options.out);
       let manifest: ReturnType<typeof writeBank>;
       try {
         manifest = writeBank(dir, content);
-        writeFileSync(join(dir, "README.md"), bankDatasheet(content, manifest));
+        writeFileSync(join(dir, "README.md"), bankDatasheet(content, manifest, log));
         if (variants?.variants && options.protocolsOut !== undefined) {
           const pdir = resolve(io.cwd, options.protocolsOut);
           const m = writeBank(pdir, variants.variants);

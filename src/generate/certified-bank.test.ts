@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import type { Axis } from "../bank/task-schema.js";
+import { certifyBank } from "../certify/certify-bank.js";
+import { generateCertifiedBank } from "./certified-bank.js";
+import { certificationLines } from "./datasheet.js";
+import { generateBank } from "./generate-bank.js";
+import { TEMPLATES } from "./storyline.js";
+import type { SubtaskTemplate } from "./subtask-template.js";
+
+/** A template whose grader expects a value no response carries: its answer key cannot pass. */
+function broken(t: SubtaskTemplate): SubtaskTemplate {
+  return {
+    ...t,
+    build(ctx) {
+      const sub = t.build(ctx);
+      const [first, ...rest] = sub.grader.answer;
+      if (!first) throw new Error(`${t.id} has no answer field to break`);
+      return {
+        ...sub,
+        grader: { ...sub.grader, answer: [{ ...first, expected: "not-what-the-api-says" }, ...rest] },
+      };
+    },
+  };
+}
+
+function breaking(ids: (t: SubtaskTemplate) => boolean): Record<Axis, readonly SubtaskTemplate[]> {
+  return Object.fromEntries(
+    Object.entries(TEMPLATES).map(([axis, list]) => [axis, list.map((t) => (ids(t) ? broken(t) : t))]),
+  ) as unknown as Record<Axis, readonly SubtaskTemplate[]>;
+}
+
+// One world, seven positions: every axis once, so breaking position 3's template breaks only it.
+const SHAPE = { worlds: 1, positions: 7 } as const;
+const plainTemplates: string[] = [];
+const plain = generateBank({
+  ...SHAPE,
+  inspect: (_b, story) => plainTemplates.push(...story.subtasks.map((s) => s.template)),
+});
+if (!plain.success) throw new Error(plain.error.message);
+const P = 3;
+const target = plainTemplates[P - 1] as string;
+const axis = target.split(".")[0] as Axis;
+const certify = {
+  gates: ["triad", "solvability", "discoverability", "leak", "chain_replay"] as const,
+  attempts: 3,
+};
+
+describe("generateCertifiedBank (issue 8: regenerate or truncate, never pad)", () => {
+  it("the broken template really fails certification where it is drawn", async () => {
+    const r = generateBank({ ...SHAPE, templates: breaking((t) => t.id === target) });
+    if (!r.success) throw new Error(r.error.message);
+    const report = await certifyBank(r.data, { ...certify, gates: ["triad"] });
+    expect(report.gates.triad?.failures.map((f) => f.task_id)).toContain(`${r.data.worlds[0]?.id}-sub0${P}`);
+  }, 120_000);
+
+  it("re-draws a failing position from the seed, rebuilds the world forward and keeps every task", async () => {
+    const run = () =>
+      generateCertifiedBank({ ...SHAPE, templates: breaking((t) => t.id === target), certify });
+    const r = await run();
+    if (!r.success) throw new Error(r.error.message);
+    const { content, report, log } = r.data;
+    expect(log.regenerated).toHaveLength(1);
+    expect(log.regenerated[0]).toMatchObject({ position: P, attempt: 1, from: target });
+    expect(log.regenerated[0]?.to.startsWith(`${axis}.`)).toBe(true);
+    expect(log.regenerated[0]?.to).not.toBe(target);
+    expect(log.regenerated[0]?.reason).toMatch(/^triad\//);
+    expect(log.dropped).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(content.tasks.map((t) => t.id)).toEqual(plain.data.tasks.map((t) => t.id));
+    // Positions before the re-drawn one are built exactly as before; the re-drawn one is not.
+    const solo = (tasks: typeof content.tasks, k: number) =>
+      tasks.find((t) => t.kind === "solo" && t.positions[0] === k);
+    for (let k = 1; k < P; k++) expect(solo(content.tasks, k)).toEqual(solo(plain.data.tasks, k));
+    expect(solo(content.tasks, P)?.ticket).not.toBe(solo(plain.data.tasks, P)?.ticket);
+    expect(certificationLines(log)[0]).toContain(`position ${P} (attempt 1): ${target} -> `);
+    // Deterministic: the same seed gives the same bank, re-draws included.
+    const again = await run();
+    expect(again.success && again.data.content).toEqual(content);
+  }, 300_000);
+
+  it("drops a position that keeps failing and truncates its world's chains to the longest certified prefix", async () => {
+    const r = await generateCertifiedBank({
+      ...SHAPE,
+      templates: breaking((t) => t.axis === axis),
+      certify,
+      attempts: 2,
+    });
+    if (!r.success) throw new Error(r.error.message);
+    const { content, report, log } = r.data;
+    const world = plain.data.worlds[0]?.id as string;
+    expect(log.regenerated.map((g) => g.attempt)).toEqual([1, 2]);
+    expect(log.dropped.map((d) => d.task)).toContain(`${world}-sub0${P}`);
+    expect(log.dropped.find((d) => d.task === `${world}-sub0${P}`)?.reason).toMatch(
+      /still failing after 2 re-draw/,
+    );
+    expect(log.truncated).toEqual([expect.objectContaining({ world, longest: P - 1, was: SHAPE.positions })]);
+    const chains = content.tasks.filter((t) => t.kind === "chain").map((t) => t.positions.length);
+    expect(chains).toEqual(Array.from({ length: P - 2 }, (_, i) => i + 2));
+    // Nothing uncertified is left in: every failing task of the final report was taken out.
+    const failing = new Set(Object.values(report.gates).flatMap((g) => g.failures.map((f) => f.task_id)));
+    expect(failing.size).toBeGreaterThan(0);
+    expect(content.tasks.filter((t) => failing.has(t.id))).toEqual([]);
+    expect(content.tasks.filter((t) => t.kind === "solo")).toHaveLength(SHAPE.positions - 1);
+  }, 300_000);
+});
