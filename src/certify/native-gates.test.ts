@@ -1,0 +1,281 @@
+import { describe, expect, it } from "vitest";
+import { bankFromContent } from "../bank/bank.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import { chainSegments } from "./certify-kit.js";
+import { chainReplayGate, negativeReplays } from "./chain-replay.js";
+import { discoverabilityGate, sentLiterals } from "./discoverability.js";
+import { exploitAuditGate } from "./exploit-audit.js";
+import { leakGate } from "./leak.js";
+import { bankWith, CHAIN, idIn, SUB01, SUB02, SUB03, skeletonIn, taskOf } from "./test-banks.js";
+import { triadExams, triadGate } from "./triad.js";
+
+/** A golden step with every occurrence of `from` in its request replaced by `to`. */
+function swapIn(step: GoldenStep, from: string, to: string): GoldenStep {
+  return JSON.parse(JSON.stringify(step).replaceAll(from, to)) as GoldenStep;
+}
+
+/** The task with golden step `index` (0-based) rewritten. */
+function withStep(task: Task, index: number, edit: (s: GoldenStep) => GoldenStep): Task {
+  return { ...task, golden: task.golden.map((s, i) => (i === index ? edit(s) : s)) };
+}
+
+describe("GraphQL and MCP literals", () => {
+  it("splits a GraphQL request into the world's words it uses, leaving the agent's own names out", () => {
+    const literals = sentLiterals({
+      protocol: "graphql",
+      query:
+        'query Q($v0: String!) { r: getVessel(vessel_id: $v0) m: listVessels(first: 2, region: "north") { nodes } }',
+      variables: { v0: "V-204", input: { priority: "high" } },
+      headers: { Authorization: "Bearer tk_1" },
+    });
+    expect(literals.map((l) => `${l.where}=${l.value}`)).toEqual([
+      "graphql field=getVessel",
+      "graphql argument=vessel_id",
+      "graphql field=listVessels",
+      "graphql argument=first",
+      "graphql value=2",
+      "graphql argument=region",
+      "graphql value=north",
+      "graphql field=nodes",
+      "variable value=V-204",
+      "variable field=priority",
+      "variable value=high",
+      "header name=Authorization",
+      "header value=Bearer",
+      "header value=tk_1",
+    ]);
+  });
+
+  it("splits an MCP call into its tool, argument names and values", () => {
+    const literals = sentLiterals({
+      protocol: "mcp",
+      tool: "create_order",
+      arguments: { vessel_id: "V-204", body: { priority: "high", urgent: true } },
+    });
+    expect(literals.map((l) => `${l.where}=${l.value}`)).toEqual([
+      "tool name=create_order",
+      "tool argument=vessel_id",
+      "argument value=V-204",
+      "tool argument=body",
+      "body field=priority",
+      "argument value=high",
+      "body field=urgent",
+    ]);
+  });
+});
+
+describe.each(["graphql", "mcp"] as const)("gates over %s golden steps (execute_native)", (protocol) => {
+  const bank = bankFromContent(skeletonIn(protocol));
+  const id = (rest: string) => idIn(protocol, rest);
+
+  it("passes the skeleton bank's variant through every gate, every kind of exam exercised", async () => {
+    expect(bank.tasks.every((t) => t.golden.every((s) => s.op !== "execute"))).toBe(true);
+    expect((await triadGate(bank, bank.tasks)).first_failure).toBeNull();
+    expect((await discoverabilityGate(bank, bank.tasks)).first_failure).toBeNull();
+    expect((await leakGate(bank, bank.tasks)).first_failure).toBeNull();
+    expect(await chainReplayGate(bank, bank.tasks)).toMatchObject({ checked: 1, failed: 0 });
+    const audit = await exploitAuditGate(bank, bank.tasks);
+    expect(audit.first_failure).toBeNull();
+    for (const name of ["decoy-reader", "brute-force-ids", "store-without-use", "wrong-response-value"])
+      expect(audit.attacked?.[name]).toBeGreaterThan(0);
+    const kinds = bank.tasks.flatMap((t) =>
+      triadExams(bank, t).map((e) => e.name.split(/[@:]/).slice(0, 2).join(":")),
+    );
+    for (const kind of [
+      "sabotage:decoy_route",
+      "sabotage:canary_without_call",
+      "sabotage:store_skipped",
+      "sabotage:stale_token",
+    ])
+      expect(kinds).toContain(kind);
+  });
+
+  it("triad: rejects a grader the decoy field/tool also satisfies", async () => {
+    const broken = bankWith(
+      SUB02,
+      (t) => ({
+        ...t,
+        grader: {
+          answer: t.grader.answer.filter((f) => f.field === "last_port_call"),
+          g1: [
+            {
+              kind: "call",
+              id: "read",
+              explain: "",
+              url_pattern: "^/v[23]/vessels/V-311$",
+              status: 200,
+              body_has_keys: [],
+            },
+          ],
+          constraints: [],
+          checkpoints: [],
+        },
+      }),
+      protocol,
+    );
+    const report = await triadGate(broken, [taskOf(broken, id(SUB02))]);
+    expect(report.failures.map((f) => f.check)).toContain("sabotage:decoy_route@3");
+  });
+
+  it("triad: rejects a grader that lets the canary be typed in without the call", async () => {
+    const broken = bankWith(
+      SUB02,
+      (t) => ({
+        ...t,
+        grader: {
+          ...t.grader,
+          g1: [
+            {
+              kind: "call",
+              id: "minted",
+              explain: "",
+              url_pattern: "^/v3/oauth/token$",
+              status: 200,
+              body_has_keys: [],
+            },
+          ],
+        },
+      }),
+      protocol,
+    );
+    const report = await triadGate(broken, [taskOf(broken, id(SUB02))]);
+    expect(report.failures.map((f) => f.check)).toContain("sabotage:canary_without_call:berth");
+  });
+
+  it("triad: rejects a grader that does not check the store the ticket demands", async () => {
+    const broken = bankWith(
+      SUB03,
+      (t) => ({
+        ...t,
+        grader: {
+          ...t.grader,
+          g1: t.grader.g1
+            .filter((p) => p.kind !== "workspace_value")
+            .map((p) => (p.kind === "data_flow" ? { ...p, must_be_stored: false } : p)),
+        },
+      }),
+      protocol,
+    );
+    const report = await triadGate(broken, [taskOf(broken, id(SUB03))]);
+    expect(report.failures.map((f) => f.check)).toEqual(["sabotage:store_skipped@4"]);
+  });
+
+  it("discoverability: reports an id no ticket, spec or earlier response shows, sent as an argument", async () => {
+    // V-412 exists, but nothing the agent can see names it.
+    const broken = bankWith(SUB01, (t) => withStep(t, 1, (s) => swapIn(s, "V-204", "V-412")), protocol);
+    const report = await discoverabilityGate(broken, [taskOf(broken, id(SUB01))]);
+    const where = protocol === "graphql" ? "variable value" : "argument value";
+    expect(report.first_failure).toMatch(
+      new RegExp(`golden step 2 \\(${protocol} .*\\) sends ${where} "V-412"`),
+    );
+  });
+
+  it("discoverability: reports a field or tool the schema does not have", async () => {
+    // The skeleton's route ids are camelCase, so the GraphQL field and the MCP tool share the name.
+    const broken = bankWith(
+      SUB01,
+      (t) => withStep(t, 1, (s) => swapIn(s, "getVessel", "getVesselInternal")),
+      protocol,
+    );
+    const report = await discoverabilityGate(broken, [taskOf(broken, id(SUB01))]);
+    const where = protocol === "graphql" ? "graphql field" : "tool name";
+    expect(report.first_failure).toMatch(new RegExp(`sends ${where} "getVesselInternal"`));
+  });
+
+  it("discoverability: reports an undiscoverable header on a native call", async () => {
+    const broken = bankWith(
+      SUB01,
+      (t) =>
+        withStep(t, 1, (s) =>
+          s.op === "execute_native"
+            ? {
+                ...s,
+                request: { ...s.request, headers: { ...s.request.headers, "X-Fleet-Tenant": "north-7" } },
+              }
+            : s,
+        ),
+      protocol,
+    );
+    const report = await discoverabilityGate(broken, [taskOf(broken, id(SUB01))]);
+    expect(report.first_failure).toMatch(/golden step 2 .* sends header name "X-Fleet-Tenant"/);
+  });
+
+  it("leak: rejects a ticket that already states the answer", async () => {
+    const broken = bankWith(
+      SUB02,
+      (t) => ({ ...t, ticket: `${t.ticket}\n(It last called at Gdansk.)` }),
+      protocol,
+    );
+    const report = await leakGate(broken, [taskOf(broken, id(SUB02))]);
+    expect(report.first_failure).toMatch(/last_port_call \("Gdansk"\) already sits in the ticket/);
+  });
+
+  it("chain replay: finds the same segments and negative replays as the REST chain", () => {
+    const chain = taskOf(bank, id(CHAIN));
+    const segments = chainSegments(chain);
+    if (!segments.success) throw new Error(segments.error);
+    expect(segments.data.map((s) => [s.position, s.start, s.end])).toEqual([
+      [1, 0, 2],
+      [2, 2, 5],
+      [3, 5, 10],
+    ]);
+    expect(negativeReplays(bank, chain, segments.data).map((r) => r.name)).toEqual([
+      "skip_segment:1",
+      "skip_segment:2",
+      "wrong_segment_value:3",
+      "decoy@2",
+      "decoy@5",
+      "decoy@7",
+    ]);
+  });
+
+  it("chain replay: rejects a native chain whose later segment does not depend on the earlier one", async () => {
+    const broken = bankWith(
+      CHAIN,
+      (t) => ({ ...t, grader: { ...t.grader, chain_mode: "selective" }, graded_segments: [1, 3] }),
+      protocol,
+    );
+    const report = await chainReplayGate(broken, [taskOf(broken, id(CHAIN))]);
+    expect(report.failures.map((f) => f.check)).toEqual(["skip_segment:1"]);
+  });
+
+  it("chain replay: rejects a native chain whose grader ignores a wrong-segment value", async () => {
+    const broken = bankWith(
+      CHAIN,
+      (t) => ({
+        ...t,
+        grader: { ...t.grader, g1: t.grader.g1.filter((p) => p.id !== "firmware_carried_into_order") },
+      }),
+      protocol,
+    );
+    const report = await chainReplayGate(broken, [taskOf(broken, id(CHAIN))]);
+    expect(report.failures.map((f) => f.check)).toContain("wrong_segment_value:3");
+  });
+
+  it("exploit audit: the decoy reader solves a task only a decoy-blind grader admits", async () => {
+    const broken = bankWith(
+      SUB02,
+      (t) => ({
+        ...t,
+        grader: {
+          answer: t.grader.answer.filter((f) => f.field === "last_port_call"),
+          g1: [
+            {
+              kind: "call",
+              id: "read",
+              explain: "",
+              url_pattern: "^/v[23]/vessels/V-311$",
+              status: 200,
+              body_has_keys: [],
+            },
+          ],
+          constraints: [],
+          checkpoints: [],
+        },
+      }),
+      protocol,
+    );
+    const report = await exploitAuditGate(broken, [taskOf(broken, id(SUB02))]);
+    expect(report.exploits?.["decoy-reader"]).toBe(1);
+  });
+});
