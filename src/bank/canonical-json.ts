@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 
 /**
  * Canonical JSON: object keys sorted by code point, no insignificant white space, numbers as
@@ -16,9 +16,13 @@ export function canonicalJsonPretty(value: unknown): string {
   return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
 }
 
+// Node's one-shot hash (20.12+) is about 2.5x faster than a Hash object; a trial mints hundreds of
+// canaries, each a SHA-256. Same digest either way.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array) => string }).hash;
+
 /** SHA-256 of a string or bytes, as lower-case hex. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return oneShot ? oneShot("sha256", data) : crypto.createHash("sha256").update(data).digest("hex");
 }
 
 function sortKeys(value: unknown): unknown {
