@@ -73,11 +73,20 @@ export function contentHash(manifest: Omit<Manifest, "content_hash">): string {
  * @example const { files, manifest } = serializeBank(content); manifest.content_hash
  */
 export function serializeBank(content: BankContent): { files: Map<string, string>; manifest: Manifest } {
+  return serializeParsed({
+    ...content,
+    worlds: content.worlds.map((w) => WorldSchema.parse(w)),
+    tasks: content.tasks.map((t) => TaskSchema.parse(t)),
+  });
+}
+
+/** `serializeBank` of content whose worlds and tasks have been through their schemas already. */
+function serializeParsed(content: BankContent): { files: Map<string, string>; manifest: Manifest } {
   const files = new Map<string, string>();
   const worlds = [...content.worlds].sort((a, b) => a.id.localeCompare(b.id));
   const tasks = [...content.tasks].sort((a, b) => a.id.localeCompare(b.id));
-  for (const world of worlds) files.set(worldFile(world.id), `${canonicalJson(WorldSchema.parse(world))}\n`);
-  for (const task of tasks) files.set(taskFile(task.id), `${canonicalJson(TaskSchema.parse(task))}\n`);
+  for (const world of worlds) files.set(worldFile(world.id), `${canonicalJson(world)}\n`);
+  for (const task of tasks) files.set(taskFile(task.id), `${canonicalJson(task)}\n`);
   const fileHashes: Record<string, string> = {};
   for (const [path, text] of [...files.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     fileHashes[path] = sha256Hex(text);
@@ -99,10 +108,9 @@ export function serializeBank(content: BankContent): { files: Map<string, string
 
 /** Build an in-memory bank from content, exactly as writing and loading it would. */
 export function bankFromContent(content: BankContent): Bank {
-  const { manifest } = serializeBank(content);
-  return {
-    manifest,
-    worlds: content.worlds.map((w) => WorldSchema.parse(w)),
-    tasks: content.tasks.map((t) => TaskSchema.parse(t)),
-  };
+  // Each world and task goes through its schema once, for the manifest's hashes and the bank both.
+  const worlds = content.worlds.map((w) => WorldSchema.parse(w));
+  const tasks = content.tasks.map((t) => TaskSchema.parse(t));
+  const { manifest } = serializeParsed({ ...content, worlds, tasks });
+  return { manifest, worlds, tasks };
 }
