@@ -263,6 +263,14 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
       resource: w.plural,
       action: "update",
     }),
+    route({
+      id: `delete_${w.noun.replace(/\W+/g, "_")}`,
+      method: "DELETE",
+      path: `${workPath}/{${w.idField}}`,
+      summary: `Delete one ${w.noun} (a superseded or duplicate record); answers 204`,
+      resource: w.plural,
+      action: "delete",
+    }),
   ];
 
   // Scope-gated audit view of one asset: the only route a default token cannot call.

@@ -97,6 +97,24 @@ describe("the default bank", () => {
   }, 300_000);
 });
 
+describe("delete", () => {
+  it("some tasks delete a superseded record and prove it gone; a golden that skips the delete fails", async () => {
+    const deletes = bank.tasks.filter(
+      (t) => t.kind === "solo" && t.golden.some((s) => s.op === "execute" && s.request.method === "DELETE"),
+    );
+    expect(deletes.length).toBeGreaterThan(0);
+    for (const task of deletes) {
+      const skipped = {
+        ...task,
+        golden: task.golden.filter((s) => !(s.op === "execute" && s.request.method === "DELETE")),
+      };
+      const trial = await runTrial({ bank, task: skipped, agent: goldenAgentFactory, epoch: 1 });
+      expect(trial.grade.passed, task.id).toBe(false);
+      expect(trial.grade.failure_reason, task.id).toMatch(/superseded_deleted|deletion_proved/);
+    }
+  });
+});
+
 describe("determinism", () => {
   it("gives the same content hash for the same seed and a different one for another seed with the same counts", () => {
     const a = hashOf("apiflow-1");

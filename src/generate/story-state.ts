@@ -146,6 +146,14 @@ export class StoryState {
     return id;
   }
 
+  /** Work records a golden deleted (their index in `work` stays, so minted ids keep their numbers). */
+  readonly removed = new Set<number>();
+
+  /** Record that a golden deleted the work record at `index`. */
+  removeWork(index: number): void {
+    this.removed.add(index);
+  }
+
   plant(p: Planted): void {
     this.planted.push(p);
     this.variables[p.scope][p.variable] = p.value;

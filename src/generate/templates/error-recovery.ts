@@ -333,7 +333,7 @@ function flakyCreate(kind: "transient" | "partial"): SubtaskTemplate {
           ? `Our change process says a retried write must carry an idempotency key, and the key for this change is \`${key}\`.`
           : g.pick([
               "Nobody knows whether the record exists now.",
-              "The job logged the failure and moved on, so the record may be half-written.",
+              "The job noted the failure and moved on, so the record may be half-written.",
             ]),
         g.pick([
           `Make sure exactly one ${w.noun} ends up committed.`,

@@ -231,8 +231,188 @@ function pickUp(
   });
 }
 
+/**
+ * Statefulness with a delete (coupled): the work record an earlier position kept in a variable was
+ * superseded. Delete it, prove it is gone (its read now answers 404), open the replacement with the
+ * asset's live value and keep the new id in a new variable; hard also re-links the asset onto the
+ * replacement and confirms the link from the update's answer. Without a planted record to consume
+ * it is `keep` of the same difficulty (so the slot still plants a value).
+ */
+function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
+  const fallback = keep(difficulty);
+  return {
+    id: `statefulness.supersede-${difficulty}`,
+    axis: "statefulness",
+    difficulty,
+    build(ctx: TemplateContext) {
+      const planted = ctx.coupled ? ctx.state.takePlanted(ctx.rng) : null;
+      if (!planted) return fallback.build(ctx);
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const w = t.work;
+      const old = state.work[planted.workIndex];
+      if (!old) throw new Error("planted work record is missing");
+      const assetId = literal(old, a.idField);
+      const asset = state.assets.find((r) => r[a.idField] === assetId);
+      if (!asset) throw new Error("planted work record names an unknown asset");
+      const [, c2] = a.canaryFields;
+      if (!c2) throw new Error("no second canary field");
+      const level = g.pick(w.levelField.values.filter((v) => v !== old[w.levelField.name]));
+      const variable = `${planted.variable}_v2`;
+      const oldUrl = built.routes.workItem(`{{${planted.variable}}}`);
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      // Read it first: the replacement carries the superseded record's value over, so deleting
+      // (and copying from) any other record shows in the card.
+      gb.call("GET", oldUrl, { copy: w.copyField });
+      gb.call("DELETE", oldUrl);
+      gb.call("GET", oldUrl);
+      gb.call(
+        "POST",
+        built.routes.work,
+        { wid: w.idField, carried: w.copyField },
+        { [a.idField]: assetId, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") },
+      );
+      gb.store(variable, "wid", planted.scope);
+      state.removeWork(planted.workIndex);
+      const wid = state.createWork({
+        [a.idField]: assetId,
+        [w.levelField.name]: level,
+        [w.copyField]: old[w.copyField] ?? null,
+      });
+      state.plant({
+        position: ctx.position,
+        variable,
+        scope: planted.scope,
+        value: wid,
+        workIndex: state.work.length - 1,
+      });
+      const itemRe = `^${re(built.routes.work)}/[^/]+$`;
+      const g1: G1Predicate[] = [
+        {
+          kind: "call",
+          id: "superseded_deleted",
+          explain: `The superseded ${w.noun} must be deleted (204).`,
+          method: "DELETE",
+          url_pattern: itemRe,
+          status: 204,
+          body_has_keys: [],
+        },
+        {
+          kind: "call",
+          id: "deletion_proved",
+          explain: `A read of the deleted ${w.noun} must show it is gone (404).`,
+          method: "GET",
+          url_pattern: itemRe,
+          status: 404,
+          body_has_keys: [],
+        },
+        {
+          kind: "data_flow",
+          id: "replacement_id_stored",
+          explain:
+            difficulty === "hard"
+              ? `The replacement's id must be stored and written onto ${assetId}.`
+              : "The replacement's id must be stored in a variable.",
+          from_response_url_pattern: `^${re(built.routes.work)}$`,
+          from_status: 201,
+          from_body_key: w.idField,
+          must_be_stored: true,
+          used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(assetId))}$` : null,
+        },
+        {
+          kind: "data_flow",
+          id: "copy_carried_over",
+          explain: `The ${w.copyField} sent must be the one read from the superseded ${w.noun}.`,
+          from_response_url_pattern: itemRe,
+          from_status: 200,
+          from_body_key: w.copyField,
+          must_be_stored: false,
+          used_in_request_url_pattern: `^${re(built.routes.work)}$`,
+        },
+        {
+          kind: "workspace_value",
+          id: "replacement_in_variable",
+          explain: `Later work finds the replacement in ${planted.scope} variable ${variable}.`,
+          name: variable,
+          scope: planted.scope,
+          value: wid,
+        },
+      ];
+      const carriedAnswer = field(
+        w.copyField,
+        old[w.copyField] ?? null,
+        `The ${w.copyField} the replacement carries over, as its create answers it.`,
+      );
+      let answerFields: Record<string, string>;
+      let answer: AnswerField[];
+      if (difficulty === "hard") {
+        gb.call(
+          t.updateMethod,
+          built.routes.asset(assetId),
+          { link: a.linkField.name, c2: c2.name },
+          { [a.linkField.name]: gb.ref("wid") },
+        );
+        asset[a.linkField.name] = wid;
+        answerFields = { [w.copyField]: "carried", [a.linkField.name]: "link", [c2.name]: "c2" };
+        answer = [
+          carriedAnswer,
+          field(
+            a.linkField.name,
+            wid,
+            `${assetId}'s ${a.linkField.name}, as the re-linking update answers it.`,
+          ),
+          field(c2.name, asset[c2.name] ?? null, `${c2.description} of ${assetId}.`),
+        ];
+        g1.push(
+          flowToAnswer(
+            "relink_confirmed",
+            built.routes.asset(assetId),
+            200,
+            a.linkField.name,
+            a.linkField.name,
+            "The new link must be confirmed by the update's answer.",
+          ),
+        );
+      } else {
+        answerFields = { [w.idField]: "wid", [w.copyField]: "carried" };
+        answer = [field(w.idField, wid, "The id the replacement's create minted."), carriedAnswer];
+      }
+      const golden = gb.answer(answerFields);
+      const fields = Object.keys(answerFields);
+      const ticket = sentence(
+        g.opener(),
+        g.pick([
+          `The ${w.noun} whose id sits in ${planted.scope} variable \`${planted.variable}\` was opened with the wrong level and is superseded.`,
+          `We opened the ${w.noun} kept in \`${planted.variable}\` (${planted.scope}) at the wrong level; it has to go.`,
+          `The ${w.noun} in \`${planted.variable}\` (${planted.scope} variable) is a mistake and must not linger in the queue.`,
+        ]),
+        `Before deleting it, note the \`${w.copyField}\` it carries: its replacement for ${assetId}, at level \`${level}\`, must carry the same one.`,
+        `Delete it, read it back to prove it is really gone, open the replacement and keep the new id in the ${planted.scope} variable \`${variable}\`.`,
+        difficulty === "hard"
+          ? `Then point ${assetId}'s \`${a.linkField.name}\` at the replacement and confirm the link from what the API answers.`
+          : "",
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Delete the superseded ${w.noun} in \`${planted.variable}\`, prove it is gone, open a \`${level}\` replacement for ${assetId} carrying the old record's \`${w.copyField}\`, keep its id in ${planted.scope} \`${variable}\`${difficulty === "hard" ? `, re-link ${assetId} via \`${a.linkField.name}\`` : ""}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        golden,
+        builder: gb,
+        answer,
+        g1,
+        consumes: [planted.position],
+        coupling: "state",
+        probes: [],
+      });
+    },
+  };
+}
+
 export const STATEFULNESS_TEMPLATES: readonly SubtaskTemplate[] = [
   keep("easy"),
   keep("medium"),
+  supersede("medium"),
   keep("hard"),
+  supersede("hard"),
 ];
