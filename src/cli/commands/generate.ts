@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { writeBank } from "../../bank/load-bank.js";
 import { recordGates } from "../../certify/certify-bank.js";
+import { certifyVariants } from "../../certify/certify-variants.js";
 import { generateCertifiedBank } from "../../generate/certified-bank.js";
 import { bankDatasheet, bankStats, certificationLines } from "../../generate/datasheet.js";
 import { DEFAULT_SEED } from "../../generate/generate-bank.js";
@@ -66,8 +67,11 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       const { report, log } = result.data;
       const certifiedContent = recordGates(result.data.content, report);
       // --protocols (issue 9): variants of the certified REST bank, added to it or beside it.
+      // The variants then go through the same gates; a variant task failing one is dropped.
       const variants = protocols
-        ? await withProtocolVariants(certifiedContent, protocols.data, options.protocolsOut !== undefined)
+        ? await certifyVariants(
+            await withProtocolVariants(certifiedContent, protocols.data, options.protocolsOut !== undefined),
+          )
         : null;
       for (const d of variants?.dropped ?? []) io.stdout(`protocol variant ${d.id} dropped: ${d.reason}\n`);
       const content = variants?.rest ?? certifiedContent;
