@@ -23,6 +23,9 @@ interface StoredTrial {
  * blank trials over the whole default bank as JSON (graders come from the loaded bank), then parses
  * and grades them, five timed passes
  * after a warm-up pass; wall time and process CPU time are both reported (the machine is shared).
+ * The grader prepares each grader object once (compiled patterns, fixed reasons), which the warm-up
+ * pays for; a third figure grades against a fresh copy of the bank's tasks each pass, so that cost
+ * is shown too (every grader prepared on first use and used twice: a run's worst case).
  */
 const bench: Benchmark = {
   name: "grade",
@@ -46,7 +49,8 @@ const bench: Benchmark = {
         stored.push(JSON.stringify(record));
       }
     }
-    const tasks = new Map(bank.tasks.map((t) => [t.id, t]));
+    const byId = (list: readonly Task[]) => new Map(list.map((t) => [t.id, t]));
+    let tasks = byId(bank.tasks);
     const pass = () => {
       for (const text of stored) {
         const t = JSON.parse(text) as StoredTrial;
@@ -71,8 +75,17 @@ const bench: Benchmark = {
       wall.push(stored.length / ((performance.now() - t0) / 1000));
       cpu.push(stored.length / ((c.user + c.system) / 1e6));
     }
+    const cold: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      tasks = byId(structuredClone(bank.tasks));
+      const c0 = process.cpuUsage();
+      pass();
+      const c = process.cpuUsage(c0);
+      cold.push(stored.length / ((c.user + c.system) / 1e6));
+    }
     const w = median(wall);
     const c = median(cpu);
+    const k = median(cold);
     return [
       {
         name: `grading stored trials, parse + grade (${stored.length} trials)`,
@@ -88,6 +101,14 @@ const bench: Benchmark = {
         unit: "trials/s",
         target: ">= 5000",
         ok: c >= 5000,
+        issue: 5,
+      },
+      {
+        name: "grading stored trials, graders never seen before, per CPU second",
+        value: k,
+        unit: "trials/s",
+        target: ">= 5000",
+        ok: k >= 5000,
         issue: 5,
       },
     ];
