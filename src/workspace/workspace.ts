@@ -15,12 +15,10 @@ import {
   type ToolArgError,
 } from "./entity-ref.js";
 import { resolvePlaceholders } from "./placeholders.js";
+import { parseRequestContent } from "./request-content.js";
 import {
-  GraphqlRequestSchema,
-  McpRequestSchema,
   type RequestContent,
   type RestRequest,
-  RestRequestSchema,
   type Scope,
   ScopeSchema,
   TOOL_NAMES,
@@ -529,14 +527,6 @@ function renderWorldSpec(world: World): JsonObject {
     description: `OpenAPI 3.1 spec for ${world.title}, inlined below. Endpoints are paths on ${world.base_url}; send them with execute().`,
     document: renderOpenApi(world) as unknown as JsonObject,
   };
-}
-
-/** A request entity by its protocol (REST when none is named). */
-function parseRequestContent(raw: unknown) {
-  const protocol = (raw as { protocol?: unknown } | null)?.protocol;
-  if (protocol === "graphql") return GraphqlRequestSchema.safeParse(raw);
-  if (protocol === "mcp") return McpRequestSchema.safeParse(raw);
-  return RestRequestSchema.safeParse(raw);
 }
 
 /** An MCP world's JSON-RPC answer, as the agent needs it: the tool result, or the protocol error. */
