@@ -1,4 +1,4 @@
-import type { AgentFactory, StopReason } from "../agents/agent.js";
+import type { AgentFactory, StopReason, TrialSession } from "../agents/agent.js";
 import { playGolden } from "../agents/golden-agent.js";
 import { SYSTEM_PROMPT } from "../agents/system-prompt.js";
 import type { Bank } from "../bank/bank.js";
@@ -7,7 +7,7 @@ import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
-import { Workspace } from "../workspace/workspace.js";
+import { type ToolResult, Workspace } from "../workspace/workspace.js";
 import { trialSeed as deriveTrialSeed, resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { inProcessTransport, type WorldTransport } from "../world/transport.js";
@@ -107,13 +107,46 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
     log: trial.log,
     variables: seededVariables(task, seed),
   });
-  const session = new HarnessSession(scratch, "", "", []);
-  await playGolden(task.setup, session, { finish: false });
-  session.dispose();
+  await playGolden(task.setup, replaySession(scratch), { finish: false });
   trial.recording = true;
   // Variable writes of the replay are not the agent's.
   (trial.log.events as TrialEvent[]).length = 0;
   return trial;
+}
+
+/**
+ * The session the storyline replay runs in: tool calls straight to the scratch workspace, ending
+ * where a harness session without limits would, but keeping no transcript (nobody reads it, and
+ * recording one was a fifth of the replay, which every fresh trial runs before the agent starts).
+ */
+function replaySession(runner: ToolRunner): TrialSession {
+  let stopped: StopReason | null = null;
+  return {
+    systemPrompt: "",
+    ticket: "",
+    tools: [],
+    signal: new AbortController().signal,
+    get ended() {
+      return stopped !== null;
+    },
+    async step(turn) {
+      const results: ToolResult[] = [];
+      for (const call of turn.toolCalls) {
+        if (stopped) break;
+        const result = await runner.call(call.name, call.arguments);
+        results.push(result);
+        if (result.ends) stopped = result.ends;
+      }
+      return { results, stopped };
+    },
+    finish() {
+      stopped ??= "answered";
+    },
+    addUsage() {},
+    abort(reason) {
+      stopped ??= reason;
+    },
+  };
 }
 
 function seededVariables(task: Task, seed: string) {
