@@ -17,14 +17,17 @@ export function resolvePlaceholders(
 ): Parsed<RestRequest> {
   const missing: string[] = [];
   const sub = (text: string): string =>
-    text.replace(PLACEHOLDER, (whole, name: string) => {
-      const value = lookup(name);
-      if (value === undefined) {
-        missing.push(name);
-        return whole;
-      }
-      return typeof value === "string" ? value : JSON.stringify(value);
-    });
+    // Most strings have no placeholder (the golden agent sends resolved values): skip the regex.
+    !text.includes("{{")
+      ? text
+      : text.replace(PLACEHOLDER, (whole, name: string) => {
+          const value = lookup(name);
+          if (value === undefined) {
+            missing.push(name);
+            return whole;
+          }
+          return typeof value === "string" ? value : JSON.stringify(value);
+        });
   const deep = (value: unknown): unknown => {
     if (typeof value === "string") return sub(value);
     if (Array.isArray(value)) return value.map(deep);
