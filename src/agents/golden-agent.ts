@@ -29,6 +29,8 @@ export async function playGolden(
     return result.stopped ? null : result;
   };
   const resolve = async (text: string): Promise<string | null> => {
+    // Most strings hold no placeholder: skip the two regex passes.
+    if (!text.includes("{{")) return text;
     for (const [, name] of text.matchAll(PLACEHOLDER)) {
       const key = name as string;
       if (bindings.has(key)) continue;
