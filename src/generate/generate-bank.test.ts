@@ -115,6 +115,60 @@ describe("delete", () => {
   });
 });
 
+describe("validator recovery", () => {
+  it("goldens take a level from the validator's 422 (its allowed list); resending the ticket's spelling fails", async () => {
+    const recoveries = bank.tasks.filter(
+      (t) =>
+        t.kind === "solo" &&
+        t.golden.some(
+          (s) => s.op === "execute" && Object.values(s.capture).some((p) => /\.allowed\.\d+$/.test(p)),
+        ),
+    );
+    expect(new Set(recoveries.map((t) => t.difficulty))).toEqual(new Set(["medium", "hard"]));
+    for (const task of recoveries) {
+      const golden = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
+      expect(golden.grade.passed, task.id).toBe(true);
+      const rejected = golden.events.find((e) => e.type === "exchange" && e.status === 422);
+      expect(rejected, task.id).toBeDefined();
+      // The same golden resending the level as the client spelt it (not reading the error) fails.
+      const got = invalidEnumGot(rejected?.type === "exchange" ? rejected.response_body : null);
+      expect(typeof got, task.id).toBe("string");
+      const binding = task.golden
+        .flatMap((s) => (s.op === "execute" ? Object.keys(s.capture) : []))
+        .find((k) => k.endsWith("_lvl")) as string;
+      const guessedGolden = task.golden.map((s) =>
+        s.op === "execute" && s.request.body !== undefined
+          ? {
+              ...s,
+              request: {
+                ...s.request,
+                body: JSON.parse(JSON.stringify(s.request.body).replace(`{{${binding}}}`, String(got))),
+              },
+            }
+          : s,
+      );
+      const guessed = await runTrial({
+        bank,
+        task: { ...task, golden: guessedGolden },
+        agent: goldenAgentFactory,
+        epoch: 1,
+      });
+      expect(guessed.grade.passed, task.id).toBe(false);
+    }
+  });
+});
+
+/** The `got` of the first `invalid_enum` problem anywhere in an error body, whatever its style. */
+function invalidEnumGot(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(invalidEnumGot).find((v) => v !== undefined);
+  if (body === null || typeof body !== "object") return undefined;
+  const o = body as Record<string, unknown>;
+  if (o.code === "invalid_enum") return o.got;
+  return Object.values(o)
+    .map(invalidEnumGot)
+    .find((v) => v !== undefined);
+}
+
 describe("determinism", () => {
   it("gives the same content hash for the same seed and a different one for another seed with the same counts", () => {
     const a = hashOf("apiflow-1");

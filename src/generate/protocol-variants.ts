@@ -6,6 +6,7 @@ import type { Route, World } from "../bank/world-schema.js";
 import { runTrial } from "../run/run-trial.js";
 import { GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "../world/graphql-schema.js";
 import { MCP_TOKEN_TOOL } from "../world/mcp-world.js";
+import { errorKeyPath } from "../world/reply.js";
 
 /** A protocol a world can be re-served in. */
 export type VariantProtocol = "graphql" | "mcp";
@@ -101,7 +102,12 @@ function graphqlCall(m: Mapped, body: JsonValue | undefined): { query: string; v
 }
 
 /** Where a REST response path lives in the GraphQL answer (`trucks.3.x` → `data.r.nodes.3.x`). */
-function graphqlCapturePath(m: Mapped, restPath: string): string {
+function graphqlCapturePath(world: World, m: Mapped, restPath: string): string {
+  // A value read from an error (a validator's `errors`): GraphQL carries the error's fields in the
+  // `extensions` of its one entry of `errors[]`.
+  const errors = errorKeyPath(world.errors, "errors");
+  if (restPath === errors || restPath.startsWith(`${errors}.`))
+    return `errors.0.extensions.errors${restPath.slice(errors.length)}`;
   const prefix = `data.${ALIAS}`;
   if (m.target === "token" || m.target.action !== "list") return `${prefix}.${restPath}`;
   const [head, ...rest] = restPath.split(".");
@@ -139,7 +145,7 @@ export function convertStep(
       op: "execute_native",
       request: { protocol: "graphql", query: call.query, variables: call.variables, ...withHeaders },
       capture: Object.fromEntries(
-        Object.entries(step.capture).map(([k, p]) => [k, graphqlCapturePath(m, p)]),
+        Object.entries(step.capture).map(([k, p]) => [k, graphqlCapturePath(world, m, p)]),
       ),
     };
   }

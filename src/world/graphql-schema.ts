@@ -243,8 +243,10 @@ function paginationArgs(route: Route): GraphQLFieldConfigArgumentMap {
 }
 
 function replyError(reply: Reply): GraphQLError {
-  const body =
-    reply.body !== null && typeof reply.body === "object" && !Array.isArray(reply.body)
+  // GraphQL words errors its own way: the semantic error, not the world's REST error style.
+  const body = reply.problem
+    ? { error: reply.problem.code, message: reply.problem.message, ...reply.problem.extra }
+    : reply.body !== null && typeof reply.body === "object" && !Array.isArray(reply.body)
       ? (reply.body as JsonObject)
       : { message: String(reply.body) };
   const { error, message, ...rest } = body;

@@ -1,3 +1,4 @@
+import { errorKeyPath } from "../../world/reply.js";
 import { summarizeProblems, validateBody } from "../../world/validate-body.js";
 import { dispatchValidator } from "../build-world.js";
 import { GoldenBuilder } from "../golden-builder.js";
@@ -240,11 +241,138 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
   };
 }
 
+/**
+ * Schema repair whose recovery reads the validator's error: a client sends the dispatch intake a
+ * body with the level spelled in upper case (medium), or also the crew size as a string (hard). The
+ * ticket quotes the body and the error code but not the message, and the spec lags the validator,
+ * so the allowed levels are only in the live 422 (`invalid_enum` with `allowed`, beside
+ * `invalid_type` with `expected`). The golden sends the body as the client did, takes the level
+ * from the error's `allowed` list, and resends the repaired body.
+ */
+function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
+  return {
+    id: `schema_repair.enum-recovery-${difficulty}`,
+    axis: "schema_repair",
+    difficulty,
+    build(ctx: TemplateContext) {
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const w = t.work;
+      const validator = dispatchValidator(t);
+      const url = `${built.routes.work}/dispatch`;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const levels = w.levelField.values;
+      const level = g.pick(levels.filter((v) => v.toUpperCase() !== v));
+      const crew = ctx.rng.int(2, 6);
+      // The client's body leaves the live value out; the repaired one carries it.
+      const body = (lvl: string, c: number | string, copy?: string) => ({
+        [camel(a.idField)]: id,
+        [camel(w.levelField.name)]: lvl,
+        ...(copy === undefined ? {} : { [camel(w.copyField)]: copy }),
+        crewSize: c,
+      });
+      const sentCrew = difficulty === "hard" ? String(crew) : crew;
+      const sent = body(level.toUpperCase(), sentCrew);
+      const problems = validateBody(validator, sent, "create");
+      const enumAt = problems.findIndex((p) => p.code === "invalid_enum");
+      if (enumAt < 0) throw new Error(`${this.id}: the broken body has no invalid_enum problem`);
+      const errorsPath = errorKeyPath(built.world.errors, "errors");
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      // The body as the client sent it; the level the validator accepts is read from its answer.
+      gb.call("POST", url, { lvl: `${errorsPath}.${enumAt}.allowed.${levels.indexOf(level)}` }, sent);
+      gb.call("GET", built.routes.asset(id), { copy: w.copyField });
+      gb.call("POST", url, { wid: w.idField, st: w.statusField }, body(gb.ref("lvl"), crew, gb.ref("copy")));
+      const wid = state.createWork({
+        [a.idField]: id,
+        [w.levelField.name]: level,
+        [w.copyField]: target[w.copyField] ?? null,
+      });
+      const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
+      const fields = [w.idField, w.statusField];
+      const ticket = sentence(
+        g.opener(),
+        `${g.brokenCall("POST", url)}${g.gotError(422, "validation_failed")}`,
+        g.pick(["The body it sent:", "Its payload was", "Body as sent:"]),
+        `\`${JSON.stringify(sent)}\`.`,
+        `It also left out \`${camel(w.copyField)}\`, which must be ${id}'s live \`${w.copyField}\`.`,
+        g.pick([
+          "The level came out of the planning sheet in capitals; the service has its own spelling for it.",
+          "The level is typed in capitals by the planners; what the intake accepts is up to the intake.",
+          "Nobody remembers how the intake spells the level; the service's own answer is the authority.",
+        ]),
+        difficulty === "hard"
+          ? g.pick([
+              "The crew size may not be right either.",
+              "Check every field the service complains about.",
+            ])
+          : "",
+        `Send it again, read what the validator says, and get the ${w.noun} opened with the same meaning.`,
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Open a ${w.noun} for ${id} through \`POST ${url}\`, whose client sends \`${JSON.stringify(sent)}\` (no \`${camel(w.copyField)}\`: add ${id}'s live \`${w.copyField}\`; spell the level as the validator's 422 allows${difficulty === "hard" ? "; crew as a number" : ""}), and report \`${w.idField}\` and \`${w.statusField}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(w.idField, wid, "The id the dispatch intake minted."),
+          field(w.statusField, w.initialStatus, `The status of the new ${w.noun}.`),
+        ],
+        g1: [
+          flowToAnswer(
+            "id_from_dispatch",
+            url,
+            201,
+            w.idField,
+            w.idField,
+            "The id must come from the accepted create.",
+          ),
+          {
+            kind: "data_flow",
+            id: "level_from_validator",
+            explain: "The level sent must be one the validator's 422 listed as allowed.",
+            from_response_url_pattern: `^${re(url)}$`,
+            from_status: 422,
+            // Every problem that lists allowed values; the level's place in the list.
+            from_body_key: `${errorsPath}.allowed.${levels.indexOf(level)}`,
+            must_be_stored: false,
+            used_in_request_url_pattern: `^${re(url)}$`,
+          },
+          {
+            kind: "data_flow",
+            id: "copy_field_read_live",
+            explain: `The ${w.copyField} sent must be the one read from ${id}.`,
+            from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
+            from_status: 200,
+            from_body_key: w.copyField,
+            must_be_stored: false,
+            used_in_request_url_pattern: `^${re(url)}$`,
+          },
+        ],
+        probes: [
+          {
+            method: "POST",
+            url,
+            body: sent,
+            token: "fresh",
+            status: 422,
+            error: "validation_failed",
+          },
+        ],
+      });
+    },
+  };
+}
+
 export const SCHEMA_REPAIR_TEMPLATES: readonly SubtaskTemplate[] = [
   createRepair("easy"),
   liveValidator("easy"),
   createRepair("medium"),
   liveValidator("medium"),
+  enumRecovery("medium"),
   createRepair("hard"),
   liveValidator("hard"),
+  enumRecovery("hard"),
 ];

@@ -280,13 +280,10 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
         [w.levelField.name]: level,
         [w.copyField]: old[w.copyField] ?? null,
       });
-      state.plant({
-        position: ctx.position,
-        variable,
-        scope: planted.scope,
-        value: wid,
-        workIndex: state.work.length - 1,
-      });
+      // Kept for the next shift, but not planted for a later position to consume: the replacement
+      // carries the superseded record's value, so a later report of it would be one this position
+      // already saw, and the chain's canary-without-call exam could not tell the two apart.
+      state.variables[planted.scope][variable] = wid;
       const itemRe = `^${re(built.routes.work)}/[^/]+$`;
       const g1: G1Predicate[] = [
         {
