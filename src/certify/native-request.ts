@@ -134,13 +134,6 @@ export function nativeOperations(world: World, request: NativeRequest): NativeOp
   return out;
 }
 
-/** Whether a native step mints a token (its only operation is the token endpoint) and captures it. */
-export function nativeMints(world: World, step: GoldenStep): boolean {
-  if (step.op !== "execute_native" || Object.keys(step.capture).length === 0) return false;
-  const ops = nativeOperations(world, step.request);
-  return ops !== null && ops.length > 0 && ops.every((o) => o.target === "token");
-}
-
 /**
  * The same native step sent to `decoy` instead of the route it calls: the GraphQL field renamed
  * (arguments kept), or the MCP tool swapped. Null when the step is not one operation on a route,
