@@ -182,6 +182,32 @@ describe.each(["graphql", "mcp"] as const)("gates over %s golden steps (execute_
     expect(report.first_failure).toMatch(new RegExp(`sends ${where} "getVesselInternal"`));
   });
 
+  it("discoverability: reports an argument the schema or tool list never names", async () => {
+    const broken = bankWith(
+      SUB01,
+      (t) =>
+        withStep(t, 1, (s) => {
+          if (s.op !== "execute_native") return s;
+          const r = s.request;
+          return r.protocol === "graphql"
+            ? {
+                ...s,
+                request: {
+                  ...r,
+                  query: r.query.replace("(vessel_id: $v0)", '(vessel_id: $v0, fleet_tenant: "north-7")'),
+                },
+              }
+            : { ...s, request: { ...r, arguments: { ...r.arguments, fleet_tenant: "north-7" } } };
+        }),
+      protocol,
+    );
+    const report = await discoverabilityGate(broken, [taskOf(broken, id(SUB01))]);
+    const where = protocol === "graphql" ? "graphql argument" : "tool argument";
+    expect(report.first_failure).toMatch(
+      new RegExp(`golden step 2 \\(${protocol} .*\\) sends ${where} "fleet_tenant"`),
+    );
+  });
+
   it("discoverability: reports an undiscoverable header on a native call", async () => {
     const broken = bankWith(
       SUB01,
