@@ -8,70 +8,85 @@ import { field, subtask } from "./common.js";
  * Auth, easy: the token stored in the vault is one the world recognises as long expired (401
  * token_expired); mint a fresh one from the client credentials and read the record the job needs.
  */
-const staleToken: SubtaskTemplate = {
-  id: "auth.stale-token",
-  axis: "auth",
-  difficulty: "easy",
-  build(ctx) {
-    const { built, state, grammar: g } = ctx;
-    const a = built.template.asset;
-    const target = state.claimAsset(ctx.rng);
-    const id = state.assetId(target);
-    const url = built.routes.asset(id);
-    const [c1] = a.canaryFields;
-    if (!c1) throw new Error("no canary field");
-    const gb = new GoldenBuilder(built.world, ctx.position);
-    gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
-    const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
-    const fields = [c1.name, a.numberField.name];
-    const ticket = sentence(
-      g.opener(),
-      `${g.brokenCall("GET", url)}${g.gotError(401, "token_expired", "the bearer token has expired")}`,
-      g.pick([
-        "It uses the bearer token kept in the vault as `access_token`.",
-        "The job authenticates with the vault's `access_token`.",
-        "The only token it has is `access_token` from the vault.",
-      ]),
-      g.pick([
-        "The client credentials are in the vault as well.",
-        "`client_id` and `client_secret` sit next to it in the vault.",
-        "We still have working client credentials in the vault.",
-      ]),
-      g.pick([
-        `Get the read working with a fresh token and find out what ${id} reports right now.`,
-        `Authenticate properly and read ${id} live.`,
-        `Fix the authentication and pull the current ${a.noun} record for ${id}.`,
-      ]),
-      g.report(fields),
-    );
-    return subtask(ctx, this.id, {
-      ticket,
-      brief: `The vault's \`access_token\` has expired (401 ${g.code("token_expired")}): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
-      golden,
-      builder: gb,
-      answer: [
-        field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the canonical read.`),
-        field(
-          a.numberField.name,
-          target[a.numberField.name] ?? null,
-          `${a.numberField.description} of ${id}.`,
-        ),
-      ],
-      g1: [
-        tokenUsed(built.world.auth.token_path, url),
-        flowToAnswer(
-          `${c1.name}_from_read`,
-          url,
-          200,
-          c1.name,
-          c1.name,
-          `The ${c1.name} must come from a 200 on ${url}.`,
-        ),
-      ],
-      probes: [{ method: "GET", url, token: "stale", status: 401, error: "token_expired" }],
-    });
-  },
-};
+/**
+ * Auth: the vault's token is stale. easy: the ticket says where the token and the client
+ * credentials are; medium: it quotes the 401 only, and the agent works out the rest from the vault.
+ */
+function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
+  return {
+    id: difficulty === "easy" ? "auth.stale-token" : `auth.stale-token-${difficulty}`,
+    axis: "auth",
+    difficulty,
+    build(ctx) {
+      const { built, state, grammar: g } = ctx;
+      const a = built.template.asset;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const url = built.routes.asset(id);
+      const [c1] = a.canaryFields;
+      if (!c1) throw new Error("no canary field");
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
+      const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+      const fields = [c1.name, a.numberField.name];
+      const ticket = sentence(
+        g.opener(),
+        difficulty === "easy"
+          ? `${g.brokenCall("GET", url)}${g.gotError(401, "token_expired", "the bearer token has expired")}`
+          : `${g.brokenCall("GET", url)}${g.gotError(401, "token_expired")}`,
+        difficulty === "easy"
+          ? g.pick([
+              "It uses the bearer token kept in the vault as `access_token`.",
+              "The job authenticates with the vault's `access_token`.",
+              "The only token it has is `access_token` from the vault.",
+            ])
+          : "",
+        difficulty === "easy"
+          ? g.pick([
+              "The client credentials are in the vault as well.",
+              "`client_id` and `client_secret` sit next to it in the vault.",
+              "We still have working client credentials in the vault.",
+            ])
+          : g.pick([
+              "Nobody on shift knows how that job authenticates.",
+              "The job has not been touched in months.",
+            ]),
+        g.pick([
+          `Get the read working with a fresh token and find out what ${id} reports right now.`,
+          `Authenticate properly and read ${id} live.`,
+          `Fix the authentication and pull the current ${a.noun} record for ${id}.`,
+        ]),
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `The vault's \`access_token\` has expired (401 ${g.code("token_expired")}): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the canonical read.`),
+          field(
+            a.numberField.name,
+            target[a.numberField.name] ?? null,
+            `${a.numberField.description} of ${id}.`,
+          ),
+        ],
+        g1: [
+          tokenUsed(built.world.auth.token_path, url),
+          flowToAnswer(
+            `${c1.name}_from_read`,
+            url,
+            200,
+            c1.name,
+            c1.name,
+            `The ${c1.name} must come from a 200 on ${url}.`,
+          ),
+        ],
+        probes: [{ method: "GET", url, token: "stale", status: 401, error: "token_expired" }],
+      });
+    },
+  };
+}
 
 /**
  * Auth, medium/hard, time-based expiry: a sweep pauses (on the world's logical clock, through
@@ -203,49 +218,62 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
  * Auth, medium: the audit route needs a scope the default token does not carry (403
  * insufficient_scope naming it); mint a token that asks for it.
  */
-const missingScope: SubtaskTemplate = {
-  id: "auth.missing-scope",
-  axis: "auth",
-  difficulty: "medium",
-  build(ctx) {
-    const { built, state, grammar: g } = ctx;
-    const a = built.template.asset;
-    const target = state.claimAsset(ctx.rng);
-    const id = state.assetId(target);
-    const url = `${built.routes.asset(id)}/audit`;
-    const [c1, c2] = a.canaryFields;
-    if (!c1 || !c2) throw new Error("no canary fields");
-    const gb = new GoldenBuilder(built.world, ctx.position).mintOwn({ scope: built.auditScope });
-    gb.call("GET", url, { c1: c1.name, c2: c2.name }, undefined, { own: true });
-    const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
-    const fields = [c1.name, c2.name];
-    const ticket = sentence(
-      g.opener(),
-      `${g.brokenCall("GET", url)}${g.gotError(403, "insufficient_scope", `the token lacks scope ${built.auditScope}`)}`,
-      g.pick([
-        "It mints its token with the client credentials from the vault, like every other job.",
-        "The token it uses is a normal client-credentials token.",
-      ]),
-      g.pick([
-        `The compliance team needs ${id}'s audit view today.`,
-        `Get the audit read for ${id} working.`,
-      ]),
-      g.report(fields),
-    );
-    return subtask(ctx, this.id, {
-      ticket,
-      brief: `The audit read \`GET ${url}\` gets 403 ${g.code("insufficient_scope")} (${built.auditScope}): get a token that carries the scope and report ${id}'s \`${c1.name}\` and \`${c2.name}\` from the audit view.`,
-      golden,
-      builder: gb,
-      answer: [
-        field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the audit view.`),
-        field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}, from the audit view.`),
-      ],
-      g1: [flowToAnswer(`${c1.name}_from_audit`, url, 200, c1.name, c1.name, "The audit read must succeed.")],
-      probes: [{ method: "GET", url, token: "fresh", status: 403, error: "insufficient_scope" }],
-    });
-  },
-};
+/**
+ * Auth: a read needs a scope the default token lacks. medium: the ticket quotes the 403 with the
+ * scope it names; hard: it quotes the code only, so the scope is read from the live 403.
+ */
+function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
+  return {
+    id: difficulty === "medium" ? "auth.missing-scope" : `auth.missing-scope-${difficulty}`,
+    axis: "auth",
+    difficulty,
+    build(ctx) {
+      const { built, state, grammar: g } = ctx;
+      const a = built.template.asset;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const url = `${built.routes.asset(id)}/audit`;
+      const [c1, c2] = a.canaryFields;
+      if (!c1 || !c2) throw new Error("no canary fields");
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      // Hard: the failing read first, whose 403 names the scope (required_scope and the challenge).
+      if (difficulty === "hard") gb.call("GET", url);
+      gb.mintOwn({ scope: built.auditScope });
+      gb.call("GET", url, { c1: c1.name, c2: c2.name }, undefined, { own: true });
+      const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
+      const fields = [c1.name, c2.name];
+      const ticket = sentence(
+        g.opener(),
+        difficulty === "medium"
+          ? `${g.brokenCall("GET", url)}${g.gotError(403, "insufficient_scope", `the token lacks scope ${built.auditScope}`)}`
+          : `${g.brokenCall("GET", url)}${g.gotError(403, "insufficient_scope")}`,
+        g.pick([
+          "It mints its token with the client credentials from the vault, like every other job.",
+          "The token it uses is a normal client-credentials token.",
+        ]),
+        g.pick([
+          `The compliance team needs ${id}'s audit view today.`,
+          `Get the audit read for ${id} working.`,
+        ]),
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `The audit read \`GET ${url}\` gets 403 ${g.code("insufficient_scope")}${difficulty === "medium" ? ` (${built.auditScope})` : ""}: get a token that carries the scope and report ${id}'s \`${c1.name}\` and \`${c2.name}\` from the audit view.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the audit view.`),
+          field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}, from the audit view.`),
+        ],
+        g1: [
+          flowToAnswer(`${c1.name}_from_audit`, url, 200, c1.name, c1.name, "The audit read must succeed."),
+        ],
+        probes: [{ method: "GET", url, token: "fresh", status: 403, error: "insufficient_scope" }],
+      });
+    },
+  };
+}
 
 /**
  * Auth, hard: the client secret is being rotated, so the sweep may mint with client credentials
@@ -337,9 +365,11 @@ const refreshRenewal: SubtaskTemplate = {
 };
 
 export const AUTH_TEMPLATES: readonly SubtaskTemplate[] = [
-  staleToken,
+  staleToken("easy"),
+  staleToken("medium"),
   clockExpiry("medium"),
-  missingScope,
+  missingScope("medium"),
   clockExpiry("hard"),
+  missingScope("hard"),
   refreshRenewal,
 ];

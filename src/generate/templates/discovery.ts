@@ -5,68 +5,82 @@ import { sentence } from "../ticket-grammar.js";
 import { field, forbidDecoys, literal, subtask } from "./common.js";
 
 /** Discovery, easy: a client still reads the deprecated family, which serves a stale snapshot. */
-const deprecatedRoute: SubtaskTemplate = {
-  id: "discovery.deprecated-route",
-  axis: "discovery",
-  difficulty: "easy",
-  build(ctx) {
-    const { built, state, grammar: g } = ctx;
-    const t = built.template;
-    const a = t.asset;
-    const target = state.claimAsset(ctx.rng);
-    const id = state.assetId(target);
-    const broken = built.routes.deprecatedAsset(id);
-    const url = built.routes.asset(id);
-    const [c1] = a.canaryFields;
-    if (!c1) throw new Error("no canary field");
-    const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-    gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
-    const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
-    const fields = [c1.name, a.numberField.name];
-    const ticket = sentence(
-      g.opener(),
-      `${g.brokenCall("GET", broken)} still works, but the ${c1.name} it shows for ${target[a.nameField]} does not match what the crew sees.`,
-      g.pick([
-        "The response carries a `Deprecation: true` header.",
-        "It answers with `Deprecation: true` and a Sunset date, so it is probably serving old data.",
-        "There is a `Deprecation` header on every response from it.",
-      ]),
-      g.pick([
-        `Find the route the current API publishes for a single ${a.noun} and read ${id} there.`,
-        `Look up the published replacement for that route and use it for ${id}.`,
-        `Work out which route is current for one ${a.noun} and read ${id} from it.`,
-      ]),
-      g.stayCanonical(),
-      g.report(fields),
-    );
-    return subtask(ctx, this.id, {
-      ticket,
-      brief: `A client reads ${id} from the deprecated \`${broken}\` and shows a stale ${c1.name}; read ${id} from the current published route instead and report its \`${c1.name}\` and \`${a.numberField.name}\`.`,
-      golden,
-      builder: gb,
-      answer: [
-        field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of ${id}.`),
-        field(
-          a.numberField.name,
-          target[a.numberField.name] ?? null,
-          `${a.numberField.description} of ${id}.`,
-        ),
-      ],
-      g1: [
-        flowToAnswer(
-          `${c1.name}_from_canonical`,
-          url,
-          200,
-          c1.name,
-          c1.name,
-          "The value must come from the canonical route, not the snapshot.",
-        ),
-      ],
-      constraints: forbidDecoys(ctx),
-      probes: [{ method: "GET", url: broken, token: "fresh", status: 200 }],
-    });
-  },
-};
+/**
+ * Discovery: a client reads a deprecated snapshot route. easy: the ticket points at the
+ * deprecation headers and asks for the published replacement; medium: it only reports the wrong
+ * value, and the agent finds out why.
+ */
+function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
+  return {
+    id: difficulty === "easy" ? "discovery.deprecated-route" : `discovery.deprecated-route-${difficulty}`,
+    axis: "discovery",
+    difficulty,
+    build(ctx) {
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const broken = built.routes.deprecatedAsset(id);
+      const url = built.routes.asset(id);
+      const [c1] = a.canaryFields;
+      if (!c1) throw new Error("no canary field");
+      const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
+      gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
+      const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+      const fields = [c1.name, a.numberField.name];
+      const ticket = sentence(
+        g.opener(),
+        `${g.brokenCall("GET", broken)} still works, but the ${c1.name} it shows for ${target[a.nameField]} does not match what the crew sees.`,
+        difficulty === "easy"
+          ? g.pick([
+              "The response carries a `Deprecation: true` header.",
+              "It answers with `Deprecation: true` and a Sunset date, so it is probably serving old data.",
+              "There is a `Deprecation` header on every response from it.",
+            ])
+          : "",
+        difficulty === "easy"
+          ? g.pick([
+              `Find the route the current API publishes for a single ${a.noun} and read ${id} there.`,
+              `Look up the published replacement for that route and use it for ${id}.`,
+              `Work out which route is current for one ${a.noun} and read ${id} from it.`,
+            ])
+          : g.pick([
+              `Find out why, and get the live values for ${id}.`,
+              `Work out where the live values for ${id} come from and read them there.`,
+            ]),
+        g.stayCanonical(),
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `A client reads ${id} from the deprecated \`${broken}\` and shows a stale ${c1.name}; read ${id} from the current published route instead and report its \`${c1.name}\` and \`${a.numberField.name}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of ${id}.`),
+          field(
+            a.numberField.name,
+            target[a.numberField.name] ?? null,
+            `${a.numberField.description} of ${id}.`,
+          ),
+        ],
+        g1: [
+          flowToAnswer(
+            `${c1.name}_from_canonical`,
+            url,
+            200,
+            c1.name,
+            c1.name,
+            "The value must come from the canonical route, not the snapshot.",
+          ),
+        ],
+        constraints: forbidDecoys(ctx),
+        probes: [{ method: "GET", url: broken, token: "fresh", status: 200 }],
+      });
+    },
+  };
+}
 
 /** Discovery, medium: an integration reads the look-alike family built for another audience. */
 const lookalikeFamily: SubtaskTemplate = {
@@ -278,7 +292,8 @@ const undocumentedParam: SubtaskTemplate = {
 };
 
 export const DISCOVERY_TEMPLATES: readonly SubtaskTemplate[] = [
-  deprecatedRoute,
+  deprecatedRoute("easy"),
+  deprecatedRoute("medium"),
   lookalikeFamily,
   undocumentedParam,
   byName,

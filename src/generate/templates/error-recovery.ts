@@ -209,74 +209,85 @@ function closePlanted(
  * Easy: a read is rate limited (429 with Retry-After); the client retried at once and was refused
  * again. Honour the wait on the logical clock (`x-apiflow-wait`, as the 429 hint says) and retry.
  */
-const rateLimited: SubtaskTemplate = {
-  id: "error_recovery.rate-limited",
-  axis: "error_recovery",
-  difficulty: "easy",
-  build(ctx) {
-    const noun = ctx.state.claimSlot("throttle");
-    if (noun === null) return wrongVerb("easy").build(ctx);
-    const { built, state, grammar: g } = ctx;
-    const a = built.template.asset;
-    const target = state.claimAsset(ctx.rng);
-    const id = state.assetId(target);
-    const url = `${built.routes.asset(id)}/${noun}`;
-    const route = built.world.routes.find((r) => r.path.endsWith(`/${noun}`) && r.method === "GET");
-    const wait = route?.throttle?.retry_after ?? 5;
-    const [c1] = a.canaryFields;
-    if (!c1) throw new Error("no canary field");
-    const gb = new GoldenBuilder(built.world, ctx.position);
-    gb.call("GET", url);
-    gb.call("GET", url, { c1: c1.name, num: a.numberField.name }, undefined, { wait });
-    const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
-    const fields = [c1.name, a.numberField.name];
-    const ticket = sentence(
-      g.opener(),
-      `${g.brokenCall("GET", url)}${g.gotError(429, "rate_limited", `too many requests to this route; retry after ${wait} s`)}`,
-      g.pick([
-        "It retries immediately, gets the same 429, and gives up.",
-        "Its retry loop hammers the route straight away and every retry is refused.",
-      ]),
-      g.pick([
-        "Retry the way the API asks you to and get the read through.",
-        `Recover from the rate limit properly and read ${id}'s ${noun}.`,
-      ]),
-      g.report(fields),
-    );
-    return subtask(ctx, this.id, {
-      ticket,
-      brief: `\`GET ${url}\` is rate limited (429, Retry-After): honour the wait, retry, and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
-      golden,
-      builder: gb,
-      answer: [
-        field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the retried read.`),
-        field(
-          a.numberField.name,
-          target[a.numberField.name] ?? null,
-          `${a.numberField.description} of ${id}.`,
-        ),
-      ],
-      g1: [
-        flowToAnswer(`${c1.name}_after_wait`, url, 200, c1.name, c1.name, "The retried read must succeed."),
-      ],
-      probes: [{ method: "GET", url, token: "fresh", status: 429, error: "rate_limited" }],
-    });
-  },
-};
+function rateLimited(difficulty: "easy" | "medium"): SubtaskTemplate {
+  return {
+    id: difficulty === "easy" ? "error_recovery.rate-limited" : `error_recovery.rate-limited-${difficulty}`,
+    axis: "error_recovery",
+    difficulty,
+    build(ctx) {
+      const noun = ctx.state.claimSlot("throttle");
+      if (noun === null) return wrongVerb(difficulty).build(ctx);
+      const { built, state, grammar: g } = ctx;
+      const a = built.template.asset;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const url = `${built.routes.asset(id)}/${noun}`;
+      const route = built.world.routes.find((r) => r.path.endsWith(`/${noun}`) && r.method === "GET");
+      const wait = route?.throttle?.retry_after ?? 5;
+      const [c1] = a.canaryFields;
+      if (!c1) throw new Error("no canary field");
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      gb.call("GET", url);
+      gb.call("GET", url, { c1: c1.name, num: a.numberField.name }, undefined, { wait });
+      const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+      const fields = [c1.name, a.numberField.name];
+      const ticket = sentence(
+        g.opener(),
+        // Medium quotes the code only: how long to wait, and how to wait, are in the live 429.
+        difficulty === "easy"
+          ? `${g.brokenCall("GET", url)}${g.gotError(429, "rate_limited", `too many requests to this route; retry after ${wait} s`)}`
+          : `${g.brokenCall("GET", url)}${g.gotError(429, "rate_limited")}`,
+        g.pick([
+          "It retries immediately, gets the same 429, and gives up.",
+          "Its retry loop hammers the route straight away and every retry is refused.",
+        ]),
+        g.pick([
+          "Retry the way the API asks you to and get the read through.",
+          `Recover from the rate limit properly and read ${id}'s ${noun}.`,
+        ]),
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `\`GET ${url}\` is rate limited (429, Retry-After): honour the wait, retry, and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the retried read.`),
+          field(
+            a.numberField.name,
+            target[a.numberField.name] ?? null,
+            `${a.numberField.description} of ${id}.`,
+          ),
+        ],
+        g1: [
+          flowToAnswer(`${c1.name}_after_wait`, url, 200, c1.name, c1.name, "The retried read must succeed."),
+        ],
+        probes: [{ method: "GET", url, token: "fresh", status: 429, error: "rate_limited" }],
+      });
+    },
+  };
+}
 
 /**
  * Medium: a create goes through a queue that fails it once — `transient` (503 transient_failure,
  * healed by retrying with an Idempotency-Key the ticket names) or `partial` (503 partial_write: the
  * write is staged, and a resend with `"confirm": true` commits it).
  */
-function flakyCreate(kind: "transient" | "partial"): SubtaskTemplate {
+function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard"): SubtaskTemplate {
+  const base = `error_recovery.${kind === "transient" ? "idempotent-retry" : "partial-write"}`;
   return {
-    id: `error_recovery.${kind === "transient" ? "idempotent-retry" : "partial-write"}`,
+    id: difficulty === "medium" ? base : `${base}-${difficulty}`,
     axis: "error_recovery",
-    difficulty: "medium",
+    difficulty,
     build(ctx: TemplateContext) {
+      // Hard error-recovery slots are where the storyline plans a consumer (as version-conflict).
+      if (difficulty === "hard" && ctx.coupled) {
+        const planted = ctx.state.takePlanted(ctx.rng);
+        if (planted) return closePlanted(ctx, planted, "error_recovery.wrong-verb-hard");
+      }
       const noun = ctx.state.claimSlot(kind);
-      if (noun === null) return wrongVerb("medium").build(ctx);
+      if (noun === null) return wrongVerb(difficulty).build({ ...ctx, coupled: false });
       const { built, state, grammar: g } = ctx;
       const t = built.template;
       const a = t.asset;
@@ -315,14 +326,20 @@ function flakyCreate(kind: "transient" | "partial"): SubtaskTemplate {
       if (kind === "partial") answerFields[w.copyField] = "copy2";
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
+      // Hard quotes less: the transient failure's code without its message; the partial write
+      // only as "a 5xx" (what it means, and how to finish it, is in the live 503).
       const error =
         kind === "transient"
-          ? g.gotError(
-              503,
-              "transient_failure",
-              "the upstream store did not answer; the write may or may not have been applied",
-            )
-          : g.gotError(503, "partial_write");
+          ? difficulty === "medium"
+            ? g.gotError(
+                503,
+                "transient_failure",
+                "the upstream store did not answer; the write may or may not have been applied",
+              )
+            : g.gotError(503, "transient_failure")
+          : difficulty === "medium"
+            ? g.gotError(503, "partial_write")
+            : g.pick([" fails with a 5xx.", " comes back with a server error."]);
       const ticket = sentence(
         g.opener(),
         `We need a \`${level}\` ${w.noun} for ${id}, carrying ${id}'s live \`${w.copyField}\`, opened through the ${noun} ${kind === "transient" ? "gateway" : "queue"}.`,
@@ -343,7 +360,7 @@ function flakyCreate(kind: "transient" | "partial"): SubtaskTemplate {
       );
       return subtask(ctx, this.id, {
         ticket,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through \`POST ${url}\`, which fails once with 503 ${kind === "transient" ? `transient_failure (retry with Idempotency-Key \`${key}\`)` : "partial_write (confirm the staged write)"}, and report \`${w.idField}\` and \`${w.statusField}\`.`,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through \`POST ${url}\`, which fails once with 503 ${kind === "transient" ? `${g.code("transient_failure")} (retry with Idempotency-Key \`${key}\`)` : difficulty === "medium" ? `${g.code("partial_write")} (confirm the staged write)` : "(finish the write as the error says)"}, and report \`${w.idField}\` and \`${w.statusField}\`.`,
         golden,
         builder: gb,
         answer: [
@@ -389,7 +406,9 @@ function flakyCreate(kind: "transient" | "partial"): SubtaskTemplate {
                 : { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: "probe" },
             token: "fresh",
             status: 503,
-            error: kind === "transient" ? "transient_failure" : "partial_write",
+            ...(kind === "partial" && difficulty === "hard"
+              ? {}
+              : { error: kind === "transient" ? "transient_failure" : "partial_write" }),
           },
         ],
       });
@@ -402,104 +421,119 @@ function flakyCreate(kind: "transient" | "partial"): SubtaskTemplate {
  * changes the record first, so the update gets 409 version_conflict. Re-read, then resend with the
  * new version. Coupled: closes a planted record instead (like `wrong-verb-hard`).
  */
-const versionConflict: SubtaskTemplate = {
-  id: "error_recovery.version-conflict",
-  axis: "error_recovery",
-  difficulty: "hard",
-  build(ctx) {
-    if (ctx.coupled) {
-      const planted = ctx.state.takePlanted(ctx.rng);
-      if (planted) return closePlanted(ctx, planted, "error_recovery.wrong-verb-hard");
-    }
-    const noun = ctx.state.claimSlot("conflict");
-    if (noun === null) return wrongVerb("hard").build({ ...ctx, coupled: false });
-    const { built, state, grammar: g } = ctx;
-    const t = built.template;
-    const a = t.asset;
-    const target = state.claimAsset(ctx.rng);
-    const id = state.assetId(target);
-    const url = `${built.routes.asset(id)}/${noun}`;
-    const current = literal(target, a.enumField.name);
-    const value = g.pick(a.enumField.values.filter((v) => v !== current));
-    const [c1, c2] = a.canaryFields;
-    if (!c1 || !c2) throw new Error("no canary fields");
-    const gb = new GoldenBuilder(built.world, ctx.position);
-    // Every record starts at version 1 (the read shows it); the re-read's version is captured.
-    gb.call("GET", url);
-    gb.call(t.updateMethod, url, {}, { [a.enumField.name]: value, version: 1 });
-    gb.call("GET", url, { v2: "version", note: built.conflictField, c2: c2.name });
-    gb.call(t.updateMethod, url, {}, { [a.enumField.name]: value, version: gb.ref("v2") });
-    target[a.enumField.name] = value;
-    const golden = gb.answer({ [built.conflictField]: "note", [c2.name]: "c2" });
-    const ticket = sentence(
-      g.opener(),
-      `${id}'s \`${a.enumField.name}\` must become \`${value}\` through its ${noun} route.`,
-      `${g.brokenCall(t.updateMethod, url)}${g.gotError(409, "version_conflict")}`,
-      g.pick([
-        "Someone else is editing the same record tonight.",
-        "Another tool changed the record between our read and our write.",
-      ]),
-      g.pick([
-        "Do not overwrite their change blindly: work with the current version and get our change in.",
-        "Resolve the conflict the way the API expects and apply the change.",
-      ]),
-      `Report the \`${built.conflictField}\` the other writer left and ${id}'s \`${c2.name}\`, as the current record shows them.`,
-    );
-    return subtask(ctx, this.id, {
-      ticket,
-      brief: `Set ${id}'s \`${a.enumField.name}\` to \`${value}\` via \`${t.updateMethod} ${url}\` (409 ${g.code("version_conflict")}: another writer got there first), and report the \`${built.conflictField}\` they left and \`${c2.name}\` from the current record.`,
-      golden,
-      builder: gb,
-      answer: [
-        field(
-          built.conflictField,
-          `${noun} adjusted by the night desk`,
-          "What the other writer left, seen on re-reading.",
-        ),
-        field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}.`),
-      ],
-      g1: [
-        {
-          kind: "call",
-          id: "update_applied",
-          explain: `The change must go through with the current version.`,
-          method: t.updateMethod,
-          url_pattern: `^${re(url)}$`,
-          status: 200,
-          body_has_keys: [a.enumField.name],
-        },
-        {
-          kind: "data_flow",
-          id: "reread_version_used",
-          explain: "The version re-read after the conflict must be sent with the update.",
-          from_response_url_pattern: `^${re(url)}$`,
-          from_status: 200,
-          from_body_key: built.conflictField,
-          answer_field: built.conflictField,
-          must_be_stored: false,
-          used_in_request_url_pattern: null,
-        },
-      ],
-      probes: [
-        {
-          method: t.updateMethod,
-          url,
-          body: { [a.enumField.name]: value, version: 1 },
-          token: "fresh",
-          status: 409,
-          error: "version_conflict",
-        },
-      ],
-    });
-  },
-};
+function versionConflict(difficulty: "medium" | "hard"): SubtaskTemplate {
+  return {
+    id:
+      difficulty === "hard"
+        ? "error_recovery.version-conflict"
+        : `error_recovery.version-conflict-${difficulty}`,
+    axis: "error_recovery",
+    difficulty,
+    build(ctx) {
+      // Only the hard slot consumes a planted value (the storyline plans coupling by slot).
+      if (ctx.coupled && difficulty === "hard") {
+        const planted = ctx.state.takePlanted(ctx.rng);
+        if (planted) return closePlanted(ctx, planted, "error_recovery.wrong-verb-hard");
+      }
+      const noun = ctx.state.claimSlot("conflict");
+      if (noun === null) return wrongVerb(difficulty).build({ ...ctx, coupled: false });
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const url = `${built.routes.asset(id)}/${noun}`;
+      const current = literal(target, a.enumField.name);
+      const value = g.pick(a.enumField.values.filter((v) => v !== current));
+      const [c1, c2] = a.canaryFields;
+      if (!c1 || !c2) throw new Error("no canary fields");
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      // Every record starts at version 1 (the read shows it); the re-read's version is captured.
+      gb.call("GET", url);
+      gb.call(t.updateMethod, url, {}, { [a.enumField.name]: value, version: 1 });
+      gb.call("GET", url, { v2: "version", note: built.conflictField, c2: c2.name });
+      gb.call(t.updateMethod, url, {}, { [a.enumField.name]: value, version: gb.ref("v2") });
+      target[a.enumField.name] = value;
+      const golden = gb.answer({ [built.conflictField]: "note", [c2.name]: "c2" });
+      const ticket = sentence(
+        g.opener(),
+        `${id}'s \`${a.enumField.name}\` must become \`${value}\` through its ${noun} route.`,
+        `${g.brokenCall(t.updateMethod, url)}${g.gotError(409, "version_conflict")}`,
+        g.pick([
+          "Someone else is editing the same record tonight.",
+          "Another tool changed the record between our read and our write.",
+        ]),
+        difficulty === "hard"
+          ? g.pick([
+              "Do not overwrite their change blindly: work with the current version and get our change in.",
+              "Resolve the conflict the way the API expects and apply the change.",
+            ])
+          : g.pick([
+              "Read the record again, take the `version` it shows now, and resend our change with that version.",
+              "Re-read it to get the current `version`, then send our change again carrying that version.",
+            ]),
+        `Report the \`${built.conflictField}\` the other writer left and ${id}'s \`${c2.name}\`, as the current record shows them.`,
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Set ${id}'s \`${a.enumField.name}\` to \`${value}\` via \`${t.updateMethod} ${url}\` (409 ${g.code("version_conflict")}: another writer got there first), and report the \`${built.conflictField}\` they left and \`${c2.name}\` from the current record.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(
+            built.conflictField,
+            `${noun} adjusted by the night desk`,
+            "What the other writer left, seen on re-reading.",
+          ),
+          field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}.`),
+        ],
+        g1: [
+          {
+            kind: "call",
+            id: "update_applied",
+            explain: `The change must go through with the current version.`,
+            method: t.updateMethod,
+            url_pattern: `^${re(url)}$`,
+            status: 200,
+            body_has_keys: [a.enumField.name],
+          },
+          {
+            kind: "data_flow",
+            id: "reread_version_used",
+            explain: "The version re-read after the conflict must be sent with the update.",
+            from_response_url_pattern: `^${re(url)}$`,
+            from_status: 200,
+            from_body_key: built.conflictField,
+            answer_field: built.conflictField,
+            must_be_stored: false,
+            used_in_request_url_pattern: null,
+          },
+        ],
+        probes: [
+          {
+            method: t.updateMethod,
+            url,
+            body: { [a.enumField.name]: value, version: 1 },
+            token: "fresh",
+            status: 409,
+            error: "version_conflict",
+          },
+        ],
+      });
+    },
+  };
+}
 
 export const ERROR_RECOVERY_TEMPLATES: readonly SubtaskTemplate[] = [
   wrongVerb("easy"),
-  rateLimited,
+  rateLimited("easy"),
   wrongVerb("medium"),
-  flakyCreate("transient"),
-  flakyCreate("partial"),
+  rateLimited("medium"),
+  flakyCreate("transient", "medium"),
+  flakyCreate("partial", "medium"),
+  versionConflict("medium"),
   wrongVerb("hard"),
-  versionConflict,
+  versionConflict("hard"),
+  flakyCreate("transient", "hard"),
+  flakyCreate("partial", "hard"),
 ];
