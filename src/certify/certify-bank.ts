@@ -207,12 +207,20 @@ export async function certifyBank(
   input: Bank | BankContent,
   options: CertifyOptions = {},
 ): Promise<CertifyReport> {
-  const bank = "manifest" in input ? input : bankFromContent(input);
-  const tasks = options.tasks ? bank.tasks.filter(options.tasks) : bank.tasks;
-  const workers = Math.min(options.workers ?? 1, tasks.length);
   const portable = !options.oracle && !options.exploits && !options.runner;
+  // Workers load their modules (seconds under tsx) while this thread builds the bank.
+  const wanted = Math.min(options.workers ?? 1, input.tasks.length);
+  const pool = wanted > 1 && portable ? Array.from({ length: wanted }, startWorker) : [];
+  let bank: Bank;
+  try {
+    bank = "manifest" in input ? input : bankFromContent(input);
+  } catch (e) {
+    for (const worker of pool) void worker.terminate();
+    throw e;
+  }
+  const tasks = options.tasks ? bank.tasks.filter(options.tasks) : bank.tasks;
   let findings: TaskFindings[];
-  if (workers > 1 && portable) findings = await certifyInWorkers(bank, tasks, options, workers);
+  if (pool.length > 0) findings = await certifyInWorkers(bank, tasks, options, pool);
   else {
     const runner = (options.runner ?? sharedTrials)(bank);
     findings = [];
@@ -226,23 +234,23 @@ export async function certifyBank(
  * TypeScript) a small ESM script that registers tsx's loader first — Node 20 does not apply
  * `--import tsx` from a worker's execArgv.
  */
-function startWorker(workerData: unknown): Worker {
-  if (!import.meta.url.endsWith(".ts"))
-    return new Worker(new URL("./certify-worker.js", import.meta.url), { workerData });
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./certify-worker.js", import.meta.url));
   const entry = new URL("./certify-worker.ts", import.meta.url).href;
   const script = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(script, { eval: true, workerData });
+  return new Worker(script, { eval: true });
 }
 
 /**
- * The tasks' findings computed by `count` worker threads, each handed the next task as it
- * finishes one (longest goldens first, so a long chain does not start last), returned in task order.
+ * The tasks' findings computed by the started `workers`, each handed the bank first, then the next
+ * task as it finishes one (longest goldens first, so a long chain does not start last), returned in
+ * task order.
  */
 async function certifyInWorkers(
   bank: Bank,
   tasks: readonly Task[],
   options: CertifyOptions,
-  count: number,
+  workers: readonly Worker[],
 ): Promise<TaskFindings[]> {
   const indexOf = new Map(bank.tasks.map((t, i) => [t, i]));
   const order = tasks
@@ -263,9 +271,9 @@ async function certifyInWorkers(
       ...(options.minPasses !== undefined ? { minPasses: options.minPasses } : {}),
     },
   };
-  const one = () =>
+  const one = (worker: Worker) =>
     new Promise<void>((resolve, reject) => {
-      const worker = startWorker(data);
+      worker.postMessage({ setup: data });
       const feed = () => {
         const item = order[next++];
         worker.postMessage(item ? { index: item.index } : { stop: true });
@@ -289,7 +297,7 @@ async function certifyInWorkers(
         code === 0 ? resolve() : reject(new Error(`certify worker exited with ${code}`)),
       );
     });
-  await Promise.all(Array.from({ length: count }, one));
+  await Promise.all(workers.map(one));
   return results;
 }
 
