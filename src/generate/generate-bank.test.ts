@@ -11,7 +11,7 @@ import type { BuiltWorld } from "./build-world.js";
 import { bankStats } from "./datasheet.js";
 import { defaultBankContent } from "./default-bank.js";
 import { generateBank } from "./generate-bank.js";
-import type { Storyline } from "./storyline.js";
+import { type Storyline, TEMPLATES } from "./storyline.js";
 
 const content = defaultBankContent();
 const bank = bankFromContent(content);
@@ -44,6 +44,25 @@ describe("the default bank", () => {
       expect(shapes.get(shape), shape).toBeGreaterThanOrEqual(2);
     const styled = bank.worlds.filter((w) => w.errors).map((w) => JSON.stringify(w.errors));
     expect(new Set(styled).size).toBe(styled.length);
+  });
+
+  it("offers every behaviour at two difficulties or more, bar the few where one level is what it is", () => {
+    const levels = new Map<string, Set<string>>();
+    for (const t of Object.values(TEMPLATES).flat()) {
+      const family = t.id.replace(/-(easy|medium|hard)$/, "");
+      levels.set(family, (levels.get(family) ?? new Set()).add(t.difficulty));
+    }
+    const single = [...levels].filter(([, d]) => d.size < 2).map(([f]) => f);
+    // One level each: an undocumented filter only the 400 reveals, and a secret rotation that needs
+    // the refresh grant (hard by nature: it chains single-use refresh tokens).
+    expect(single.sort()).toEqual(["auth.refresh-renewal", "discovery.undocumented-param"]);
+    const stats = bankStats(bank.tasks);
+    for (const axis of Object.keys(stats.soloByAxis)) {
+      const at = ["easy", "medium", "hard"].filter(
+        (d) => (stats.soloByAxisDifficulty[`${axis}/${d}`] ?? 0) > 0,
+      );
+      expect(at.length, axis).toBe(3);
+    }
   });
 
   it("never repeats a ticket", () => {

@@ -82,144 +82,160 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
   };
 }
 
-/** Discovery, medium: an integration reads the look-alike family built for another audience. */
-const lookalikeFamily: SubtaskTemplate = {
-  id: "discovery.lookalike-family",
-  axis: "discovery",
-  difficulty: "medium",
-  build(ctx) {
-    const { built, state, grammar: g } = ctx;
-    const t = built.template;
-    const a = t.asset;
-    const target = state.claimAsset(ctx.rng);
-    const id = state.assetId(target);
-    const broken = built.routes.lookalikeAsset(id);
-    const url = built.routes.asset(id);
-    const [, c2] = a.canaryFields;
-    if (!c2) throw new Error("no second canary field");
-    const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-    gb.call("GET", url, { c2: c2.name, num: a.numberField.name });
-    const golden = gb.answer({ [c2.name]: "c2", [a.numberField.name]: "num" });
-    const fields = [c2.name, a.numberField.name];
-    const ticket = sentence(
-      g.opener(),
-      `${g.brokenCall("GET", broken)} returns 200, but the \`${a.numberField.name}\` field is missing and the ${c2.name} differs from the ops console.`,
-      g.pick([
-        "Someone copied that path from an integration guide.",
-        "Nobody remembers where that path came from.",
-        "It looked right in the URL, which is how it slipped through review.",
-      ]),
-      g.pick([
-        `Find out which family is the real one for our own operations and read ${id} from it.`,
-        `Read ${id} from the route that is meant for us, not for another audience.`,
-        `Use the spec to find the canonical single-${a.noun} route and read ${id}.`,
-      ]),
-      g.stayCanonical(),
-      g.report(fields),
-    );
-    return subtask(ctx, this.id, {
-      ticket,
-      brief: `An integration reads ${id} from \`${broken}\` (a look-alike route for another audience) and misses \`${a.numberField.name}\`; read ${id} from the canonical route and report its \`${c2.name}\` and \`${a.numberField.name}\`.`,
-      golden,
-      builder: gb,
-      answer: [
-        field(c2.name, target[c2.name] ?? null, `Live ${c2.name} of ${id}.`),
-        field(
-          a.numberField.name,
-          target[a.numberField.name] ?? null,
-          `${a.numberField.description} of ${id}.`,
-        ),
-      ],
-      g1: [
-        flowToAnswer(
-          `${c2.name}_from_canonical`,
-          url,
-          200,
-          c2.name,
-          c2.name,
-          "The value must come from the canonical family.",
-        ),
-      ],
-      constraints: forbidDecoys(ctx),
-      probes: [{ method: "GET", url: broken, token: "fresh", status: 200 }],
-    });
-  },
-};
+/**
+ * Discovery: an integration reads the look-alike family built for another audience. medium: the
+ * ticket only reports the symptoms; easy: it also says whom that family is for.
+ */
+function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
+  return {
+    id: difficulty === "medium" ? "discovery.lookalike-family" : `discovery.lookalike-family-${difficulty}`,
+    axis: "discovery",
+    difficulty,
+    build(ctx) {
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const broken = built.routes.lookalikeAsset(id);
+      const url = built.routes.asset(id);
+      const [, c2] = a.canaryFields;
+      if (!c2) throw new Error("no second canary field");
+      const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
+      gb.call("GET", url, { c2: c2.name, num: a.numberField.name });
+      const golden = gb.answer({ [c2.name]: "c2", [a.numberField.name]: "num" });
+      const fields = [c2.name, a.numberField.name];
+      const ticket = sentence(
+        g.opener(),
+        `${g.brokenCall("GET", broken)} returns 200, but the \`${a.numberField.name}\` field is missing and the ${c2.name} differs from the ops console.`,
+        difficulty === "medium"
+          ? g.pick([
+              "Someone copied that path from an integration guide.",
+              "Nobody remembers where that path came from.",
+              "It looked right in the URL, which is how it slipped through review.",
+            ])
+          : `That \`${t.lookalike.segment}\` family is what ${t.lookalike.audience} see, redacted and cached; it is not ours.`,
+        g.pick([
+          `Find out which family is the real one for our own operations and read ${id} from it.`,
+          `Read ${id} from the route that is meant for us, not for another audience.`,
+          `Use the spec to find the canonical single-${a.noun} route and read ${id}.`,
+        ]),
+        g.stayCanonical(),
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `An integration reads ${id} from \`${broken}\` (a look-alike route for another audience) and misses \`${a.numberField.name}\`; read ${id} from the canonical route and report its \`${c2.name}\` and \`${a.numberField.name}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(c2.name, target[c2.name] ?? null, `Live ${c2.name} of ${id}.`),
+          field(
+            a.numberField.name,
+            target[a.numberField.name] ?? null,
+            `${a.numberField.description} of ${id}.`,
+          ),
+        ],
+        g1: [
+          flowToAnswer(
+            `${c2.name}_from_canonical`,
+            url,
+            200,
+            c2.name,
+            c2.name,
+            "The value must come from the canonical family.",
+          ),
+        ],
+        constraints: forbidDecoys(ctx),
+        probes: [{ method: "GET", url: broken, token: "fresh", status: 200 }],
+      });
+    },
+  };
+}
 
 /** Discovery, hard: only a display name is known; find the id through the published list route. */
-const byName: SubtaskTemplate = {
-  id: "discovery.find-by-name",
-  axis: "discovery",
-  difficulty: "hard",
-  build(ctx) {
-    const { built, state, grammar: g } = ctx;
-    const a = built.template.asset;
-    const target = state.claimAsset(ctx.rng);
-    const id = state.assetId(target);
-    const index = state.assets.indexOf(target);
-    const name = literal(target, a.nameField);
-    const [c1, c2] = a.canaryFields;
-    if (!c1 || !c2) throw new Error("no canary fields");
-    const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-    readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
-    gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name, c2: c2.name });
-    const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
-    const fields = [c1.name, c2.name];
-    const ticket = sentence(
-      g.opener(),
-      g.pick([
-        `The crew only knows the ${a.noun} as "${name}"; ${g.system()} tried \`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\` and got ${g.quoteError(404, "not_found")}.`,
-        `A request for "${name}" by name (\`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\`) came back ${g.quoteError(404, "not_found")}: the path wants an id, not a name.`,
-      ]),
-      g.pick([
-        `Find the ${a.noun}'s id through the published API and read its live record.`,
-        `Resolve "${name}" to its id using the documented routes, then read it.`,
-      ]),
-      g.stayCanonical(),
-      g.report(fields),
-    );
-    return subtask(ctx, this.id, {
-      ticket,
-      brief: `Resolve the ${a.noun} named "${name}" to its id through the published list route, read it, and report its \`${c1.name}\` and \`${c2.name}\`.`,
-      golden,
-      builder: gb,
-      answer: [
-        field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of "${name}".`),
-        field(c2.name, target[c2.name] ?? null, `Live ${c2.name} of "${name}".`),
-      ],
-      g1: [
-        {
-          kind: "data_flow",
-          id: "id_from_list_used",
-          explain: "The id must come from the published list and be used to read the record.",
-          from_response_url_pattern: `^${re(built.routes.listAssets)}(\\?.*)?$`,
-          from_status: 200,
-          from_body_key: `${a.plural}.${a.idField}`,
-          must_be_stored: false,
-          used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
-        },
-        flowToAnswer(
-          `${c1.name}_from_read`,
-          built.routes.asset(id),
-          200,
-          c1.name,
-          c1.name,
-          "The value must come from the canonical read.",
-        ),
-      ],
-      constraints: forbidDecoys(ctx),
-      probes: [
-        {
-          method: "GET",
-          url: `${built.routes.listAssets}/${encodeURIComponent(name)}`,
-          token: "fresh",
-          status: 404,
-          error: "not_found",
-        },
-      ],
-    });
-  },
-};
+/**
+ * Discovery: the crew knows a record by name; the path wants an id. hard: find how; medium: the
+ * ticket says the listing carries the names.
+ */
+function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
+  return {
+    id: difficulty === "hard" ? "discovery.find-by-name" : `discovery.find-by-name-${difficulty}`,
+    axis: "discovery",
+    difficulty,
+    build(ctx) {
+      const { built, state, grammar: g } = ctx;
+      const a = built.template.asset;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const index = state.assets.indexOf(target);
+      const name = literal(target, a.nameField);
+      const [c1, c2] = a.canaryFields;
+      if (!c1 || !c2) throw new Error("no canary fields");
+      const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
+      readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
+      gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name, c2: c2.name });
+      const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
+      const fields = [c1.name, c2.name];
+      const ticket = sentence(
+        g.opener(),
+        g.pick([
+          `The crew only knows the ${a.noun} as "${name}"; ${g.system()} tried \`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\` and got ${g.quoteError(404, "not_found")}.`,
+          `A request for "${name}" by name (\`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\`) came back ${g.quoteError(404, "not_found")}: the path wants an id, not a name.`,
+        ]),
+        g.pick([
+          `Find the ${a.noun}'s id through the published API and read its live record.`,
+          `Resolve "${name}" to its id using the documented routes, then read it.`,
+        ]),
+        difficulty === "medium"
+          ? `The listing \`GET ${built.routes.listAssets}\` shows every ${a.noun} with its \`${a.nameField}\` and id, a page at a time.`
+          : "",
+        g.stayCanonical(),
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Resolve the ${a.noun} named "${name}" to its id through the published list route, read it, and report its \`${c1.name}\` and \`${c2.name}\`.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of "${name}".`),
+          field(c2.name, target[c2.name] ?? null, `Live ${c2.name} of "${name}".`),
+        ],
+        g1: [
+          {
+            kind: "data_flow",
+            id: "id_from_list_used",
+            explain: "The id must come from the published list and be used to read the record.",
+            from_response_url_pattern: `^${re(built.routes.listAssets)}(\\?.*)?$`,
+            from_status: 200,
+            from_body_key: `${a.plural}.${a.idField}`,
+            must_be_stored: false,
+            used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
+          },
+          flowToAnswer(
+            `${c1.name}_from_read`,
+            built.routes.asset(id),
+            200,
+            c1.name,
+            c1.name,
+            "The value must come from the canonical read.",
+          ),
+        ],
+        constraints: forbidDecoys(ctx),
+        probes: [
+          {
+            method: "GET",
+            url: `${built.routes.listAssets}/${encodeURIComponent(name)}`,
+            token: "fresh",
+            status: 404,
+            error: "not_found",
+          },
+        ],
+      });
+    },
+  };
+}
 
 /**
  * Discovery, medium: a registry route needs a query parameter the spec does not document; the 400
@@ -232,7 +248,7 @@ const undocumentedParam: SubtaskTemplate = {
   difficulty: "medium",
   build(ctx) {
     const noun = ctx.state.claimSlot("registry");
-    if (noun === null) return lookalikeFamily.build(ctx);
+    if (noun === null) return lookalikeFamily("medium").build(ctx);
     const { built, state, grammar: g } = ctx;
     const t = built.template;
     const a = t.asset;
@@ -293,8 +309,10 @@ const undocumentedParam: SubtaskTemplate = {
 
 export const DISCOVERY_TEMPLATES: readonly SubtaskTemplate[] = [
   deprecatedRoute("easy"),
+  lookalikeFamily("easy"),
   deprecatedRoute("medium"),
-  lookalikeFamily,
+  lookalikeFamily("medium"),
   undocumentedParam,
-  byName,
+  byName("medium"),
+  byName("hard"),
 ];

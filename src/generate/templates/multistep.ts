@@ -185,113 +185,120 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
  * pending for a couple of polls, then awaiting_confirmation; confirming it writes the record. The
  * client that quit after the 202 left nothing behind.
  */
-const asyncJob: SubtaskTemplate = {
-  id: "multistep.async-job",
-  axis: "multistep",
-  difficulty: "medium",
-  build(ctx) {
-    const { built, state, grammar: g } = ctx;
-    const t = built.template;
-    const a = t.asset;
-    const w = t.work;
-    const target = state.claimAsset(ctx.rng);
-    const id = state.assetId(target);
-    const level = g.pick(w.levelField.values);
-    const url = `${built.routes.work}/async`;
-    const gb = new GoldenBuilder(built.world, ctx.position);
-    gb.call("GET", built.routes.asset(id), { copy: w.copyField });
-    gb.call(
-      "POST",
-      url,
-      { jid: "job_id" },
-      { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") },
-    );
-    // Polled back to back, the job is pending twice, then awaiting_confirmation.
-    for (let i = 0; i < 3; i++) gb.call("GET", `${built.routes.jobs}/${gb.ref("jid")}`);
-    gb.call("POST", `${built.routes.jobs}/${gb.ref("jid")}/confirm`, {
-      wid: `result.${w.idField}`,
-      copy2: `result.${w.copyField}`,
-    });
-    const wid = state.createWork({
-      [a.idField]: id,
-      [w.levelField.name]: level,
-      [w.copyField]: target[w.copyField] ?? null,
-    });
-    const golden = gb.answer({ [w.idField]: "wid", [w.copyField]: "copy2" });
-    const fields = [w.idField, w.copyField];
-    const confirmRe = `^${re(built.routes.jobs)}/[^/]+/confirm$`;
-    const ticket = sentence(
-      g.opener(),
-      `${g.system()} opens \`${level}\` ${w.noun}s through \`POST ${url}\` (the one for ${id} carries ${id}'s live \`${w.copyField}\`).`,
-      g.pick([
-        "It gets `202` back, logs success and exits, but the record never shows up.",
-        "The call answers `202` and the script treats that as done; nothing is ever created.",
-      ]),
-      g.pick([
-        "Follow the job through to the end so the record is really written.",
-        `See the ${w.noun} for ${id} all the way through the async flow.`,
-      ]),
-      g.report(fields),
-    );
-    return subtask(ctx, this.id, {
-      ticket,
-      brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through the async \`POST ${url}\` (202: poll the job, then confirm it), and report \`${w.idField}\` and \`${w.copyField}\` from the confirmed result.`,
-      golden,
-      builder: gb,
-      answer: [
-        field(w.idField, wid, "The id of the record the confirmed job wrote."),
-        field(w.copyField, target[w.copyField] ?? null, `The ${w.copyField} the new ${w.noun} carries.`),
-      ],
-      g1: [
-        {
-          kind: "data_flow",
-          id: "job_polled",
-          explain: "The job id from the 202 must be polled.",
-          from_response_url_pattern: `^${re(url)}$`,
-          from_status: 202,
-          from_body_key: "job_id",
-          must_be_stored: false,
-          used_in_request_url_pattern: `^${re(built.routes.jobs)}/[^/]+$`,
-        },
-        {
-          kind: "data_flow",
-          id: "id_from_confirm",
-          explain: "The id must come from the confirmed job's result.",
-          from_response_url_pattern: confirmRe,
-          from_status: 200,
-          from_body_key: `result.${w.idField}`,
-          answer_field: w.idField,
-          must_be_stored: false,
-          used_in_request_url_pattern: null,
-        },
-        {
-          kind: "data_flow",
-          id: "copy_from_confirm",
-          explain: `The ${w.copyField} must come from the confirmed job's result.`,
-          from_response_url_pattern: confirmRe,
-          from_status: 200,
-          from_body_key: `result.${w.copyField}`,
-          answer_field: w.copyField,
-          must_be_stored: false,
-          used_in_request_url_pattern: null,
-        },
-      ],
-      probes: [
-        {
-          method: "POST",
-          url,
-          body: { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: "probe" },
-          token: "fresh",
-          status: 202,
-        },
-      ],
-    });
-  },
-};
+function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
+  return {
+    id: difficulty === "medium" ? "multistep.async-job" : `multistep.async-job-${difficulty}`,
+    axis: "multistep",
+    difficulty,
+    build(ctx) {
+      const { built, state, grammar: g } = ctx;
+      const t = built.template;
+      const a = t.asset;
+      const w = t.work;
+      const target = state.claimAsset(ctx.rng);
+      const id = state.assetId(target);
+      const level = g.pick(w.levelField.values);
+      const url = `${built.routes.work}/async`;
+      const gb = new GoldenBuilder(built.world, ctx.position);
+      gb.call("GET", built.routes.asset(id), { copy: w.copyField });
+      gb.call(
+        "POST",
+        url,
+        { jid: "job_id" },
+        { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") },
+      );
+      // Polled back to back, the job is pending twice, then awaiting_confirmation.
+      for (let i = 0; i < 3; i++) gb.call("GET", `${built.routes.jobs}/${gb.ref("jid")}`);
+      gb.call("POST", `${built.routes.jobs}/${gb.ref("jid")}/confirm`, {
+        wid: `result.${w.idField}`,
+        copy2: `result.${w.copyField}`,
+      });
+      const wid = state.createWork({
+        [a.idField]: id,
+        [w.levelField.name]: level,
+        [w.copyField]: target[w.copyField] ?? null,
+      });
+      const golden = gb.answer({ [w.idField]: "wid", [w.copyField]: "copy2" });
+      const fields = [w.idField, w.copyField];
+      const confirmRe = `^${re(built.routes.jobs)}/[^/]+/confirm$`;
+      const ticket = sentence(
+        g.opener(),
+        `${g.system()} opens \`${level}\` ${w.noun}s through \`POST ${url}\` (the one for ${id} carries ${id}'s live \`${w.copyField}\`).`,
+        g.pick([
+          "It gets `202` back, logs success and exits, but the record never shows up.",
+          "The call answers `202` and the script treats that as done; nothing is ever created.",
+        ]),
+        g.pick([
+          "Follow the job through to the end so the record is really written.",
+          `See the ${w.noun} for ${id} all the way through the async flow.`,
+        ]),
+        // Easy spells the protocol out; medium leaves it to the 202 and the job's own answers.
+        difficulty === "easy"
+          ? "The 202 names a job: poll it until it is `awaiting_confirmation`, then confirm it; only the confirmation writes the record."
+          : "",
+        g.report(fields),
+      );
+      return subtask(ctx, this.id, {
+        ticket,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through the async \`POST ${url}\` (202: poll the job, then confirm it), and report \`${w.idField}\` and \`${w.copyField}\` from the confirmed result.`,
+        golden,
+        builder: gb,
+        answer: [
+          field(w.idField, wid, "The id of the record the confirmed job wrote."),
+          field(w.copyField, target[w.copyField] ?? null, `The ${w.copyField} the new ${w.noun} carries.`),
+        ],
+        g1: [
+          {
+            kind: "data_flow",
+            id: "job_polled",
+            explain: "The job id from the 202 must be polled.",
+            from_response_url_pattern: `^${re(url)}$`,
+            from_status: 202,
+            from_body_key: "job_id",
+            must_be_stored: false,
+            used_in_request_url_pattern: `^${re(built.routes.jobs)}/[^/]+$`,
+          },
+          {
+            kind: "data_flow",
+            id: "id_from_confirm",
+            explain: "The id must come from the confirmed job's result.",
+            from_response_url_pattern: confirmRe,
+            from_status: 200,
+            from_body_key: `result.${w.idField}`,
+            answer_field: w.idField,
+            must_be_stored: false,
+            used_in_request_url_pattern: null,
+          },
+          {
+            kind: "data_flow",
+            id: "copy_from_confirm",
+            explain: `The ${w.copyField} must come from the confirmed job's result.`,
+            from_response_url_pattern: confirmRe,
+            from_status: 200,
+            from_body_key: `result.${w.copyField}`,
+            answer_field: w.copyField,
+            must_be_stored: false,
+            used_in_request_url_pattern: null,
+          },
+        ],
+        probes: [
+          {
+            method: "POST",
+            url,
+            body: { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: "probe" },
+            token: "fresh",
+            status: 202,
+          },
+        ],
+      });
+    },
+  };
+}
 
 export const MULTISTEP_TEMPLATES: readonly SubtaskTemplate[] = [
   workflow("easy"),
+  asyncJob("easy"),
   workflow("medium"),
-  asyncJob,
+  asyncJob("medium"),
   workflow("hard"),
 ];
