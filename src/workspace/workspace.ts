@@ -353,7 +353,7 @@ export class Workspace {
     try {
       const { transport } = this.opts;
       response = transport.plain
-        ? await transport.plain(new Request(target, { method, headers }), body)
+        ? await transport.plain({ url: target, method, headers }, body)
         : await transport(new Request(target, { method, headers, body }));
     } catch (e) {
       return error("transport_failed", `the request could not be sent: ${(e as Error).message}`);

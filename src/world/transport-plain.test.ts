@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { HARBOR_WORLD } from "../generate/harbor-world.js";
+import { EXAMPLE_WORLD as W } from "./example-world.js";
+import { type CallOptions, client, type Exchange, mintToken } from "./test-helpers.js";
+import { inProcessTransport, type WorldTransport } from "./transport.js";
+import { TrialWorld } from "./trial-world.js";
+
+/** `client` over `transport.plain`, the way the workspace sends: parts, the body handed beside them. */
+function plainClient(transport: WorldTransport) {
+  const plain = transport.plain;
+  if (!plain) throw new Error("an in-process transport has plain");
+  return async (method: string, path: string, opts: CallOptions = {}): Promise<Exchange> => {
+    const headers = new Headers(opts.headers ?? {});
+    if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    }
+    // The workspace hands over a parsed URL (dot segments resolved), as a Request would hold it.
+    const url = new URL(`http://world.local${path}`).href;
+    const res = await plain({ url, method, headers }, body);
+    let parsed: unknown = null;
+    try {
+      parsed = res.text ? JSON.parse(res.text) : null;
+    } catch {
+      parsed = res.text;
+    }
+    return {
+      status: res.status,
+      headers: Object.fromEntries(res.headers.entries()),
+      text: res.text,
+      body: parsed,
+    };
+  };
+}
+
+type Call = ReturnType<typeof client>;
+
+/** Requests of every method, with and without bodies, good and broken, on the example world. */
+async function scenario(call: Call): Promise<Exchange[]> {
+  const out: Exchange[] = [];
+  const c = async (method: string, path: string, opts: CallOptions = {}) => {
+    const res = await call(method, path, opts);
+    out.push(res);
+    return res;
+  };
+  await c("GET", "/openapi.json");
+  const { token } = await mintToken(c, W, "valves:read valves:write schedules:write");
+  await c("POST", W.auth.token_path, {
+    raw: "grant_type=password",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  await c("GET", "/v3/valves", { token });
+  await c("GET", "/v3/valves?zone=A&x=%20y", { token });
+  const read = await c("GET", "/v3/valves/VL-2", { token });
+  await c("PATCH", "/v3/valves/VL-2", {
+    token,
+    body: { flow_lpm: 1 },
+    headers: { "if-match": read.headers.etag as string },
+  });
+  await c("PATCH", "/v3/valves/VL-2", { token, body: { flow_lpm: 2 }, headers: { "if-match": "stale" } });
+  const job = await c("POST", "/v3/schedules", { token, body: { valveId: "VL-1", durationMin: 20 } });
+  await c("GET", job.headers.location as string, { token });
+  await c("POST", "/v3/work-orders", { token, body: { site: "north" }, headers: { "x-apiflow-wait": "3" } });
+  await c("POST", "/v3/work-orders/bulk", {
+    token,
+    raw: "{oops",
+    headers: { "content-type": "application/json" },
+  });
+  await c("POST", "/v3/work-orders/bulk", { token, raw: "a", headers: { "content-type": "text/plain" } });
+  await c("DELETE", "/v3/work-orders/WO-001", { token });
+  await c("PUT", "/v3/valves", { token });
+  await c("HEAD", "/v3/valves", { token });
+  await c("OPTIONS", "/v3/valves", { token });
+  await c("BREW", "/v3/valves", { token });
+  await c("GET", "/v3/nowhere/../valves/%2e%2e%2fx", { token });
+  await c("GET", "/v3/valves", { token, headers: { "x-apiflow-wait": "61" } });
+  return out;
+}
+
+describe("inProcessTransport.plain", () => {
+  it("answers exactly as a fetch Request does (status, headers, text, event log, clock)", async () => {
+    const viaRequest = new TrialWorld(W, "seed-plain");
+    const viaPlain = new TrialWorld(W, "seed-plain");
+    const a = await scenario(client(inProcessTransport(viaRequest)));
+    const b = await scenario(plainClient(inProcessTransport(viaPlain)));
+    expect(b).toEqual(a);
+    const statuses = new Set(a.map((e) => e.status));
+    for (const s of [200, 202, 204, 400, 404, 405, 409, 415, 429])
+      expect([...statuses], `status ${s}`).toContain(s);
+    expect(viaPlain.log.events).toEqual(viaRequest.log.events);
+    expect(viaPlain.clock).toBe(viaRequest.clock);
+  });
+
+  it("the comparison catches a difference: another seed changes what is answered", async () => {
+    const a = await scenario(client(inProcessTransport(new TrialWorld(W, "seed-a"))));
+    const b = await scenario(plainClient(inProcessTransport(new TrialWorld(W, "seed-b"))));
+    expect(b).not.toEqual(a);
+  });
+
+  it("refuses a method fetch refuses, as sending a Request would", async () => {
+    const plain = plainClient(inProcessTransport(new TrialWorld(HARBOR_WORLD, "seed-m")));
+    await expect(plain("TRACE", "/v3/vessels")).rejects.toThrow(TypeError);
+    await expect(plain("BAD METHOD", "/v3/vessels")).rejects.toThrow(TypeError);
+  });
+});
