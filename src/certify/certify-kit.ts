@@ -215,6 +215,26 @@ function templateRegex(template: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
+// A world's routes in matching order with their regexes, built once per world: the gates look up
+// every golden step's route many times (a few percent of certification when rebuilt per call).
+const routeTables = new WeakMap<World, Array<{ route: Route; re: RegExp; names: string[] }>>();
+
+function routeTable(world: World): Array<{ route: Route; re: RegExp; names: string[] }> {
+  let table = routeTables.get(world);
+  if (!table) {
+    // Literal segments beat parameters: `/v3/vessels/search` before `/v3/vessels/{id}`.
+    table = [...world.routes]
+      .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))
+      .map((route) => ({
+        route,
+        re: templateRegex(route.path),
+        names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1] as string),
+      }));
+    routeTables.set(world, table);
+  }
+  return table;
+}
+
 /** The world route a request goes to (method and path), with its path parameters. */
 export function routeFor(
   world: World,
@@ -222,15 +242,10 @@ export function routeFor(
   url: string,
 ): { route: Route; params: Record<string, string> } | null {
   const path = url.split("?")[0] ?? url;
-  // Literal segments beat parameters: `/v3/vessels/search` before `/v3/vessels/{id}`.
-  const routes = [...world.routes].sort(
-    (a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0),
-  );
-  for (const route of routes) {
+  for (const { route, re, names } of routeTable(world)) {
     if (route.method !== method.toUpperCase()) continue;
-    const m = templateRegex(route.path).exec(path);
+    const m = re.exec(path);
     if (!m) continue;
-    const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1] as string);
     const params: Record<string, string> = {};
     names.forEach((n, i) => {
       params[n] = m[i + 1] as string;
