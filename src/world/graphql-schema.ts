@@ -229,15 +229,17 @@ function toConnection(route: Route, body: JsonObject, start: number): Connection
 function paginationArgs(route: Route): GraphQLFieldConfigArgumentMap {
   const pg = route.pagination;
   if (!pg) return {};
+  // The limits the OpenAPI spec documents for the REST page size.
+  const size = `Records per page (at most ${pg.max_page_size ?? DEFAULT_MAX_PAGE_SIZE}, default ${pg.page_size ?? DEFAULT_PAGE_SIZE})`;
   const args: GraphQLFieldConfigArgumentMap = {
-    first: { type: GraphQLInt, description: "Records per page" },
+    first: { type: GraphQLInt, description: size },
     after: { type: GraphQLString, description: "Read the page after this cursor (pageInfo.endCursor)" },
   };
-  if (pg.style === "cursor" || pg.style === "offset") args.limit = { type: GraphQLInt };
-  if (pg.style === "offset") args.offset = { type: GraphQLInt };
+  if (pg.style === "cursor" || pg.style === "offset") args.limit = { type: GraphQLInt, description: size };
+  if (pg.style === "offset") args.offset = { type: GraphQLInt, description: "Records to skip (default 0)" };
   if (pg.style === "page" || pg.style === "link") {
-    args.page = { type: GraphQLInt, description: "1-based page number" };
-    args.perPage = { type: GraphQLInt };
+    args.page = { type: GraphQLInt, description: "1-based page number (default 1)" };
+    args.perPage = { type: GraphQLInt, description: size };
   }
   return args;
 }

@@ -11,7 +11,7 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
 import type { WorldAppEnv } from "./engine.js";
 import { requestBodySchema } from "./openapi.js";
-import { PAGINATION_PARAMS } from "./paginate.js";
+import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
 import { serveOperation } from "./protocol-operation.js";
 import type { TrialWorld } from "./trial-world.js";
 
@@ -81,11 +81,17 @@ export function worldMcpTools(world: World): Tool[] {
     const route = plan.route;
     const properties: Record<string, object> = {};
     for (const p of plan.pathParams) properties[p] = { type: "string" };
+    const pg = route.pagination;
+    // The limits the OpenAPI spec documents for the REST page size.
+    const size = pg
+      ? `Records per page (at most ${pg.max_page_size ?? DEFAULT_MAX_PAGE_SIZE}, default ${pg.page_size ?? DEFAULT_PAGE_SIZE})`
+      : undefined;
     for (const q of plan.queryParams) {
       const declared = route.query_params?.find((p) => p.name === q);
+      const description = declared?.description ?? (pg ? (PAGE_ARGS[q] ?? size) : undefined);
       properties[q] = {
         type: "string",
-        ...(declared?.description ? { description: declared.description } : {}),
+        ...(description ? { description } : {}),
         ...(declared?.allowed ? { enum: declared.allowed } : {}),
       };
     }
@@ -106,6 +112,13 @@ export function worldMcpTools(world: World): Tool[] {
   }
   return tools;
 }
+
+/** What the OpenAPI spec says of the REST pagination parameters (the page size is per route). */
+const PAGE_ARGS: Record<string, string | undefined> = {
+  page: "1-based page number (default 1)",
+  offset: "Records to skip (default 0)",
+  cursor: "next_cursor of the previous page",
+};
 
 function toolError(code: string, message: string): CallToolResult {
   const body = { error: code, message };
