@@ -276,12 +276,15 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
       const sentCrew = difficulty === "hard" ? String(crew) : crew;
       const sent = body(level.toUpperCase(), sentCrew);
       const problems = validateBody(validator, sent, "create");
-      const enumAt = problems.findIndex((p) => p.code === "invalid_enum");
-      if (enumAt < 0) throw new Error(`${this.id}: the broken body has no invalid_enum problem`);
+      if (!problems.some((p) => p.code === "invalid_enum"))
+        throw new Error(`${this.id}: the broken body has no invalid_enum problem`);
       const errorsPath = errorKeyPath(built.world.errors, "errors");
       const gb = new GoldenBuilder(built.world, ctx.position);
       // The body as the client sent it; the level the validator accepts is read from its answer.
-      gb.call("POST", url, { lvl: `${errorsPath}.${enumAt}.allowed.${levels.indexOf(level)}` }, sent);
+      // Whichever problem lists allowed values (the order of problems follows the body's keys, which
+      // a transport may reorder), the level's place in that list.
+      const allowedAt = `${errorsPath}.allowed.${levels.indexOf(level)}`;
+      gb.call("POST", url, { lvl: allowedAt }, sent);
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
       gb.call("POST", url, { wid: w.idField, st: w.statusField }, body(gb.ref("lvl"), crew, gb.ref("copy")));
       const wid = state.createWork({
@@ -335,8 +338,7 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
             explain: "The level sent must be one the validator's 422 listed as allowed.",
             from_response_url_pattern: `^${re(url)}$`,
             from_status: 422,
-            // Every problem that lists allowed values; the level's place in the list.
-            from_body_key: `${errorsPath}.allowed.${levels.indexOf(level)}`,
+            from_body_key: allowedAt,
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(url)}$`,
           },
