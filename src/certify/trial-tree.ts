@@ -202,8 +202,8 @@ class TrialTree {
 }
 
 /**
- * The runner certification uses: trials of the same task and trial seed share a `TrialTree`, and
- * the golden agent's trial of a (task, epoch) — the triad's answer key, the oracle's first attempt,
+ * The runner certification uses: trials of the same task at epoch 1 share a `TrialTree`, and the
+ * golden agent's trial of a task at epoch 1 — the triad's answer key, the oracle's first attempt,
  * the chain's golden replay and the discoverability run are the same trial — runs once. Every
  * result equals what `freshTrials` returns for the same trial (but `duration_s`).
  *
@@ -213,43 +213,37 @@ export function sharedTrials(bank: Bank): TrialRunner {
   const trees = new Map<string, TrialTree>();
   const golden = new Map<string, Promise<TrialResult>>();
   const run = (task: Task, agent: AgentFactory, epoch = 1): Promise<TrialResult> => {
-    const id = `${task.id}\u0000${epoch}`;
+    // The gates run their many trials (exams, replays, exploits) at epoch 1; the oracle's other
+    // epochs are one trial each, with nothing to share: a tree would only record its calls, and
+    // keeping the result until the task is released would only keep its transcript and log alive
+    // (old-generation garbage the collector walks through in every later gate of the task).
+    if (epoch !== 1) return runTrial({ bank, task, agent, epoch });
     if (agent === goldenAgentFactory) {
-      const memo = golden.get(id);
+      const memo = golden.get(task.id);
       if (memo) return memo;
     }
-    let result: Promise<TrialResult>;
-    if (epoch !== 1) {
-      // The gates run their many trials (exams, replays, exploits) at epoch 1; the oracle's other
-      // epochs are one trial each, with nothing to share: a tree would only record its calls.
-      result = runTrial({ bank, task, agent, epoch });
-    } else {
-      let tree = trees.get(id);
-      if (!tree) {
-        tree = new TrialTree(bank, task, trialSeed(bank.manifest.seed, task.id, epoch));
-        trees.set(id, tree);
-      }
-      const t = tree;
-      result = runTrial({
-        bank,
-        task,
-        agent,
-        epoch,
-        backend: () => t.backend(),
-        grade: (input) => t.grade(input),
-      });
+    let tree = trees.get(task.id);
+    if (!tree) {
+      tree = new TrialTree(bank, task, trialSeed(bank.manifest.seed, task.id, epoch));
+      trees.set(task.id, tree);
     }
-    if (agent === goldenAgentFactory) golden.set(id, result);
+    const t = tree;
+    const result = runTrial({
+      bank,
+      task,
+      agent,
+      epoch,
+      backend: () => t.backend(),
+      grade: (input) => t.grade(input),
+    });
+    if (agent === goldenAgentFactory) golden.set(task.id, result);
     return result;
   };
   return {
     run,
     release(task) {
-      for (const key of [...trees.keys(), ...golden.keys()])
-        if (key.startsWith(`${task.id}\u0000`)) {
-          trees.delete(key);
-          golden.delete(key);
-        }
+      trees.delete(task.id);
+      golden.delete(task.id);
     },
   };
 }
