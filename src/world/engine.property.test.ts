@@ -187,7 +187,27 @@ async function fuzz(world: World, numRuns: number) {
   const before = snapshot(victim);
 
   const agent = new TrialWorld(world, "seed-agent");
-  const transport: WorldTransport = inProcessTransport(agent);
+  // Its twin gets every request too, the way the workspace sends in-process (`transport.plain`:
+  // parts, body beside them), and must answer and log exactly as the agent's world does.
+  const twin = new TrialWorld(world, "seed-agent");
+  const twinPlain = inProcessTransport(twin).plain;
+  if (!twinPlain) throw new Error("an in-process transport has plain");
+  const bodies = new WeakMap<Request, string>();
+  const agentTransport = inProcessTransport(agent);
+  const transport: WorldTransport = async (request) => {
+    const body = bodies.get(request) ?? (request.body ? await request.clone().text() : undefined);
+    const res = await agentTransport(request);
+    const text = await res.clone().text();
+    // As the workspace hands it over: the parsed path and query on the in-process origin.
+    const { pathname, search } = new URL(request.url);
+    const url = `http://world.local${pathname}${search}`;
+    const plain = await twinPlain({ url, method: request.method, headers: request.headers }, body);
+    expect(
+      { status: plain.status, headers: Object.fromEntries(plain.headers.entries()), text: plain.text },
+      `${request.method} ${request.url}`,
+    ).toEqual({ status: res.status, headers: Object.fromEntries(res.headers.entries()), text });
+    return res;
+  };
   const call = client(transport);
   const all = world.auth.scopes.join(" ");
   const tokens = [
@@ -206,6 +226,7 @@ async function fuzz(world: World, numRuns: number) {
       if (r.auth === "pool") token = tokens[0];
       const request = toRequest(r, token);
       if (!request) return;
+      if (r.body !== undefined) bodies.set(request, r.body);
       const res = await transport(request);
       const text = await res.text();
       served += 1;
@@ -226,6 +247,9 @@ async function fuzz(world: World, numRuns: number) {
   // The engine is still up and the other trial never moved.
   expect((await call("GET", "/openapi.json")).status).toBe(200);
   expect(snapshot(victim)).toBe(before);
+  expect(snapshot(twin), "the twin served by transport.plain logged and stored the same").toBe(
+    snapshot(agent),
+  );
   // The generator reaches past the front door: successes and each kind of refusal occur.
   for (const s of [200, 400, 401, 404, 405]) expect(statuses.has(s), `status ${s} generated`).toBe(true);
   return { served, statuses };

@@ -8,7 +8,7 @@ import { mintTokenReply } from "./auth.js";
 import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
 import { fail, ok, type Reply, styleReply } from "./reply.js";
-import { type BodyError, serveRoute } from "./serve-route.js";
+import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
 
 /** Request bodies larger than this are refused with 413 before parsing. */
@@ -46,18 +46,20 @@ export type WorldAppEnv = Env;
  */
 export function createWorldApp(world: World): Hono<Env> {
   const app = new Hono<Env>();
-  const spec = renderOpenApi(world) as unknown as JsonValue;
-  const templates = world.routes.map((r) => ({
-    method: r.method,
-    re: new RegExp(`^${r.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`),
-  }));
+  const templates = pathTemplates(world);
 
   app.use("*", async (c, next) => {
-    const early = await readRequest(c);
-    if (early) {
-      c.res = respond(c, early);
+    const read = await readRequest(c.env.trial, {
+      method: c.req.method,
+      header: (name) => c.req.header(name),
+      text: () => handedBodies.get(c.req.raw) ?? c.req.text(),
+    });
+    if ("refused" in read) {
+      c.res = respond(c, read.refused);
       return;
     }
+    c.set("body", read.body);
+    c.set("bodyError", read.bodyError);
     await next();
   });
 
@@ -67,69 +69,192 @@ export function createWorldApp(world: World): Hono<Env> {
     return app;
   }
 
-  app.get("/openapi.json", (c) => respond(c, ok(200, spec)));
-
-  app.post(world.auth.token_path, (c) => {
-    const bodyError = c.get("bodyError");
-    if (bodyError) return respond(c, fail(bodyError.status, bodyError.error, bodyError.message));
-    return respond(c, mintTokenReply(c.env.trial, c.get("body")));
-  });
-
-  for (const route of world.routes) {
-    const honoPath = route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1");
-    app.on(route.method, honoPath, (c) => {
-      const url = requestUrl(c);
-      return respond(
+  for (const entry of routingTable(world).entries) {
+    app.on(entry.method, entry.honoPath, (c) =>
+      respond(
         c,
-        serveRoute(c.env.trial, route, {
-          url,
+        entry.serve(c.env.trial, {
+          url: requestUrl(c),
           params: c.req.param() as Record<string, string>,
           header: (name) => c.req.header(name),
           body: c.get("body"),
           bodyError: c.get("bodyError"),
         }),
-      );
-    });
+      ),
+    );
   }
 
-  app.notFound((c) => {
-    const path = c.req.path;
-    const allowed = [...new Set(templates.filter((t) => t.re.test(path)).map((t) => t.method))];
-    if (allowed.length > 0) {
-      return respond(
-        c,
-        fail(
-          405,
-          "method_not_allowed",
-          `${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
-          {},
-          { allow: allowed.join(", ") },
-        ),
-      );
-    }
-    return respond(
-      c,
-      fail(404, "not_found", `no route ${c.req.method} ${path}; the published routes are in /openapi.json`),
-    );
-  });
-
-  app.onError((err, c) =>
-    // A crash here is a bug in the world or the engine; the agent still gets a truthful JSON answer.
-    respond(c, fail(500, "internal_error", `the world engine failed: ${err.message}`)),
-  );
+  app.notFound((c) => respond(c, unrouted(templates, c.req.method, c.req.path)));
+  app.onError((err, c) => respond(c, engineFailed(err)));
   return app;
 }
 
+/** One path a REST world answers, in the order Hono tries them (the first that matches serves). */
+interface RoutingEntry {
+  method: string;
+  /** The path in Hono's syntax (`/v3/vessels/:vessel_id`). */
+  honoPath: string;
+  /** The same path as a regex over a request path, capturing the parameters named in `params`. */
+  re: RegExp;
+  params: string[];
+  serve(trial: TrialWorld, req: RouteRequest): Reply;
+}
+
+/** What a REST world answers: its spec, the token endpoint and its declared routes, in that order. */
+interface RoutingTable {
+  entries: RoutingEntry[];
+  templates: ReadonlyArray<{ method: string; re: RegExp }>;
+}
+
+const routingTables = new WeakMap<World, RoutingTable>();
+
+/** A REST world's routing table, built once per world object. */
+function routingTable(world: World): RoutingTable {
+  let table = routingTables.get(world);
+  if (table) return table;
+  const spec = renderOpenApi(world) as unknown as JsonValue;
+  const entry = (method: string, path: string, serve: RoutingEntry["serve"]): RoutingEntry => {
+    const params: string[] = [];
+    const source = path
+      .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
+      .map((part, i) => {
+        if (i % 2 === 0) return part.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+        params.push(part.slice(1, -1));
+        return "([^/]+)";
+      })
+      .join("");
+    return {
+      method,
+      honoPath: path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1"),
+      re: new RegExp(`^${source}$`),
+      params,
+      serve,
+    };
+  };
+  table = {
+    entries: [
+      entry("GET", "/openapi.json", () => ok(200, spec)),
+      entry("POST", world.auth.token_path, (trial, req) =>
+        req.bodyError
+          ? fail(req.bodyError.status, req.bodyError.error, req.bodyError.message)
+          : mintTokenReply(trial, req.body),
+      ),
+      ...world.routes.map((route) =>
+        entry(route.method, route.path, (trial, req) => serveRoute(trial, route, req)),
+      ),
+    ],
+    templates: pathTemplates(world),
+  };
+  routingTables.set(world, table);
+  return table;
+}
+
+/** Methods the plain path serves (HEAD and the rest go through Hono, which answers them its own way). */
+const PLAIN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+
 /**
- * Advance the clock, read and parse the body. Returns a reply when the request must be refused
+ * Serve an in-process request to a REST world without building a fetch Request or Response: the
+ * same reading, routing table, route logic, error style and log as the Hono app, so the same
+ * status, headers, text and event log (a test holds it to the app over every kind of exchange).
+ * Hono's own work per request (context, router, compose, Response and Headers objects) was most of
+ * an in-process call, and certification makes about a million of them. Returns null for what only
+ * the app handles the same way: another protocol or method, or a URL whose path is percent-encoded
+ * (Hono decodes it before routing) or that has a fragment.
+ *
+ * @example const r = await servePlain(trial, { url: "http://world.local/v3/vessels", method: "GET", headers }, undefined);
+ */
+export async function servePlain(
+  trial: TrialWorld,
+  parts: { url: string; method: string; headers: Headers },
+  bodyText: string | undefined,
+): Promise<WrittenReply | null> {
+  const world = trial.world;
+  const { url: href, method, headers } = parts;
+  if ((world.protocol ?? "rest") !== "rest" || !PLAIN_METHODS.has(method)) return null;
+  // The path as Hono's getPath reads it: from the first "/" after the scheme's "//" to the "?".
+  const start = href.indexOf("/", href.indexOf(":") + 4);
+  const query = href.indexOf("?", start);
+  const path = start === -1 ? "/" : href.slice(start, query === -1 ? undefined : query);
+  if (start === -1 || path.includes("%") || href.includes("#")) return null;
+  let parsed: URL | undefined;
+  const url = () => {
+    parsed ??= new URL(href);
+    return parsed;
+  };
+  const header = (name: string) => headers.get(name) ?? undefined;
+  let body: JsonValue | null = null;
+  const write = (reply: Reply) => writeReply(trial, reply, { method, url, headers, body });
+  try {
+    const read = await readRequest(trial, { method, header, text: () => bodyText ?? "" });
+    if ("refused" in read) return write(read.refused);
+    body = read.body;
+    const table = routingTable(world);
+    for (const entry of table.entries) {
+      if (entry.method !== method) continue;
+      const m = entry.re.exec(path);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      entry.params.forEach((name, i) => {
+        params[name] = m[i + 1] as string;
+      });
+      return write(entry.serve(trial, { url: url(), params, header, body, bodyError: read.bodyError }));
+    }
+    return write(unrouted(table.templates, method, path));
+  } catch (err) {
+    return write(engineFailed(err as Error));
+  }
+}
+
+/** The regex of each route's path template, for the 405/404 answer of a request no route takes. */
+function pathTemplates(world: World): Array<{ method: string; re: RegExp }> {
+  return world.routes.map((r) => ({
+    method: r.method,
+    re: new RegExp(`^${r.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`),
+  }));
+}
+
+/** The answer to a request no route takes: 405 with `allow` when the path is a route's, else 404. */
+function unrouted(
+  templates: ReadonlyArray<{ method: string; re: RegExp }>,
+  method: string,
+  path: string,
+): Reply {
+  const allowed = [...new Set(templates.filter((t) => t.re.test(path)).map((t) => t.method))];
+  if (allowed.length > 0) {
+    return fail(
+      405,
+      "method_not_allowed",
+      `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
+      {},
+      { allow: allowed.join(", ") },
+    );
+  }
+  return fail(404, "not_found", `no route ${method} ${path}; the published routes are in /openapi.json`);
+}
+
+/** A crash in route logic is a bug in the world or the engine; the agent still gets a truthful JSON answer. */
+function engineFailed(err: Error): Reply {
+  return fail(500, "internal_error", `the world engine failed: ${err.message}`);
+}
+
+/** What the engine reads of a request before routing it, whichever way it came (Hono or plain). */
+interface IncomingRequest {
+  method: string;
+  header(name: string): string | undefined;
+  /** The body text (only asked for when the method may carry one and its length is admissible). */
+  text(): string | Promise<string>;
+}
+
+/**
+ * Advance the clock, read and parse the body. Refuses the request (a reply) when it must be refused
  * before routing (bad wait header, body too large); body problems that only matter to routes that
  * read a body are left in `bodyError`.
  */
-async function readRequest(c: Context<Env>): Promise<Reply | null> {
-  const trial = c.env.trial;
-  c.set("body", null);
-  c.set("bodyError", null);
-  const wait = c.req.header(WAIT_HEADER);
+async function readRequest(
+  trial: TrialWorld,
+  req: IncomingRequest,
+): Promise<{ refused: Reply } | { body: JsonValue | null; bodyError: BodyError | null }> {
+  const wait = req.header(WAIT_HEADER);
   let waitError: Reply | null = null;
   if (wait !== undefined) {
     const seconds = /^\d{1,4}$/.test(wait.trim()) ? Number(wait.trim()) : Number.NaN;
@@ -144,19 +269,17 @@ async function readRequest(c: Context<Env>): Promise<Reply | null> {
   }
   trial.tick();
   // Unstyled: the HTTP transport sends these same bytes before any world sees the request.
-  if (!KNOWN_METHODS.has(c.req.method)) return ok(400, { ...UNPARSEABLE_REQUEST });
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return tooLarge();
-  const method = c.req.method;
-  const text =
-    method === "GET" || method === "HEAD" ? "" : (handedBodies.get(c.req.raw) ?? (await c.req.text()));
-  if (text.length > MAX_BODY_BYTES / 4 && Buffer.byteLength(text) > MAX_BODY_BYTES) return tooLarge();
-  if (waitError) return waitError;
-  if (text === "") return null;
-  const parsed = parseBody(text, c.req.header("content-type"));
-  c.set("body", parsed.body);
-  c.set("bodyError", parsed.error);
-  return null;
+  if (!KNOWN_METHODS.has(req.method)) return { refused: ok(400, { ...UNPARSEABLE_REQUEST }) };
+  const declared = Number(req.header("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return { refused: tooLarge() };
+  const method = req.method;
+  const text = method === "GET" || method === "HEAD" ? "" : await req.text();
+  if (text.length > MAX_BODY_BYTES / 4 && Buffer.byteLength(text) > MAX_BODY_BYTES)
+    return { refused: tooLarge() };
+  if (waitError) return { refused: waitError };
+  if (text === "") return { body: null, bodyError: null };
+  const parsed = parseBody(text, req.header("content-type"));
+  return { body: parsed.body, bodyError: parsed.error };
 }
 
 function tooLarge(): Reply {
@@ -211,12 +334,24 @@ function requestUrl(c: Context<Env>): URL {
   return url;
 }
 
+/** A reply as it goes out: the world's error style applied, the JSON text and the headers written. */
+interface WrittenReply {
+  status: number;
+  headers: Record<string, string>;
+  text: string | null;
+}
+
 /**
- * Turn a reply into the HTTP response and log the exchange exactly as the client will see it. This
- * is where an error is worded in the world's error style, so route logic stays semantic.
+ * Word a reply in the world's error style, write its text and headers, and log the exchange
+ * exactly as the client will see it. This is where an error is worded in the world's error style,
+ * so route logic stays semantic.
  */
-function respond(c: Context<Env>, semantic: Reply): Response {
-  const reply = styleReply(c.env.trial.world.errors, semantic);
+function writeReply(
+  trial: TrialWorld,
+  semantic: Reply,
+  request: { method: string; url: () => URL; headers: Headers; body: JsonValue | null },
+): WrittenReply {
+  const reply = styleReply(trial.world.errors, semantic);
   const text = reply.body === null ? null : JSON.stringify(reply.body);
   const headers: Record<string, string> = {};
   if (text !== null) {
@@ -224,25 +359,35 @@ function respond(c: Context<Env>, semantic: Reply): Response {
     headers["content-length"] = String(Buffer.byteLength(text));
   }
   for (const [name, value] of Object.entries(reply.headers)) headers[name.toLowerCase()] = value;
-  const trial = c.env.trial;
   if (trial.recording) {
-    const url = requestUrl(c);
+    const url = request.url();
     trial.log.append({
       type: "exchange",
       protocol: "rest",
-      method: c.req.method,
+      method: request.method,
       url: url.pathname + url.search,
-      request_headers: redactHeaders(c.req.raw.headers),
-      request_body: c.get("body") ?? null,
+      request_headers: redactHeaders(request.headers),
+      request_body: request.body,
       status: reply.status,
       response_headers: headers,
       response_body: reply.body,
     });
   }
+  return { status: reply.status, headers, text };
+}
+
+/** Turn a reply into the HTTP response (see `writeReply`). */
+function respond(c: Context<Env>, semantic: Reply): Response {
+  const { status, headers, text } = writeReply(c.env.trial, semantic, {
+    method: c.req.method,
+    url: () => requestUrl(c),
+    headers: c.req.raw.headers,
+    body: c.get("body") ?? null,
+  });
   // An in-process caller takes the text handed back, not the body: a body stream would only be
   // built to be dropped (a null-body status keeps the text, so Response refuses it as before).
-  const inProcess = text !== null && handedBodies.has(c.req.raw) && !NULL_BODY_STATUS.has(reply.status);
-  const response = new Response(inProcess ? null : text, { status: reply.status, headers });
+  const inProcess = text !== null && handedBodies.has(c.req.raw) && !NULL_BODY_STATUS.has(status);
+  const response = new Response(inProcess ? null : text, { status, headers });
   handedTexts.set(response, text ?? "");
   return response;
 }

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { World } from "../bank/world-schema.js";
-import { createWorldApp, handedBackText, handOverBody, UNPARSEABLE_REQUEST } from "./engine.js";
+import { createWorldApp, handedBackText, handOverBody, servePlain, UNPARSEABLE_REQUEST } from "./engine.js";
 import type { TrialWorld } from "./trial-world.js";
 
 /**
@@ -56,6 +56,9 @@ export function inProcessTransport(trial: TrialWorld): WorldTransport {
   const app = worldApp(trial.world);
   const send: WorldTransport = async (request) => app.fetch(request, { trial });
   send.plain = async (parts, body) => {
+    const served = await servePlain(trial, parts, body);
+    if (served)
+      return { status: served.status, headers: new Headers(served.headers), text: served.text ?? "" };
     const request = engineRequest(parts, trial.world);
     // Handed over even when empty: it tells the engine the response text is taken, not its body.
     handOverBody(request, body ?? "");
