@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../bank/bank.js";
 import { chainSegments } from "./certify-kit.js";
 import { chainReplayGate, negativeReplays } from "./chain-replay.js";
-import { bankWith, CHAIN, skeletonContent, taskOf } from "./test-banks.js";
+import {
+  bankWith,
+  CHAIN,
+  CHAIN_NEGATIVE_REPLAYS,
+  CHAIN_SEGMENTS,
+  selectiveChain,
+  skeletonContent,
+  taskOf,
+  wrongSegmentBlind,
+} from "./test-banks.js";
 
 describe("chain replays", () => {
   const bank = bankFromContent(skeletonContent());
@@ -10,24 +19,15 @@ describe("chain replays", () => {
 
   it("locates each segment of the chain golden by where its answer values are captured", () => {
     const segments = chainSegments(chain);
-    expect(segments.success && segments.data.map((s) => [s.position, s.start, s.end])).toEqual([
-      [1, 0, 2],
-      [2, 2, 5],
-      [3, 5, 10],
-    ]);
+    expect(segments.success && segments.data.map((s) => [s.position, s.start, s.end])).toEqual(
+      CHAIN_SEGMENTS,
+    );
   });
 
   it("passes the skeleton chain: golden replay passes, every negative replay fails", async () => {
     const segments = chainSegments(chain);
     if (!segments.success) throw new Error(segments.error);
-    expect(negativeReplays(bank, chain, segments.data).map((r) => r.name)).toEqual([
-      "skip_segment:1",
-      "skip_segment:2",
-      "wrong_segment_value:3",
-      "decoy@2",
-      "decoy@5",
-      "decoy@7",
-    ]);
+    expect(negativeReplays(bank, chain, segments.data).map((r) => r.name)).toEqual(CHAIN_NEGATIVE_REPLAYS);
     const report = await chainReplayGate(bank, bank.tasks);
     expect(report).toMatchObject({ checked: 1, passed: 1, failed: 0 });
     // Segment 3 re-reads the firmware itself: full mode is sound, but the coupling is nominal.
@@ -36,11 +36,7 @@ describe("chain replays", () => {
 
   it("rejects a chain whose later segment does not depend on the earlier one it claims to consume", async () => {
     // Graded selectively as if segment 3 consumed segment 1; it re-derives everything itself.
-    const broken = bankWith(CHAIN, (t) => ({
-      ...t,
-      grader: { ...t.grader, chain_mode: "selective" },
-      graded_segments: [1, 3],
-    }));
+    const broken = bankWith(CHAIN, selectiveChain);
     const report = await chainReplayGate(broken, [taskOf(broken, CHAIN)]);
     expect(report.failures.map((f) => f.check)).toEqual(["skip_segment:1"]);
     expect(report.first_failure).toMatch(/segment 1 skipped every later graded segment still passes/);
@@ -58,10 +54,7 @@ describe("chain replays", () => {
   });
 
   it("rejects a chain whose grader ignores a wrong-segment value", async () => {
-    const broken = bankWith(CHAIN, (t) => ({
-      ...t,
-      grader: { ...t.grader, g1: t.grader.g1.filter((p) => p.id !== "firmware_carried_into_order") },
-    }));
+    const broken = bankWith(CHAIN, wrongSegmentBlind);
     const report = await chainReplayGate(broken, [taskOf(broken, CHAIN)]);
     expect(report.failures.map((f) => f.check)).toContain("wrong_segment_value:3");
   });

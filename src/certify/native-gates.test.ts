@@ -6,8 +6,25 @@ import { chainReplayGate, negativeReplays } from "./chain-replay.js";
 import { discoverabilityGate, sentLiterals } from "./discoverability.js";
 import { exploitAuditGate } from "./exploit-audit.js";
 import { leakGate } from "./leak.js";
-import { bankWith, CHAIN, idIn, SUB01, SUB02, SUB03, skeletonIn, taskOf } from "./test-banks.js";
-import { triadExams, triadGate } from "./triad.js";
+import {
+  bankWith,
+  CHAIN,
+  CHAIN_NEGATIVE_REPLAYS,
+  CHAIN_SEGMENTS,
+  canaryTypedIn,
+  decoyBlindGrader,
+  examKinds,
+  idIn,
+  SUB01,
+  SUB02,
+  SUB03,
+  selectiveChain,
+  skeletonIn,
+  storeUnchecked,
+  taskOf,
+  wrongSegmentBlind,
+} from "./test-banks.js";
+import { triadGate } from "./triad.js";
 
 /** A golden step with every occurrence of `from` in its request replaced by `to`. */
 function swapIn(step: GoldenStep, from: string, to: string): GoldenStep {
@@ -78,9 +95,7 @@ describe.each(["graphql", "mcp"] as const)("gates over %s golden steps (execute_
     expect(audit.first_failure).toBeNull();
     for (const name of ["decoy-reader", "brute-force-ids", "store-without-use", "wrong-response-value"])
       expect(audit.attacked?.[name]).toBeGreaterThan(0);
-    const kinds = bank.tasks.flatMap((t) =>
-      triadExams(bank, t).map((e) => e.name.split(/[@:]/).slice(0, 2).join(":")),
-    );
+    const kinds = examKinds(bank);
     for (const kind of [
       "sabotage:decoy_route",
       "sabotage:canary_without_call",
@@ -91,71 +106,19 @@ describe.each(["graphql", "mcp"] as const)("gates over %s golden steps (execute_
   });
 
   it("triad: rejects a grader the decoy field/tool also satisfies", async () => {
-    const broken = bankWith(
-      SUB02,
-      (t) => ({
-        ...t,
-        grader: {
-          answer: t.grader.answer.filter((f) => f.field === "last_port_call"),
-          g1: [
-            {
-              kind: "call",
-              id: "read",
-              explain: "",
-              url_pattern: "^/v[23]/vessels/V-311$",
-              status: 200,
-              body_has_keys: [],
-            },
-          ],
-          constraints: [],
-          checkpoints: [],
-        },
-      }),
-      protocol,
-    );
+    const broken = bankWith(SUB02, decoyBlindGrader, protocol);
     const report = await triadGate(broken, [taskOf(broken, id(SUB02))]);
     expect(report.failures.map((f) => f.check)).toContain("sabotage:decoy_route@3");
   });
 
   it("triad: rejects a grader that lets the canary be typed in without the call", async () => {
-    const broken = bankWith(
-      SUB02,
-      (t) => ({
-        ...t,
-        grader: {
-          ...t.grader,
-          g1: [
-            {
-              kind: "call",
-              id: "minted",
-              explain: "",
-              url_pattern: "^/v3/oauth/token$",
-              status: 200,
-              body_has_keys: [],
-            },
-          ],
-        },
-      }),
-      protocol,
-    );
+    const broken = bankWith(SUB02, canaryTypedIn, protocol);
     const report = await triadGate(broken, [taskOf(broken, id(SUB02))]);
     expect(report.failures.map((f) => f.check)).toContain("sabotage:canary_without_call:berth");
   });
 
   it("triad: rejects a grader that does not check the store the ticket demands", async () => {
-    const broken = bankWith(
-      SUB03,
-      (t) => ({
-        ...t,
-        grader: {
-          ...t.grader,
-          g1: t.grader.g1
-            .filter((p) => p.kind !== "workspace_value")
-            .map((p) => (p.kind === "data_flow" ? { ...p, must_be_stored: false } : p)),
-        },
-      }),
-      protocol,
-    );
+    const broken = bankWith(SUB03, storeUnchecked, protocol);
     const report = await triadGate(broken, [taskOf(broken, id(SUB03))]);
     expect(report.failures.map((f) => f.check)).toEqual(["sabotage:store_skipped@4"]);
   });
@@ -240,67 +203,24 @@ describe.each(["graphql", "mcp"] as const)("gates over %s golden steps (execute_
     const chain = taskOf(bank, id(CHAIN));
     const segments = chainSegments(chain);
     if (!segments.success) throw new Error(segments.error);
-    expect(segments.data.map((s) => [s.position, s.start, s.end])).toEqual([
-      [1, 0, 2],
-      [2, 2, 5],
-      [3, 5, 10],
-    ]);
-    expect(negativeReplays(bank, chain, segments.data).map((r) => r.name)).toEqual([
-      "skip_segment:1",
-      "skip_segment:2",
-      "wrong_segment_value:3",
-      "decoy@2",
-      "decoy@5",
-      "decoy@7",
-    ]);
+    expect(segments.data.map((s) => [s.position, s.start, s.end])).toEqual(CHAIN_SEGMENTS);
+    expect(negativeReplays(bank, chain, segments.data).map((r) => r.name)).toEqual(CHAIN_NEGATIVE_REPLAYS);
   });
 
   it("chain replay: rejects a native chain whose later segment does not depend on the earlier one", async () => {
-    const broken = bankWith(
-      CHAIN,
-      (t) => ({ ...t, grader: { ...t.grader, chain_mode: "selective" }, graded_segments: [1, 3] }),
-      protocol,
-    );
+    const broken = bankWith(CHAIN, selectiveChain, protocol);
     const report = await chainReplayGate(broken, [taskOf(broken, id(CHAIN))]);
     expect(report.failures.map((f) => f.check)).toEqual(["skip_segment:1"]);
   });
 
   it("chain replay: rejects a native chain whose grader ignores a wrong-segment value", async () => {
-    const broken = bankWith(
-      CHAIN,
-      (t) => ({
-        ...t,
-        grader: { ...t.grader, g1: t.grader.g1.filter((p) => p.id !== "firmware_carried_into_order") },
-      }),
-      protocol,
-    );
+    const broken = bankWith(CHAIN, wrongSegmentBlind, protocol);
     const report = await chainReplayGate(broken, [taskOf(broken, id(CHAIN))]);
     expect(report.failures.map((f) => f.check)).toContain("wrong_segment_value:3");
   });
 
   it("exploit audit: the decoy reader solves a task only a decoy-blind grader admits", async () => {
-    const broken = bankWith(
-      SUB02,
-      (t) => ({
-        ...t,
-        grader: {
-          answer: t.grader.answer.filter((f) => f.field === "last_port_call"),
-          g1: [
-            {
-              kind: "call",
-              id: "read",
-              explain: "",
-              url_pattern: "^/v[23]/vessels/V-311$",
-              status: 200,
-              body_has_keys: [],
-            },
-          ],
-          constraints: [],
-          checkpoints: [],
-        },
-      }),
-      protocol,
-    );
+    const broken = bankWith(SUB02, decoyBlindGrader, protocol);
     const report = await exploitAuditGate(broken, [taskOf(broken, id(SUB02))]);
     expect(report.exploits?.["decoy-reader"]).toBe(1);
   });

@@ -4,6 +4,7 @@ import type { World } from "../bank/world-schema.js";
 import { harborTasks } from "../generate/harbor-tasks.js";
 import { protocolVariant, type VariantProtocol } from "../generate/protocol-variants.js";
 import { skeletonBankContent } from "../generate/skeleton-bank.js";
+import { triadExams } from "./triad.js";
 
 /**
  * The walking skeleton's bank (one world, three solo tasks, the chain 1to3): the default bank as
@@ -56,4 +57,103 @@ export function taskOf(bank: Bank, id: string): Task {
   const task = bank.tasks.find((t) => t.id === id);
   if (!task) throw new Error(`no task ${id}`);
   return task;
+}
+
+/**
+ * SUB02 graded by the last port call only (which the deprecated v2 snapshot serves unchanged), with a
+ * call check any read of V-311 meets and no constraint or checkpoint: a grader the decoy route also
+ * satisfies. The triad's decoy sabotage and the exploit audit's decoy reader must both catch it.
+ */
+export function decoyBlindGrader(t: Task): Task {
+  return {
+    ...t,
+    grader: {
+      answer: t.grader.answer.filter((f) => f.field === "last_port_call"),
+      g1: [
+        {
+          kind: "call",
+          id: "read",
+          explain: "",
+          url_pattern: "^/v[23]/vessels/V-311$",
+          status: 200,
+          body_has_keys: [],
+        },
+      ],
+      constraints: [],
+      checkpoints: [],
+    },
+  };
+}
+
+/**
+ * SUB02 whose only labour check is that a token was minted: nothing ties the answer to the call, so
+ * the canary can be typed in without it.
+ */
+export function canaryTypedIn(t: Task): Task {
+  return {
+    ...t,
+    grader: {
+      ...t.grader,
+      g1: [
+        {
+          kind: "call",
+          id: "minted",
+          explain: "",
+          url_pattern: "^/v3/oauth/token$",
+          status: 200,
+          body_has_keys: [],
+        },
+      ],
+    },
+  };
+}
+
+/** SUB03 whose grader no longer checks the store the ticket demands (no workspace value, no stored flow). */
+export function storeUnchecked(t: Task): Task {
+  return {
+    ...t,
+    grader: {
+      ...t.grader,
+      g1: t.grader.g1
+        .filter((p) => p.kind !== "workspace_value")
+        .map((p) => (p.kind === "data_flow" ? { ...p, must_be_stored: false } : p)),
+    },
+  };
+}
+
+/** The chain graded selectively as if segment 3 consumed segment 1 (it re-derives everything itself). */
+export function selectiveChain(t: Task): Task {
+  return { ...t, grader: { ...t.grader, chain_mode: "selective" }, graded_segments: [1, 3] };
+}
+
+/** The chain whose grader ignores the firmware carried from segment 2 into segment 3's order. */
+export function wrongSegmentBlind(t: Task): Task {
+  return {
+    ...t,
+    grader: { ...t.grader, g1: t.grader.g1.filter((p) => p.id !== "firmware_carried_into_order") },
+  };
+}
+
+/** Where the skeleton chain's segments lie in its golden: [position, start, end]. */
+export const CHAIN_SEGMENTS = [
+  [1, 0, 2],
+  [2, 2, 5],
+  [3, 5, 10],
+];
+
+/** The negative replays the skeleton chain is put through, in order, in every protocol. */
+export const CHAIN_NEGATIVE_REPLAYS = [
+  "skip_segment:1",
+  "skip_segment:2",
+  "wrong_segment_value:3",
+  "decoy@2",
+  "decoy@5",
+  "decoy@7",
+];
+
+/** The kind of every triad exam the bank's tasks get (`sabotage:decoy_route@3` → `sabotage:decoy_route`). */
+export function examKinds(bank: Bank): string[] {
+  return bank.tasks.flatMap((t) =>
+    triadExams(bank, t).map((e) => e.name.split(/[@:]/).slice(0, 2).join(":")),
+  );
 }

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../bank/bank.js";
-import { bankWith, SUB01, SUB02, SUB03, skeletonContent, taskOf } from "./test-banks.js";
-import { triadExams, triadGate } from "./triad.js";
+import {
+  bankWith,
+  canaryTypedIn,
+  decoyBlindGrader,
+  examKinds,
+  SUB01,
+  SUB02,
+  SUB03,
+  skeletonContent,
+  storeUnchecked,
+  taskOf,
+} from "./test-banks.js";
+import { triadGate } from "./triad.js";
 import { freshTrials, type TrialRunner } from "./trial-tree.js";
 
 describe("grader triad", () => {
@@ -11,9 +22,7 @@ describe("grader triad", () => {
     const report = await triadGate(bank, bank.tasks);
     expect(report.first_failure).toBeNull();
     expect(report).toMatchObject({ checked: 4, passed: 4, failed: 0 });
-    const names = bank.tasks.flatMap((t) =>
-      triadExams(bank, t).map((e) => e.name.split(/[@:]/).slice(0, 2).join(":")),
-    );
+    const names = examKinds(bank);
     for (const kind of [
       "answer_key",
       "blank",
@@ -26,61 +35,21 @@ describe("grader triad", () => {
   });
 
   it("rejects a grader whose labour check does not tie the answer to the call (canary typed in)", async () => {
-    const broken = bankWith(SUB02, (t) => ({
-      ...t,
-      grader: {
-        ...t.grader,
-        g1: [
-          {
-            kind: "call",
-            id: "minted",
-            explain: "",
-            url_pattern: "^/v3/oauth/token$",
-            status: 200,
-            body_has_keys: [],
-          },
-        ],
-      },
-    }));
+    const broken = bankWith(SUB02, canaryTypedIn);
     const report = await triadGate(broken, [taskOf(broken, SUB02)]);
     expect(report.failed).toBe(1);
     expect(report.failures.map((f) => f.check)).toContain("sabotage:canary_without_call:berth");
   });
 
   it("rejects a grader that does not check the store the ticket demands", async () => {
-    const broken = bankWith(SUB03, (t) => ({
-      ...t,
-      grader: {
-        ...t.grader,
-        g1: t.grader.g1
-          .filter((p) => p.kind !== "workspace_value")
-          .map((p) => (p.kind === "data_flow" ? { ...p, must_be_stored: false } : p)),
-      },
-    }));
+    const broken = bankWith(SUB03, storeUnchecked);
     const report = await triadGate(broken, [taskOf(broken, SUB03)]);
     expect(report.failures.map((f) => f.check)).toEqual(["sabotage:store_skipped@4"]);
   });
 
   it("rejects a grader the decoy route also satisfies", async () => {
     // Only the last port call is asked, which the v2 snapshot serves unchanged; no constraint, no provenance.
-    const broken = bankWith(SUB02, (t) => ({
-      ...t,
-      grader: {
-        answer: t.grader.answer.filter((f) => f.field === "last_port_call"),
-        g1: [
-          {
-            kind: "call",
-            id: "read",
-            explain: "",
-            url_pattern: "^/v[23]/vessels/V-311$",
-            status: 200,
-            body_has_keys: [],
-          },
-        ],
-        constraints: [],
-        checkpoints: [],
-      },
-    }));
+    const broken = bankWith(SUB02, decoyBlindGrader);
     const report = await triadGate(broken, [taskOf(broken, SUB02)]);
     expect(report.failures.map((f) => f.check)).toContain("sabotage:decoy_route@3");
   });
