@@ -1,51 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import { EXAMPLE_WORLD as W } from "./example-world.js";
-import { type CallOptions, client, type Exchange, mintToken } from "./test-helpers.js";
-import { inProcessTransport, type WorldTransport } from "./transport.js";
+import { type Call, client, type Exchange, mintToken, plainClient, recording } from "./test-helpers.js";
+import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
-
-/** `client` over `transport.plain`, the way the workspace sends: parts, the body handed beside them. */
-function plainClient(transport: WorldTransport) {
-  const plain = transport.plain;
-  if (!plain) throw new Error("an in-process transport has plain");
-  return async (method: string, path: string, opts: CallOptions = {}): Promise<Exchange> => {
-    const headers = new Headers(opts.headers ?? {});
-    if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
-    let body: string | undefined;
-    if (opts.raw !== undefined) body = opts.raw;
-    else if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      if (!headers.has("content-type")) headers.set("content-type", "application/json");
-    }
-    // The workspace hands over a parsed URL (dot segments resolved), as a Request would hold it.
-    const url = new URL(`http://world.local${path}`).href;
-    const res = await plain({ url, method, headers }, body);
-    let parsed: unknown = null;
-    try {
-      parsed = res.text ? JSON.parse(res.text) : null;
-    } catch {
-      parsed = res.text;
-    }
-    return {
-      status: res.status,
-      headers: Object.fromEntries(res.headers.entries()),
-      text: res.text,
-      body: parsed,
-    };
-  };
-}
-
-type Call = ReturnType<typeof client>;
 
 /** Requests of every method, with and without bodies, good and broken, on the example world. */
 async function scenario(call: Call): Promise<Exchange[]> {
-  const out: Exchange[] = [];
-  const c = async (method: string, path: string, opts: CallOptions = {}) => {
-    const res = await call(method, path, opts);
-    out.push(res);
-    return res;
-  };
+  const { c, out } = recording(call);
   await c("GET", "/openapi.json");
   const { token } = await mintToken(c, W, "valves:read valves:write schedules:write");
   await c("POST", W.auth.token_path, {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import type { ExchangeEvent } from "./event-log.js";
 import { EXAMPLE_WORLD as W } from "./example-world.js";
-import { type CallOptions, client, type Exchange, mintToken } from "./test-helpers.js";
+import { type Call, client, type Exchange, mintToken, recording } from "./test-helpers.js";
 import { httpTransport, inProcessTransport, type ServedWorld, serveTrialWorld } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 
@@ -12,16 +12,9 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
 const endToEnd = (h: Record<string, string>) =>
   Object.fromEntries(Object.entries(h).filter(([k]) => !HOP_BY_HOP.has(k)));
 
-type Call = ReturnType<typeof client>;
-
 /** One pass over every behaviour of the example world; the same steps on any transport. */
 async function everyBehaviour(call: Call): Promise<Exchange[]> {
-  const out: Exchange[] = [];
-  const c = async (method: string, path: string, opts: CallOptions = {}) => {
-    const res = await call(method, path, opts);
-    out.push(res);
-    return res;
-  };
+  const { c, out } = recording(call);
   await c("GET", "/openapi.json");
   const { token: narrow } = await mintToken(c, W);
   const { token, refresh } = await mintToken(c, W, "valves:read valves:write schedules:write");
