@@ -84,6 +84,11 @@ describe("GraphQL and MCP literals", () => {
 describe.each(["graphql", "mcp"] as const)("gates over %s golden steps (execute_native)", (protocol) => {
   const bank = bankFromContent(skeletonIn(protocol));
   const id = (rest: string) => idIn(protocol, rest);
+  /** What the discoverability gate reports of SUB01 with its second golden step (the read) rewritten. */
+  const stepTwoFailure = async (edit: (s: GoldenStep) => GoldenStep) => {
+    const broken = bankWith(SUB01, (t) => withStep(t, 1, edit), protocol);
+    return (await discoverabilityGate(broken, [taskOf(broken, id(SUB01))])).first_failure;
+  };
 
   it("passes the skeleton bank's variant through every gate, every kind of exam exercised", async () => {
     expect(bank.tasks.every((t) => t.golden.every((s) => s.op !== "execute"))).toBe(true);
@@ -125,68 +130,43 @@ describe.each(["graphql", "mcp"] as const)("gates over %s golden steps (execute_
 
   it("discoverability: reports an id no ticket, spec or earlier response shows, sent as an argument", async () => {
     // V-412 exists, but nothing the agent can see names it.
-    const broken = bankWith(SUB01, (t) => withStep(t, 1, (s) => swapIn(s, "V-204", "V-412")), protocol);
-    const report = await discoverabilityGate(broken, [taskOf(broken, id(SUB01))]);
+    const failure = await stepTwoFailure((s) => swapIn(s, "V-204", "V-412"));
     const where = protocol === "graphql" ? "variable value" : "argument value";
-    expect(report.first_failure).toMatch(
-      new RegExp(`golden step 2 \\(${protocol} .*\\) sends ${where} "V-412"`),
-    );
+    expect(failure).toMatch(new RegExp(`golden step 2 \\(${protocol} .*\\) sends ${where} "V-412"`));
   });
 
   it("discoverability: reports a field or tool the schema does not have", async () => {
     // The skeleton's route ids are camelCase, so the GraphQL field and the MCP tool share the name.
-    const broken = bankWith(
-      SUB01,
-      (t) => withStep(t, 1, (s) => swapIn(s, "getVessel", "getVesselInternal")),
-      protocol,
-    );
-    const report = await discoverabilityGate(broken, [taskOf(broken, id(SUB01))]);
+    const failure = await stepTwoFailure((s) => swapIn(s, "getVessel", "getVesselInternal"));
     const where = protocol === "graphql" ? "graphql field" : "tool name";
-    expect(report.first_failure).toMatch(new RegExp(`sends ${where} "getVesselInternal"`));
+    expect(failure).toMatch(new RegExp(`sends ${where} "getVesselInternal"`));
   });
 
   it("discoverability: reports an argument the schema or tool list never names", async () => {
-    const broken = bankWith(
-      SUB01,
-      (t) =>
-        withStep(t, 1, (s) => {
-          if (s.op !== "execute_native") return s;
-          const r = s.request;
-          return r.protocol === "graphql"
-            ? {
-                ...s,
-                request: {
-                  ...r,
-                  query: r.query.replace("(vessel_id: $v0)", '(vessel_id: $v0, fleet_tenant: "north-7")'),
-                },
-              }
-            : { ...s, request: { ...r, arguments: { ...r.arguments, fleet_tenant: "north-7" } } };
-        }),
-      protocol,
-    );
-    const report = await discoverabilityGate(broken, [taskOf(broken, id(SUB01))]);
+    const failure = await stepTwoFailure((s) => {
+      if (s.op !== "execute_native") return s;
+      const r = s.request;
+      return r.protocol === "graphql"
+        ? {
+            ...s,
+            request: {
+              ...r,
+              query: r.query.replace("(vessel_id: $v0)", '(vessel_id: $v0, fleet_tenant: "north-7")'),
+            },
+          }
+        : { ...s, request: { ...r, arguments: { ...r.arguments, fleet_tenant: "north-7" } } };
+    });
     const where = protocol === "graphql" ? "graphql argument" : "tool argument";
-    expect(report.first_failure).toMatch(
-      new RegExp(`golden step 2 \\(${protocol} .*\\) sends ${where} "fleet_tenant"`),
-    );
+    expect(failure).toMatch(new RegExp(`golden step 2 \\(${protocol} .*\\) sends ${where} "fleet_tenant"`));
   });
 
   it("discoverability: reports an undiscoverable header on a native call", async () => {
-    const broken = bankWith(
-      SUB01,
-      (t) =>
-        withStep(t, 1, (s) =>
-          s.op === "execute_native"
-            ? {
-                ...s,
-                request: { ...s.request, headers: { ...s.request.headers, "X-Fleet-Tenant": "north-7" } },
-              }
-            : s,
-        ),
-      protocol,
+    const failure = await stepTwoFailure((s) =>
+      s.op === "execute_native"
+        ? { ...s, request: { ...s.request, headers: { ...s.request.headers, "X-Fleet-Tenant": "north-7" } } }
+        : s,
     );
-    const report = await discoverabilityGate(broken, [taskOf(broken, id(SUB01))]);
-    expect(report.first_failure).toMatch(/golden step 2 .* sends header name "X-Fleet-Tenant"/);
+    expect(failure).toMatch(/golden step 2 .* sends header name "X-Fleet-Tenant"/);
   });
 
   it("leak: rejects a ticket that already states the answer", async () => {
