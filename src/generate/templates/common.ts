@@ -10,6 +10,7 @@ import type { GoldenBuilder } from "../golden-builder.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
+import type { AssetTemplate } from "../world-template.js";
 
 /** An answer-card field; strings compare exactly, numbers with the default tolerance. */
 export function field(name: string, expected: ExpectedValue, explain: string): AnswerField {
@@ -134,4 +135,33 @@ function answerProvenance(golden: readonly GoldenStep[], g1: readonly G1Predicat
     });
   }
   return out;
+}
+
+/**
+ * The asset's two canary fields (per-record values minted per trial, the usual answer fields).
+ * Every world template has two; `buildWorld` refuses one without.
+ */
+export function canaries(a: AssetTemplate): [Canary, Canary] {
+  const [c1, c2] = a.canaryFields;
+  if (!c1 || !c2) throw new Error("no canary fields");
+  return [c1, c2];
+}
+
+type Canary = AssetTemplate["canaryFields"][number];
+
+/**
+ * The answer of a one-asset read: a canary (explained as the template says where it is read) and
+ * the asset's number field.
+ */
+export function canaryAndNumber(
+  a: AssetTemplate,
+  record: SymRecord,
+  id: string,
+  canary: Canary,
+  canaryExplain: string,
+): AnswerField[] {
+  return [
+    field(canary.name, record[canary.name] ?? null, canaryExplain),
+    field(a.numberField.name, record[a.numberField.name] ?? null, `${a.numberField.description} of ${id}.`),
+  ];
 }

@@ -4,6 +4,7 @@ import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, literal, subtask } from "./common.js";
+import { claimForWork, copyReadLive, workBody } from "./work-record.js";
 
 /**
  * Error recovery. easy: an update sent with the wrong verb gets `405 method_not_allowed` (the
@@ -292,13 +293,11 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
       const t = built.template;
       const a = t.asset;
       const w = t.work;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id, level } = claimForWork(ctx);
       const url = `${built.routes.work}/${noun}`;
-      const level = g.pick(w.levelField.values);
       const key = `chg-${ctx.rng.int(10000, 99999)}-${noun}`;
       const gb = new GoldenBuilder(built.world, ctx.position);
-      const body = { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") };
+      const body = workBody(built, id, level, gb.ref("copy"));
       if (kind === "transient") {
         // The gateway fails before it reads the body: the first attempt is the ticket's own call.
         gb.call("POST", url, {}, { [a.idField]: id, [w.levelField.name]: level });
@@ -316,11 +315,7 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
           { ...body, confirm: true },
         );
       }
-      const wid = state.createWork({
-        [a.idField]: id,
-        [w.levelField.name]: level,
-        [w.copyField]: target[w.copyField] ?? null,
-      });
+      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       // A partial write commits what was staged: the copy it committed is reported from the commit.
       const answerFields: Record<string, string> = { [w.idField]: "wid", [w.statusField]: "st" };
       if (kind === "partial") answerFields[w.copyField] = "copy2";
@@ -385,16 +380,7 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
             w.idField,
             "The id must come from the committed write.",
           ),
-          {
-            kind: "data_flow",
-            id: "copy_field_read_live",
-            explain: `The ${w.copyField} sent must be the one read from ${id}.`,
-            from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
-            from_status: 200,
-            from_body_key: w.copyField,
-            must_be_stored: false,
-            used_in_request_url_pattern: `^${re(url)}$`,
-          },
+          copyReadLive(built, id, url),
         ],
         probes: [
           {
@@ -403,7 +389,7 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
             body:
               kind === "transient"
                 ? { [a.idField]: id, [w.levelField.name]: level }
-                : { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: "probe" },
+                : workBody(built, id, level, "probe"),
             token: "fresh",
             status: 503,
             ...(kind === "partial" && difficulty === "hard"

@@ -4,6 +4,7 @@ import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, subtask } from "./common.js";
+import { claimForWork, workBody } from "./work-record.js";
 
 /**
  * Multistep: values from one response feed the next request. easy: read → create → read back;
@@ -21,29 +22,14 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const t = built.template;
       const a = t.asset;
       const w = t.work;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
-      const level = g.pick(w.levelField.values);
+      const { target, id, level } = claimForWork(ctx);
       const next = g.pick(w.nextStatuses);
       const [, c2] = a.canaryFields;
       if (!c2) throw new Error("no second canary field");
       const gb = new GoldenBuilder(built.world, ctx.position);
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
-      gb.call(
-        "POST",
-        built.routes.work,
-        { wid: w.idField },
-        {
-          [a.idField]: id,
-          [w.levelField.name]: level,
-          [w.copyField]: gb.ref("copy"),
-        },
-      );
-      const wid = state.createWork({
-        [a.idField]: id,
-        [w.levelField.name]: level,
-        [w.copyField]: target[w.copyField] ?? null,
-      });
+      gb.call("POST", built.routes.work, { wid: w.idField }, workBody(built, id, level, gb.ref("copy")));
+      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const record = state.work[state.work.length - 1];
       const workItemRe = `^${re(built.routes.work)}/[^/]+$`;
       const g1: G1Predicate[] = [
@@ -192,32 +178,19 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
     difficulty,
     build(ctx) {
       const { built, state, grammar: g } = ctx;
-      const t = built.template;
-      const a = t.asset;
-      const w = t.work;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
-      const level = g.pick(w.levelField.values);
+      const w = built.template.work;
+      const { target, id, level } = claimForWork(ctx);
       const url = `${built.routes.work}/async`;
       const gb = new GoldenBuilder(built.world, ctx.position);
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
-      gb.call(
-        "POST",
-        url,
-        { jid: "job_id" },
-        { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") },
-      );
+      gb.call("POST", url, { jid: "job_id" }, workBody(built, id, level, gb.ref("copy")));
       // Polled back to back, the job is pending twice, then awaiting_confirmation.
       for (let i = 0; i < 3; i++) gb.call("GET", `${built.routes.jobs}/${gb.ref("jid")}`);
       gb.call("POST", `${built.routes.jobs}/${gb.ref("jid")}/confirm`, {
         wid: `result.${w.idField}`,
         copy2: `result.${w.copyField}`,
       });
-      const wid = state.createWork({
-        [a.idField]: id,
-        [w.levelField.name]: level,
-        [w.copyField]: target[w.copyField] ?? null,
-      });
+      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const golden = gb.answer({ [w.idField]: "wid", [w.copyField]: "copy2" });
       const fields = [w.idField, w.copyField];
       const confirmRe = `^${re(built.routes.jobs)}/[^/]+/confirm$`;
@@ -285,7 +258,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
           {
             method: "POST",
             url,
-            body: { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: "probe" },
+            body: workBody(built, id, level, "probe"),
             token: "fresh",
             status: 202,
           },

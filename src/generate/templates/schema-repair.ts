@@ -6,6 +6,7 @@ import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, subtask } from "./common.js";
+import { claimForWork, copyReadLive, workBody } from "./work-record.js";
 
 const camel = (s: string) => s.replace(/[_-]([a-z])/g, (_m, c: string) => c.toUpperCase());
 
@@ -24,9 +25,7 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const t = built.template;
       const a = t.asset;
       const w = t.work;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
-      const level = g.pick(w.levelField.values);
+      const { target, id, level } = claimForWork(ctx);
       const note = g.pick([
         `check before the ${g.pick(["morning", "evening", "night"])} shift`,
         `logged after ${g.pick(["inspection", "alarm", "customer call", "audit"])} ${ctx.rng.int(100, 999)}`,
@@ -82,7 +81,6 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         ]),
         g.report(fields),
       );
-      const workRe = `^${re(built.routes.work)}$`;
       return subtask(ctx, this.id, {
         ticket,
         brief: `Open a \`${level}\` ${w.noun} for ${id} (note "${note}"), carrying ${id}'s live \`${w.copyField}\` — the last attempt got 422 (${message}) — and report its \`${w.idField}\` and \`${w.statusField}\`.`,
@@ -101,16 +99,7 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             w.idField,
             "The id must come from the 201 of the create.",
           ),
-          {
-            kind: "data_flow",
-            id: "copy_field_read_live",
-            explain: `The ${w.copyField} sent must be the one read from ${id}.`,
-            from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
-            from_status: 200,
-            from_body_key: w.copyField,
-            must_be_stored: false,
-            used_in_request_url_pattern: workRe,
-          },
+          copyReadLive(built, id, built.routes.work),
         ],
         probes: [
           {
@@ -147,9 +136,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       const w = t.work;
       const validator = dispatchValidator(t);
       const url = `${built.routes.work}/dispatch`;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
-      const level = g.pick(w.levelField.values);
+      const { target, id, level } = claimForWork(ctx);
       const crew = ctx.rng.int(2, 6);
       const sentLevel = difficulty === "hard" ? level.toUpperCase() : level;
       const sentCrew = difficulty === "easy" ? crew : String(crew);
@@ -175,11 +162,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       gb.call("POST", url, {}, { [a.idField]: id, [w.levelField.name]: level });
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
       gb.call("POST", url, { wid: w.idField, st: w.statusField }, camelBody(level, crew, gb.ref("copy")));
-      const wid = state.createWork({
-        [a.idField]: id,
-        [w.levelField.name]: level,
-        [w.copyField]: target[w.copyField] ?? null,
-      });
+      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
       const ticket = sentence(
@@ -214,16 +197,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
             w.idField,
             "The id must come from the accepted create.",
           ),
-          {
-            kind: "data_flow",
-            id: "copy_field_read_live",
-            explain: `The ${w.copyField} sent must be the one read from ${id}.`,
-            from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
-            from_status: 200,
-            from_body_key: w.copyField,
-            must_be_stored: false,
-            used_in_request_url_pattern: `^${re(url)}$`,
-          },
+          copyReadLive(built, id, url),
         ],
         probes: [
           {
@@ -287,11 +261,7 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
       gb.call("POST", url, { lvl: allowedAt }, sent);
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
       gb.call("POST", url, { wid: w.idField, st: w.statusField }, body(gb.ref("lvl"), crew, gb.ref("copy")));
-      const wid = state.createWork({
-        [a.idField]: id,
-        [w.levelField.name]: level,
-        [w.copyField]: target[w.copyField] ?? null,
-      });
+      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
       const ticket = sentence(
@@ -342,16 +312,7 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(url)}$`,
           },
-          {
-            kind: "data_flow",
-            id: "copy_field_read_live",
-            explain: `The ${w.copyField} sent must be the one read from ${id}.`,
-            from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
-            from_status: 200,
-            from_body_key: w.copyField,
-            must_be_stored: false,
-            used_in_request_url_pattern: `^${re(url)}$`,
-          },
+          copyReadLive(built, id, url),
         ],
         probes: [
           {

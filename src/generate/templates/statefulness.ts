@@ -4,6 +4,7 @@ import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { field, literal, subtask } from "./common.js";
+import { claimForWork, copyReadLive, workBody } from "./work-record.js";
 
 /**
  * Statefulness: writes persist, later reads reflect them, and values are kept for later work.
@@ -26,9 +27,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const t = built.template;
       const a = t.asset;
       const w = t.work;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
-      const level = g.pick(w.levelField.values);
+      const { target, id, level } = claimForWork(ctx);
       const scope = difficulty === "hard" ? "global" : "local";
       const variable = state.variableFor(w.plural.replace(/-/g, "_"), target);
       const [, c2] = a.canaryFields;
@@ -39,14 +38,10 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         "POST",
         built.routes.work,
         { wid: w.idField, st: w.statusField },
-        { [a.idField]: id, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") },
+        workBody(built, id, level, gb.ref("copy")),
       );
       gb.store(variable, "wid", scope);
-      const wid = state.createWork({
-        [a.idField]: id,
-        [w.levelField.name]: level,
-        [w.copyField]: target[w.copyField] ?? null,
-      });
+      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const g1: G1Predicate[] = [
         {
           kind: "data_flow",
@@ -61,16 +56,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           must_be_stored: true,
           used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : null,
         },
-        {
-          kind: "data_flow",
-          id: "copy_field_read_live",
-          explain: `The ${w.copyField} sent must be the one read from ${id}.`,
-          from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
-          from_status: 200,
-          from_body_key: w.copyField,
-          must_be_stored: false,
-          used_in_request_url_pattern: `^${re(built.routes.work)}$`,
-        },
+        copyReadLive(built, id, built.routes.work),
         {
           kind: "workspace_value",
           id: "id_in_variable",
@@ -271,15 +257,11 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
         "POST",
         built.routes.work,
         { wid: w.idField, carried: w.copyField },
-        { [a.idField]: assetId, [w.levelField.name]: level, [w.copyField]: gb.ref("copy") },
+        workBody(built, assetId, level, gb.ref("copy")),
       );
       gb.store(variable, "wid", planted.scope);
       state.removeWork(planted.workIndex);
-      const wid = state.createWork({
-        [a.idField]: assetId,
-        [w.levelField.name]: level,
-        [w.copyField]: old[w.copyField] ?? null,
-      });
+      const wid = state.createWork(workBody(built, assetId, level, old[w.copyField] ?? null));
       // Kept for the next shift, but not planted for a later position to consume: the replacement
       // carries the superseded record's value, so a later report of it would be one this position
       // already saw, and the chain's canary-without-call exam could not tell the two apart.
