@@ -2,7 +2,7 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re, tokenUsed } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { field, subtask } from "./common.js";
+import { canaries, canaryAndNumber, claimTarget, field, subtask } from "./common.js";
 
 /**
  * Auth, easy: the token stored in the vault is one the world recognises as long expired (401
@@ -18,13 +18,11 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
     axis: "auth",
     difficulty,
     build(ctx) {
-      const { built, state, grammar: g } = ctx;
+      const { built, grammar: g } = ctx;
       const a = built.template.asset;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const url = built.routes.asset(id);
-      const [c1] = a.canaryFields;
-      if (!c1) throw new Error("no canary field");
+      const [c1] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
       gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
       const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
@@ -63,14 +61,7 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
         brief: `The vault's \`access_token\` has expired (401 ${g.code("token_expired")}): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
         golden,
         builder: gb,
-        answer: [
-          field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the canonical read.`),
-          field(
-            a.numberField.name,
-            target[a.numberField.name] ?? null,
-            `${a.numberField.description} of ${id}.`,
-          ),
-        ],
+        answer: canaryAndNumber(a, target, id, c1, `${c1.description} of ${id}, from the canonical read.`),
         g1: [
           tokenUsed(built.world.auth.token_path, url),
           flowToAnswer(
@@ -228,13 +219,11 @@ function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
     axis: "auth",
     difficulty,
     build(ctx) {
-      const { built, state, grammar: g } = ctx;
+      const { built, grammar: g } = ctx;
       const a = built.template.asset;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const url = `${built.routes.asset(id)}/audit`;
-      const [c1, c2] = a.canaryFields;
-      if (!c1 || !c2) throw new Error("no canary fields");
+      const [c1, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
       // Hard: the failing read first, whose 403 names the scope (required_scope and the challenge).
       if (difficulty === "hard") gb.call("GET", url);

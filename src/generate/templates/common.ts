@@ -70,6 +70,12 @@ function templateAxis(template: string): GenSubtask["axis"] {
   }
 }
 
+/** Claim a fresh asset for this position (one no earlier position used) and its id. */
+export function claimTarget(ctx: TemplateContext): { target: SymRecord; id: string } {
+  const target = ctx.state.claimAsset(ctx.rng);
+  return { target, id: ctx.state.assetId(target) };
+}
+
 /** Forbid both decoy families of the world (deprecated and look-alike). */
 export function forbidDecoys(ctx: TemplateContext): ForbidConstraint[] {
   const t = ctx.built.template;

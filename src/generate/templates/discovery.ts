@@ -2,7 +2,7 @@ import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { field, forbidDecoys, literal, subtask } from "./common.js";
+import { canaries, canaryAndNumber, claimTarget, field, forbidDecoys, literal, subtask } from "./common.js";
 
 /** Discovery, easy: a client still reads the deprecated family, which serves a stale snapshot. */
 /**
@@ -16,15 +16,13 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
     axis: "discovery",
     difficulty,
     build(ctx) {
-      const { built, state, grammar: g } = ctx;
+      const { built, grammar: g } = ctx;
       const t = built.template;
       const a = t.asset;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const broken = built.routes.deprecatedAsset(id);
       const url = built.routes.asset(id);
-      const [c1] = a.canaryFields;
-      if (!c1) throw new Error("no canary field");
+      const [c1] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
       gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
       const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
@@ -57,14 +55,7 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
         brief: `A client reads ${id} from the deprecated \`${broken}\` and shows a stale ${c1.name}; read ${id} from the current published route instead and report its \`${c1.name}\` and \`${a.numberField.name}\`.`,
         golden,
         builder: gb,
-        answer: [
-          field(c1.name, target[c1.name] ?? null, `Live ${c1.name} of ${id}.`),
-          field(
-            a.numberField.name,
-            target[a.numberField.name] ?? null,
-            `${a.numberField.description} of ${id}.`,
-          ),
-        ],
+        answer: canaryAndNumber(a, target, id, c1, `Live ${c1.name} of ${id}.`),
         g1: [
           flowToAnswer(
             `${c1.name}_from_canonical`,
@@ -92,15 +83,13 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
     axis: "discovery",
     difficulty,
     build(ctx) {
-      const { built, state, grammar: g } = ctx;
+      const { built, grammar: g } = ctx;
       const t = built.template;
       const a = t.asset;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const broken = built.routes.lookalikeAsset(id);
       const url = built.routes.asset(id);
-      const [, c2] = a.canaryFields;
-      if (!c2) throw new Error("no second canary field");
+      const [, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
       gb.call("GET", url, { c2: c2.name, num: a.numberField.name });
       const golden = gb.answer({ [c2.name]: "c2", [a.numberField.name]: "num" });
@@ -128,14 +117,7 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
         brief: `An integration reads ${id} from \`${broken}\` (a look-alike route for another audience) and misses \`${a.numberField.name}\`; read ${id} from the canonical route and report its \`${c2.name}\` and \`${a.numberField.name}\`.`,
         golden,
         builder: gb,
-        answer: [
-          field(c2.name, target[c2.name] ?? null, `Live ${c2.name} of ${id}.`),
-          field(
-            a.numberField.name,
-            target[a.numberField.name] ?? null,
-            `${a.numberField.description} of ${id}.`,
-          ),
-        ],
+        answer: canaryAndNumber(a, target, id, c2, `Live ${c2.name} of ${id}.`),
         g1: [
           flowToAnswer(
             `${c2.name}_from_canonical`,
@@ -166,12 +148,10 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
     build(ctx) {
       const { built, state, grammar: g } = ctx;
       const a = built.template.asset;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const index = state.assets.indexOf(target);
       const name = literal(target, a.nameField);
-      const [c1, c2] = a.canaryFields;
-      if (!c1 || !c2) throw new Error("no canary fields");
+      const [c1, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
       readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
       gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name, c2: c2.name });
@@ -258,8 +238,7 @@ const undocumentedParam: SubtaskTemplate = {
     const url = `${t.base}/${noun}/${a.plural}`;
     const inCategory = state.assets.filter((r) => r[a.enumField.name] === category);
     const index = inCategory.indexOf(target);
-    const [c1, c2] = a.canaryFields;
-    if (!c1 || !c2) throw new Error("no canary fields");
+    const [c1, c2] = canaries(a);
     const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
     gb.call("GET", url);
     gb.call("GET", `${url}?${a.enumField.name}=${encodeURIComponent(category)}`, {

@@ -3,7 +3,7 @@ import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { field, literal, subtask } from "./common.js";
+import { canaries, canaryAndNumber, claimTarget, field, literal, subtask } from "./common.js";
 import { claimForWork, copyReadLive, workBody } from "./work-record.js";
 
 /**
@@ -26,13 +26,11 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const t = built.template;
       const a = t.asset;
       const other = t.updateMethod === "PATCH" ? "PUT" : "PATCH";
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const name = literal(target, a.nameField);
       const current = literal(target, a.enumField.name);
       const value = g.pick(a.enumField.values.filter((v) => v !== current));
-      const [, c2] = a.canaryFields;
-      if (!c2) throw new Error("no second canary field");
+      const [, c2] = canaries(a);
       const url = built.routes.asset(id);
       const gb = new GoldenBuilder(built.world, ctx.position);
       const brokenUrl = difficulty === "hard" ? built.routes.asset(encodeURIComponent(name)) : url;
@@ -111,14 +109,7 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         brief: `Set ${who}'s \`${a.enumField.name}\` to \`${value}\` (a ${other} got 405${difficulty === "medium" ? ", sent with the vault's stale token" : ""}), and report ${id === who ? `${id}'s` : "its"} \`${c2.name}\` and \`${a.numberField.name}\` from the successful response.`,
         golden,
         builder: gb,
-        answer: [
-          field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}.`),
-          field(
-            a.numberField.name,
-            target[a.numberField.name] ?? null,
-            `${a.numberField.description} of ${id}.`,
-          ),
-        ],
+        answer: canaryAndNumber(a, target, id, c2, `${c2.description} of ${id}.`),
         g1,
         probes,
       });
@@ -218,15 +209,13 @@ function rateLimited(difficulty: "easy" | "medium"): SubtaskTemplate {
     build(ctx) {
       const noun = ctx.state.claimSlot("throttle");
       if (noun === null) return wrongVerb(difficulty).build(ctx);
-      const { built, state, grammar: g } = ctx;
+      const { built, grammar: g } = ctx;
       const a = built.template.asset;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const url = `${built.routes.asset(id)}/${noun}`;
       const route = built.world.routes.find((r) => r.path.endsWith(`/${noun}`) && r.method === "GET");
       const wait = route?.throttle?.retry_after ?? 5;
-      const [c1] = a.canaryFields;
-      if (!c1) throw new Error("no canary field");
+      const [c1] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
       gb.call("GET", url);
       gb.call("GET", url, { c1: c1.name, num: a.numberField.name }, undefined, { wait });
@@ -253,14 +242,7 @@ function rateLimited(difficulty: "easy" | "medium"): SubtaskTemplate {
         brief: `\`GET ${url}\` is rate limited (429, Retry-After): honour the wait, retry, and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
         golden,
         builder: gb,
-        answer: [
-          field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the retried read.`),
-          field(
-            a.numberField.name,
-            target[a.numberField.name] ?? null,
-            `${a.numberField.description} of ${id}.`,
-          ),
-        ],
+        answer: canaryAndNumber(a, target, id, c1, `${c1.description} of ${id}, from the retried read.`),
         g1: [
           flowToAnswer(`${c1.name}_after_wait`, url, 200, c1.name, c1.name, "The retried read must succeed."),
         ],
@@ -423,16 +405,14 @@ function versionConflict(difficulty: "medium" | "hard"): SubtaskTemplate {
       }
       const noun = ctx.state.claimSlot("conflict");
       if (noun === null) return wrongVerb(difficulty).build({ ...ctx, coupled: false });
-      const { built, state, grammar: g } = ctx;
+      const { built, grammar: g } = ctx;
       const t = built.template;
       const a = t.asset;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const url = `${built.routes.asset(id)}/${noun}`;
       const current = literal(target, a.enumField.name);
       const value = g.pick(a.enumField.values.filter((v) => v !== current));
-      const [c1, c2] = a.canaryFields;
-      if (!c1 || !c2) throw new Error("no canary fields");
+      const [, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
       // Every record starts at version 1 (the read shows it); the re-read's version is captured.
       gb.call("GET", url);

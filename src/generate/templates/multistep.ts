@@ -3,7 +3,7 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { field, subtask } from "./common.js";
+import { canaries, field, subtask } from "./common.js";
 import { claimForWork, workBody } from "./work-record.js";
 
 /**
@@ -24,8 +24,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const w = t.work;
       const { target, id, level } = claimForWork(ctx);
       const next = g.pick(w.nextStatuses);
-      const [, c2] = a.canaryFields;
-      if (!c2) throw new Error("no second canary field");
+      const [, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
       gb.call("POST", built.routes.work, { wid: w.idField }, workBody(built, id, level, gb.ref("copy")));

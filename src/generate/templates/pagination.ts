@@ -4,7 +4,7 @@ import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { field, forbidDecoys, subtask } from "./common.js";
+import { canaries, field, forbidDecoys, subtask } from "./common.js";
 
 /**
  * Pagination: questions only the whole collection answers. The target sits wherever the listing
@@ -20,8 +20,7 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
     build(ctx: TemplateContext) {
       const { built, state, grammar: g } = ctx;
       const a = built.template.asset;
-      const [c1] = a.canaryFields;
-      if (!c1) throw new Error("no canary field");
+      const [c1, c2] = canaries(a);
       const num = (r: SymRecord) => Number(r[a.numberField.name]);
       // Pick a question (category, direction) no earlier position asked, whose answer is unique.
       const questions = a.enumField.values
@@ -76,8 +75,6 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       for (const r of top) state.markUsed(r);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
       const indexes = top.map((r) => state.assets.indexOf(r));
-      const [, c2] = a.canaryFields;
-      if (!c2) throw new Error("no second canary field");
       const picks: Record<string, [number, string]> = Object.fromEntries(
         indexes.map((index, i) => [`id${i}`, [index, a.idField] as [number, string]]),
       );

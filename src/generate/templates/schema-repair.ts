@@ -5,7 +5,7 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { field, subtask } from "./common.js";
+import { claimTarget, field, subtask } from "./common.js";
 import { claimForWork, copyReadLive, workBody } from "./work-record.js";
 
 const camel = (s: string) => s.replace(/[_-]([a-z])/g, (_m, c: string) => c.toUpperCase());
@@ -235,8 +235,7 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
       const w = t.work;
       const validator = dispatchValidator(t);
       const url = `${built.routes.work}/dispatch`;
-      const target = state.claimAsset(ctx.rng);
-      const id = state.assetId(target);
+      const { target, id } = claimTarget(ctx);
       const levels = w.levelField.values;
       const level = g.pick(levels.filter((v) => v.toUpperCase() !== v));
       const crew = ctx.rng.int(2, 6);

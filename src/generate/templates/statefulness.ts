@@ -3,7 +3,7 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { field, literal, subtask } from "./common.js";
+import { canaries, field, literal, subtask } from "./common.js";
 import { claimForWork, copyReadLive, workBody } from "./work-record.js";
 
 /**
@@ -30,8 +30,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const { target, id, level } = claimForWork(ctx);
       const scope = difficulty === "hard" ? "global" : "local";
       const variable = state.variableFor(w.plural.replace(/-/g, "_"), target);
-      const [, c2] = a.canaryFields;
-      if (!c2) throw new Error("no second canary field");
+      const [, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
       gb.call(
@@ -242,8 +241,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       const assetId = literal(old, a.idField);
       const asset = state.assets.find((r) => r[a.idField] === assetId);
       if (!asset) throw new Error("planted work record names an unknown asset");
-      const [, c2] = a.canaryFields;
-      if (!c2) throw new Error("no second canary field");
+      const [, c2] = canaries(a);
       const level = g.pick(w.levelField.values.filter((v) => v !== old[w.levelField.name]));
       const variable = `${planted.variable}_v2`;
       const oldUrl = built.routes.workItem(`{{${planted.variable}}}`);

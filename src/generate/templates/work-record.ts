@@ -2,14 +2,14 @@ import type { G1Predicate } from "../../bank/task-schema.js";
 import type { BuiltWorld, SymRecord } from "../build-world.js";
 import { re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
+import { claimTarget } from "./common.js";
 
 /**
  * Claim a fresh asset for a job that opens a work record on it, and pick the level the record is
  * opened at (in that order: both draw on the context's rng).
  */
 export function claimForWork(ctx: TemplateContext): { target: SymRecord; id: string; level: string } {
-  const target = ctx.state.claimAsset(ctx.rng);
-  const id = ctx.state.assetId(target);
+  const { target, id } = claimTarget(ctx);
   const level = ctx.grammar.pick(ctx.built.template.work.levelField.values);
   return { target, id, level };
 }
