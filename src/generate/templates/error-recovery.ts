@@ -4,7 +4,7 @@ import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { canaries, canaryAndNumber, claimTarget, field, literal, subtask } from "./common.js";
-import { claimForWork, copyReadLive, workBody } from "./work-record.js";
+import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
 
 /**
  * Error recovery. easy: an update sent with the wrong verb gets `405 method_not_allowed` (the
@@ -354,14 +354,7 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
             : []),
         ],
         g1: [
-          flowToAnswer(
-            "id_from_commit",
-            url,
-            201,
-            w.idField,
-            w.idField,
-            "The id must come from the committed write.",
-          ),
+          idFromCreate(built, "id_from_commit", url, "The id must come from the committed write."),
           copyReadLive(built, id, url),
         ],
         probes: [

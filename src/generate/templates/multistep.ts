@@ -1,10 +1,10 @@
 import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
 import { GoldenBuilder } from "../golden-builder.js";
-import { flowToAnswer, re } from "../story-state.js";
+import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { canaries, field, subtask } from "./common.js";
-import { claimForWork, workBody } from "./work-record.js";
+import { claimForWork, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 
 /**
  * Multistep: values from one response feed the next request. easy: read → create → read back;
@@ -79,13 +79,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       if (difficulty === "easy")
         gb.call("GET", built.routes.workItem(gb.ref("wid")), { wid2: w.idField, copy2: w.copyField });
       if (difficulty === "hard") {
-        gb.call(
-          t.updateMethod,
-          built.routes.asset(id),
-          { link: a.linkField.name, c2: c2.name },
-          { [a.linkField.name]: gb.ref("wid") },
-        );
-        target[a.linkField.name] = wid;
+        linkWorkOnAsset(gb, built, id, target, wid);
         steps.push(`link it on ${id} through \`${a.linkField.name}\``);
         answerFields = { [a.linkField.name]: "link", [c2.name]: "c2" };
         answer.push(
@@ -103,14 +97,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
           },
-          flowToAnswer(
-            "link_read_back",
-            built.routes.asset(id),
-            200,
-            a.linkField.name,
-            a.linkField.name,
-            `The link must be confirmed by reading ${id}.`,
-          ),
+          linkFromAsset(built, "link_read_back", id, `The link must be confirmed by reading ${id}.`),
         );
       } else {
         answerFields = { [w.idField]: "wid2", [w.copyField]: "copy2" };

@@ -1,12 +1,14 @@
+import type { AnswerField, ExpectedValue } from "../../bank/task-schema.js";
 import { errorKeyPath } from "../../world/reply.js";
 import { summarizeProblems, validateBody } from "../../world/validate-body.js";
 import { dispatchValidator } from "../build-world.js";
 import { GoldenBuilder } from "../golden-builder.js";
-import { flowToAnswer, re } from "../story-state.js";
+import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
+import type { WorkTemplate } from "../world-template.js";
 import { claimTarget, field, subtask } from "./common.js";
-import { claimForWork, copyReadLive, workBody } from "./work-record.js";
+import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
 
 const camel = (s: string) => s.replace(/[_-]([a-z])/g, (_m, c: string) => c.toUpperCase());
 
@@ -91,12 +93,10 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           field(w.statusField, w.initialStatus, `The status the server gives a new ${w.noun}.`),
         ],
         g1: [
-          flowToAnswer(
+          idFromCreate(
+            built,
             "id_from_create",
             built.routes.work,
-            201,
-            w.idField,
-            w.idField,
             "The id must come from the 201 of the create.",
           ),
           copyReadLive(built, id, built.routes.work),
@@ -114,6 +114,14 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       });
     },
   };
+}
+
+/** What both dispatch-intake templates report: the id the intake minted and the new record's status. */
+function dispatchedAnswer(w: WorkTemplate, wid: ExpectedValue): AnswerField[] {
+  return [
+    field(w.idField, wid, "The id the dispatch intake minted."),
+    field(w.statusField, w.initialStatus, `The status of the new ${w.noun}.`),
+  ];
 }
 
 /**
@@ -184,19 +192,9 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
         brief: `Open a \`${level}\` ${w.noun} for ${id} (crew ${crew}, live \`${w.copyField}\`) through \`POST ${url}\`, whose live validator (ahead of the spec) rejects the documented body with 422, and report \`${w.idField}\` and \`${w.statusField}\`.`,
         golden,
         builder: gb,
-        answer: [
-          field(w.idField, wid, "The id the dispatch intake minted."),
-          field(w.statusField, w.initialStatus, `The status of the new ${w.noun}.`),
-        ],
+        answer: dispatchedAnswer(w, wid),
         g1: [
-          flowToAnswer(
-            "id_from_dispatch",
-            url,
-            201,
-            w.idField,
-            w.idField,
-            "The id must come from the accepted create.",
-          ),
+          idFromCreate(built, "id_from_dispatch", url, "The id must come from the accepted create."),
           copyReadLive(built, id, url),
         ],
         probes: [
@@ -288,19 +286,9 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
         brief: `Open a ${w.noun} for ${id} through \`POST ${url}\`, whose client sends \`${JSON.stringify(sent)}\` (no \`${camel(w.copyField)}\`: add ${id}'s live \`${w.copyField}\`; spell the level as the validator's 422 allows${difficulty === "hard" ? "; crew as a number" : ""}), and report \`${w.idField}\` and \`${w.statusField}\`.`,
         golden,
         builder: gb,
-        answer: [
-          field(w.idField, wid, "The id the dispatch intake minted."),
-          field(w.statusField, w.initialStatus, `The status of the new ${w.noun}.`),
-        ],
+        answer: dispatchedAnswer(w, wid),
         g1: [
-          flowToAnswer(
-            "id_from_dispatch",
-            url,
-            201,
-            w.idField,
-            w.idField,
-            "The id must come from the accepted create.",
-          ),
+          idFromCreate(built, "id_from_dispatch", url, "The id must come from the accepted create."),
           {
             kind: "data_flow",
             id: "level_from_validator",

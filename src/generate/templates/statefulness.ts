@@ -1,10 +1,10 @@
 import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
 import { GoldenBuilder } from "../golden-builder.js";
-import { flowToAnswer, re } from "../story-state.js";
+import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { canaries, field, literal, subtask } from "./common.js";
-import { claimForWork, copyReadLive, workBody } from "./work-record.js";
+import { claimForWork, copyReadLive, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 
 /**
  * Statefulness: writes persist, later reads reflect them, and values are kept for later work.
@@ -69,27 +69,14 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const answer: AnswerField[] = [];
       if (difficulty === "hard") {
         // The update's answer confirms the link; a read-back after it would not be load-bearing.
-        gb.call(
-          t.updateMethod,
-          built.routes.asset(id),
-          { link: a.linkField.name, c2: c2.name },
-          { [a.linkField.name]: gb.ref("wid") },
-        );
-        target[a.linkField.name] = wid;
+        linkWorkOnAsset(gb, built, id, target, wid);
         answerFields = { [a.linkField.name]: "link", [c2.name]: "c2" };
         answer.push(
           field(a.linkField.name, wid, `${id}'s ${a.linkField.name}, as the linking update answers it.`),
           field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}.`),
         );
         g1.push(
-          flowToAnswer(
-            "link_read_back",
-            built.routes.asset(id),
-            200,
-            a.linkField.name,
-            a.linkField.name,
-            "The link must be confirmed by the update's answer.",
-          ),
+          linkFromAsset(built, "link_read_back", id, "The link must be confirmed by the update's answer."),
         );
       } else {
         // The create's own answer is the record as stored: a read-back here would show the same
@@ -324,13 +311,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       let answerFields: Record<string, string>;
       let answer: AnswerField[];
       if (difficulty === "hard") {
-        gb.call(
-          t.updateMethod,
-          built.routes.asset(assetId),
-          { link: a.linkField.name, c2: c2.name },
-          { [a.linkField.name]: gb.ref("wid") },
-        );
-        asset[a.linkField.name] = wid;
+        linkWorkOnAsset(gb, built, assetId, asset, wid);
         answerFields = { [w.copyField]: "carried", [a.linkField.name]: "link", [c2.name]: "c2" };
         answer = [
           carriedAnswer,
@@ -342,12 +323,10 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
           field(c2.name, asset[c2.name] ?? null, `${c2.description} of ${assetId}.`),
         ];
         g1.push(
-          flowToAnswer(
+          linkFromAsset(
+            built,
             "relink_confirmed",
-            built.routes.asset(assetId),
-            200,
-            a.linkField.name,
-            a.linkField.name,
+            assetId,
             "The new link must be confirmed by the update's answer.",
           ),
         );

@@ -1,8 +1,9 @@
-import type { G1Predicate } from "../../bank/task-schema.js";
+import type { ExpectedValue, G1Predicate } from "../../bank/task-schema.js";
 import type { BuiltWorld, SymRecord } from "../build-world.js";
-import { re } from "../story-state.js";
+import type { GoldenBuilder } from "../golden-builder.js";
+import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
-import { claimTarget } from "./common.js";
+import { canaries, claimTarget } from "./common.js";
 
 /**
  * Claim a fresh asset for a job that opens a work record on it, and pick the level the record is
@@ -37,4 +38,50 @@ export function copyReadLive(built: BuiltWorld, assetId: string, sentTo: string)
     must_be_stored: false,
     used_in_request_url_pattern: `^${re(sentTo)}$`,
   };
+}
+
+/** G1: the reported work-record id must come from the 201 of the create at `url`. */
+export function idFromCreate(
+  built: BuiltWorld,
+  predicateId: string,
+  url: string,
+  explain: string,
+): G1Predicate {
+  const w = built.template.work;
+  return flowToAnswer(predicateId, url, 201, w.idField, w.idField, explain);
+}
+
+/**
+ * Link the new work record onto its asset, as golden step and story-state effect: the asset's
+ * update writes the record's id (captured earlier as `wid`) into the link field; its answer is
+ * captured as `link`, with the second canary as `c2`.
+ */
+export function linkWorkOnAsset(
+  gb: GoldenBuilder,
+  built: BuiltWorld,
+  assetId: string,
+  asset: SymRecord,
+  wid: ExpectedValue,
+): void {
+  const t = built.template;
+  const a = t.asset;
+  const [, c2] = canaries(a);
+  gb.call(
+    t.updateMethod,
+    built.routes.asset(assetId),
+    { link: a.linkField.name, c2: c2.name },
+    { [a.linkField.name]: gb.ref("wid") },
+  );
+  asset[a.linkField.name] = wid;
+}
+
+/** G1: the reported link field must come from a 200 of asset `assetId`'s own route. */
+export function linkFromAsset(
+  built: BuiltWorld,
+  predicateId: string,
+  assetId: string,
+  explain: string,
+): G1Predicate {
+  const link = built.template.asset.linkField.name;
+  return flowToAnswer(predicateId, built.routes.asset(assetId), 200, link, link, explain);
 }
