@@ -2,7 +2,7 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re, tokenUsed } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { canaries, canaryAndNumber, claimTarget, field, subtask } from "./common.js";
+import { canaries, canaryAndNumber, claimTarget, field, readCanaryAndNumber, subtask } from "./common.js";
 
 /**
  * Auth, easy: the token stored in the vault is one the world recognises as long expired (401
@@ -24,8 +24,7 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
       const url = built.routes.asset(id);
       const [c1] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
-      gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
-      const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+      const golden = readCanaryAndNumber(gb, a, url, c1, "c1");
       const fields = [c1.name, a.numberField.name];
       const ticket = sentence(
         g.opener(),

@@ -6,7 +6,7 @@ import type {
   GoldenStep,
 } from "../../bank/task-schema.js";
 import type { SymRecord } from "../build-world.js";
-import type { GoldenBuilder } from "../golden-builder.js";
+import type { CallOptions, GoldenBuilder } from "../golden-builder.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
@@ -154,6 +154,22 @@ export function canaries(a: AssetTemplate): [Canary, Canary] {
 }
 
 type Canary = AssetTemplate["canaryFields"][number];
+
+/**
+ * Golden: GET `url` (with `options`, e.g. a wait), capturing `canary` (bound as `ref`) and the
+ * asset's number field, and answer both under their own names (the fields `canaryAndNumber` grades).
+ */
+export function readCanaryAndNumber(
+  gb: GoldenBuilder,
+  a: AssetTemplate,
+  url: string,
+  canary: Canary,
+  ref: string,
+  options: CallOptions = {},
+): GoldenStep[] {
+  gb.call("GET", url, { [ref]: canary.name, num: a.numberField.name }, undefined, options);
+  return gb.answer({ [canary.name]: ref, [a.numberField.name]: "num" });
+}
 
 /**
  * The answer of a one-asset read: a canary (explained as the template says where it is read) and

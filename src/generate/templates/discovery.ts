@@ -2,7 +2,16 @@ import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { canaries, canaryAndNumber, claimTarget, field, forbidDecoys, literal, subtask } from "./common.js";
+import {
+  canaries,
+  canaryAndNumber,
+  claimTarget,
+  field,
+  forbidDecoys,
+  literal,
+  readCanaryAndNumber,
+  subtask,
+} from "./common.js";
 
 /** Discovery, easy: a client still reads the deprecated family, which serves a stale snapshot. */
 /**
@@ -24,8 +33,7 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
       const url = built.routes.asset(id);
       const [c1] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-      gb.call("GET", url, { c1: c1.name, num: a.numberField.name });
-      const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+      const golden = readCanaryAndNumber(gb, a, url, c1, "c1");
       const fields = [c1.name, a.numberField.name];
       const ticket = sentence(
         g.opener(),
@@ -91,8 +99,7 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
       const url = built.routes.asset(id);
       const [, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-      gb.call("GET", url, { c2: c2.name, num: a.numberField.name });
-      const golden = gb.answer({ [c2.name]: "c2", [a.numberField.name]: "num" });
+      const golden = readCanaryAndNumber(gb, a, url, c2, "c2");
       const fields = [c2.name, a.numberField.name];
       const ticket = sentence(
         g.opener(),

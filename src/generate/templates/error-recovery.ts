@@ -3,7 +3,15 @@ import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { canaries, canaryAndNumber, claimTarget, field, literal, subtask } from "./common.js";
+import {
+  canaries,
+  canaryAndNumber,
+  claimTarget,
+  field,
+  literal,
+  readCanaryAndNumber,
+  subtask,
+} from "./common.js";
 import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
 
 /**
@@ -218,8 +226,7 @@ function rateLimited(difficulty: "easy" | "medium"): SubtaskTemplate {
       const [c1] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
       gb.call("GET", url);
-      gb.call("GET", url, { c1: c1.name, num: a.numberField.name }, undefined, { wait });
-      const golden = gb.answer({ [c1.name]: "c1", [a.numberField.name]: "num" });
+      const golden = readCanaryAndNumber(gb, a, url, c1, "c1", { wait });
       const fields = [c1.name, a.numberField.name];
       const ticket = sentence(
         g.opener(),

@@ -6,7 +6,7 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import type { WorkTemplate } from "../world-template.js";
+import type { WorkTemplate, WorldTemplate } from "../world-template.js";
 import { claimTarget, field, subtask } from "./common.js";
 import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
 
@@ -116,6 +116,25 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
   };
 }
 
+/**
+ * A dispatch-intake body in the camelCase its live validator wants, for asset `assetId`; the copy
+ * field is left out when `copy` is undefined (as the client of enum-recovery leaves it out).
+ */
+function dispatchBody(
+  t: WorldTemplate,
+  assetId: string,
+  level: string,
+  crew: number | string,
+  copy?: string,
+) {
+  return {
+    [camel(t.asset.idField)]: assetId,
+    [camel(t.work.levelField.name)]: level,
+    ...(copy === undefined ? {} : { [camel(t.work.copyField)]: copy }),
+    crewSize: crew,
+  };
+}
+
 /** What both dispatch-intake templates report: the id the intake minted and the new record's status. */
 function dispatchedAnswer(w: WorkTemplate, wid: ExpectedValue): AnswerField[] {
   return [
@@ -154,12 +173,6 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
         [w.copyField]: "…",
         crew_size: sentCrew,
       };
-      const camelBody = (lvl: string, c: number | string, copy: string) => ({
-        [camel(a.idField)]: id,
-        [camel(w.levelField.name)]: lvl,
-        [camel(w.copyField)]: copy,
-        crewSize: c,
-      });
       const first = summarizeProblems(validateBody(validator, { ...snake, [w.copyField]: "x" }, "create"));
       const gb = new GoldenBuilder(built.world, ctx.position);
       // The second round only needs the names right to show the type/enum problems; the live value
@@ -169,7 +182,12 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       // enum mistakes of the ticket's body are the client's; a careful run never makes them.
       gb.call("POST", url, {}, { [a.idField]: id, [w.levelField.name]: level });
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
-      gb.call("POST", url, { wid: w.idField, st: w.statusField }, camelBody(level, crew, gb.ref("copy")));
+      gb.call(
+        "POST",
+        url,
+        { wid: w.idField, st: w.statusField },
+        dispatchBody(t, id, level, crew, gb.ref("copy")),
+      );
       const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
@@ -229,7 +247,6 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
     build(ctx: TemplateContext) {
       const { built, state, grammar: g } = ctx;
       const t = built.template;
-      const a = t.asset;
       const w = t.work;
       const validator = dispatchValidator(t);
       const url = `${built.routes.work}/dispatch`;
@@ -237,15 +254,9 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
       const levels = w.levelField.values;
       const level = g.pick(levels.filter((v) => v.toUpperCase() !== v));
       const crew = ctx.rng.int(2, 6);
-      // The client's body leaves the live value out; the repaired one carries it.
-      const body = (lvl: string, c: number | string, copy?: string) => ({
-        [camel(a.idField)]: id,
-        [camel(w.levelField.name)]: lvl,
-        ...(copy === undefined ? {} : { [camel(w.copyField)]: copy }),
-        crewSize: c,
-      });
       const sentCrew = difficulty === "hard" ? String(crew) : crew;
-      const sent = body(level.toUpperCase(), sentCrew);
+      // The client's body leaves the live value out; the repaired one carries it.
+      const sent = dispatchBody(t, id, level.toUpperCase(), sentCrew);
       const problems = validateBody(validator, sent, "create");
       if (!problems.some((p) => p.code === "invalid_enum"))
         throw new Error(`${this.id}: the broken body has no invalid_enum problem`);
@@ -257,7 +268,12 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
       const allowedAt = `${errorsPath}.allowed.${levels.indexOf(level)}`;
       gb.call("POST", url, { lvl: allowedAt }, sent);
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
-      gb.call("POST", url, { wid: w.idField, st: w.statusField }, body(gb.ref("lvl"), crew, gb.ref("copy")));
+      gb.call(
+        "POST",
+        url,
+        { wid: w.idField, st: w.statusField },
+        dispatchBody(t, id, gb.ref("lvl"), crew, gb.ref("copy")),
+      );
       const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
