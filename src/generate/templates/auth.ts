@@ -2,7 +2,15 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re, tokenUsed } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { canaries, canaryAndNumber, claimTarget, field, readCanaryAndNumber, subtask } from "./common.js";
+import {
+  canaries,
+  canaryAndNumber,
+  canaryFromRead,
+  claimTarget,
+  field,
+  readCanaryAndNumber,
+  subtask,
+} from "./common.js";
 
 /**
  * Auth, easy: the token stored in the vault is one the world recognises as long expired (401
@@ -63,14 +71,7 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
         answer: canaryAndNumber(a, target, id, c1, `${c1.description} of ${id}, from the canonical read.`),
         g1: [
           tokenUsed(built.world.auth.token_path, url),
-          flowToAnswer(
-            `${c1.name}_from_read`,
-            url,
-            200,
-            c1.name,
-            c1.name,
-            `The ${c1.name} must come from a 200 on ${url}.`,
-          ),
+          canaryFromRead(`${c1.name}_from_read`, url, c1, `The ${c1.name} must come from a 200 on ${url}.`),
         ],
         probes: [{ method: "GET", url, token: "stale", status: 401, error: "token_expired" }],
       });
@@ -254,9 +255,7 @@ function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
           field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the audit view.`),
           field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}, from the audit view.`),
         ],
-        g1: [
-          flowToAnswer(`${c1.name}_from_audit`, url, 200, c1.name, c1.name, "The audit read must succeed."),
-        ],
+        g1: [canaryFromRead(`${c1.name}_from_audit`, url, c1, "The audit read must succeed.")],
         probes: [{ method: "GET", url, token: "fresh", status: 403, error: "insufficient_scope" }],
       });
     },

@@ -8,7 +8,7 @@ import type {
 import type { SymRecord } from "../build-world.js";
 import type { CallOptions, GoldenBuilder } from "../golden-builder.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
-import { re } from "../story-state.js";
+import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
 import type { AssetTemplate } from "../world-template.js";
 
@@ -154,6 +154,16 @@ export function canaries(a: AssetTemplate): [Canary, Canary] {
 }
 
 type Canary = AssetTemplate["canaryFields"][number];
+
+/** G1: the answered canary must come from a 200 of `url` (the read the golden took it from). */
+export function canaryFromRead(
+  predicateId: string,
+  url: string,
+  canary: Canary,
+  explain: string,
+): G1Predicate {
+  return flowToAnswer(predicateId, url, 200, canary.name, canary.name, explain);
+}
 
 /**
  * Golden: GET `url` (with `options`, e.g. a wait), capturing `canary` (bound as `ref`) and the

@@ -1,10 +1,11 @@
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
-import { flowToAnswer, re } from "../story-state.js";
+import { re } from "../story-state.js";
 import type { SubtaskTemplate } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import {
   canaries,
   canaryAndNumber,
+  canaryFromRead,
   claimTarget,
   field,
   forbidDecoys,
@@ -65,12 +66,10 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
         builder: gb,
         answer: canaryAndNumber(a, target, id, c1, `Live ${c1.name} of ${id}.`),
         g1: [
-          flowToAnswer(
+          canaryFromRead(
             `${c1.name}_from_canonical`,
             url,
-            200,
-            c1.name,
-            c1.name,
+            c1,
             "The value must come from the canonical route, not the snapshot.",
           ),
         ],
@@ -126,12 +125,10 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
         builder: gb,
         answer: canaryAndNumber(a, target, id, c2, `Live ${c2.name} of ${id}.`),
         g1: [
-          flowToAnswer(
+          canaryFromRead(
             `${c2.name}_from_canonical`,
             url,
-            200,
-            c2.name,
-            c2.name,
+            c2,
             "The value must come from the canonical family.",
           ),
         ],
@@ -200,12 +197,10 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
           },
-          flowToAnswer(
+          canaryFromRead(
             `${c1.name}_from_read`,
             built.routes.asset(id),
-            200,
-            c1.name,
-            c1.name,
+            c1,
             "The value must come from the canonical read.",
           ),
         ],

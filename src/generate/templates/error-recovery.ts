@@ -1,11 +1,12 @@
 import type { G1Predicate } from "../../bank/task-schema.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
-import { flowToAnswer, re } from "../story-state.js";
+import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import {
   canaries,
   canaryAndNumber,
+  canaryFromRead,
   claimTarget,
   field,
   literal,
@@ -92,12 +93,10 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           status: 200,
           body_has_keys: [a.enumField.name],
         },
-        flowToAnswer(
+        canaryFromRead(
           `${c2.name}_after_update`,
           url,
-          200,
-          c2.name,
-          c2.name,
+          c2,
           `The ${c2.name} must come from ${id}'s canonical route.`,
         ),
       ];
@@ -250,9 +249,7 @@ function rateLimited(difficulty: "easy" | "medium"): SubtaskTemplate {
         golden,
         builder: gb,
         answer: canaryAndNumber(a, target, id, c1, `${c1.description} of ${id}, from the retried read.`),
-        g1: [
-          flowToAnswer(`${c1.name}_after_wait`, url, 200, c1.name, c1.name, "The retried read must succeed."),
-        ],
+        g1: [canaryFromRead(`${c1.name}_after_wait`, url, c1, "The retried read must succeed.")],
         probes: [{ method: "GET", url, token: "fresh", status: 429, error: "rate_limited" }],
       });
     },

@@ -4,7 +4,7 @@ import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { canaries, field, forbidDecoys, subtask } from "./common.js";
+import { canaries, canaryFromRead, field, forbidDecoys, subtask } from "./common.js";
 
 /**
  * Pagination: questions only the whole collection answers. The target sits wherever the listing
@@ -103,12 +103,10 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           must_be_stored: false,
           used_in_request_url_pattern: `^${re(built.routes.asset(firstId))}$`,
         },
-        flowToAnswer(
+        canaryFromRead(
           `${c1.name}_from_read`,
           built.routes.asset(firstId),
-          200,
-          c1.name,
-          c1.name,
+          c1,
           "The value must come from the canonical read.",
         ),
       ];
