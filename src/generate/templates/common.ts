@@ -5,7 +5,7 @@ import type {
   G1Predicate,
   GoldenStep,
 } from "../../bank/task-schema.js";
-import type { SymRecord } from "../build-world.js";
+import type { BuiltWorld, SymRecord } from "../build-world.js";
 import type { CallOptions, GoldenBuilder } from "../golden-builder.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { flowToAnswer, re } from "../story-state.js";
@@ -154,6 +154,29 @@ export function canaries(a: AssetTemplate): [Canary, Canary] {
 }
 
 type Canary = AssetTemplate["canaryFields"][number];
+
+/**
+ * G1: an asset id must come from a page of the published listing and be used to read asset
+ * `assetId` (a job that knows the asset by name or rank, not by id).
+ */
+export function listedIdUsed(
+  built: BuiltWorld,
+  predicateId: string,
+  assetId: string,
+  explain: string,
+): G1Predicate {
+  const a = built.template.asset;
+  return {
+    kind: "data_flow",
+    id: predicateId,
+    explain,
+    from_response_url_pattern: `^${re(built.routes.listAssets)}(\\?.*)?$`,
+    from_status: 200,
+    from_body_key: `${a.plural}.${a.idField}`,
+    must_be_stored: false,
+    used_in_request_url_pattern: `^${re(built.routes.asset(assetId))}$`,
+  };
+}
 
 /** G1: the answered canary must come from a 200 of `url` (the read the golden took it from). */
 export function canaryFromRead(

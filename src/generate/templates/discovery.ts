@@ -9,6 +9,7 @@ import {
   claimTarget,
   field,
   forbidDecoys,
+  listedIdUsed,
   literal,
   readCanaryAndNumber,
   subtask,
@@ -187,16 +188,12 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
           field(c2.name, target[c2.name] ?? null, `Live ${c2.name} of "${name}".`),
         ],
         g1: [
-          {
-            kind: "data_flow",
-            id: "id_from_list_used",
-            explain: "The id must come from the published list and be used to read the record.",
-            from_response_url_pattern: `^${re(built.routes.listAssets)}(\\?.*)?$`,
-            from_status: 200,
-            from_body_key: `${a.plural}.${a.idField}`,
-            must_be_stored: false,
-            used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
-          },
+          listedIdUsed(
+            built,
+            "id_from_list_used",
+            id,
+            "The id must come from the published list and be used to read the record.",
+          ),
           canaryFromRead(
             `${c1.name}_from_read`,
             built.routes.asset(id),

@@ -1,10 +1,10 @@
 import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
 import type { SymRecord } from "../build-world.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
-import { flowToAnswer, re } from "../story-state.js";
+import { flowToAnswer } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
-import { canaries, canaryFromRead, field, forbidDecoys, subtask } from "./common.js";
+import { canaries, canaryFromRead, field, forbidDecoys, listedIdUsed, subtask } from "./common.js";
 
 /**
  * Pagination: questions only the whole collection answers. The target sits wherever the listing
@@ -93,16 +93,12 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         field(c2.name, first[c2.name] ?? null, `Live ${c2.name} of ${what}.`),
       ];
       const g1: G1Predicate[] = [
-        {
-          kind: "data_flow",
-          id: "winner_id_from_listing",
-          explain: "The winner's id must come from the listing and be used to read it.",
-          from_response_url_pattern: `^${re(built.routes.listAssets)}(\\?.*)?$`,
-          from_status: 200,
-          from_body_key: `${a.plural}.${a.idField}`,
-          must_be_stored: false,
-          used_in_request_url_pattern: `^${re(built.routes.asset(firstId))}$`,
-        },
+        listedIdUsed(
+          built,
+          "winner_id_from_listing",
+          firstId,
+          "The winner's id must come from the listing and be used to read it.",
+        ),
         canaryFromRead(
           `${c1.name}_from_read`,
           built.routes.asset(firstId),
