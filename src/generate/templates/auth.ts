@@ -13,10 +13,6 @@ import {
 } from "./common.js";
 
 /**
- * Auth, easy: the token stored in the vault is one the world recognises as long expired (401
- * token_expired); mint a fresh one from the client credentials and read the record the job needs.
- */
-/**
  * Auth: the vault's token is stale. easy: the ticket says where the token and the client
  * credentials are; medium: it quotes the 401 only, and the agent works out the rest from the vault.
  */
@@ -205,10 +201,6 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
   };
 }
 
-/**
- * Auth, medium: the audit route needs a scope the default token does not carry (403
- * insufficient_scope naming it); mint a token that asks for it.
- */
 /**
  * Auth: a read needs a scope the default token lacks. medium: the ticket quotes the 403 with the
  * scope it names; hard: it quotes the code only, so the scope is read from the live 403.

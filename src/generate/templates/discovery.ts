@@ -15,7 +15,6 @@ import {
   subtask,
 } from "./common.js";
 
-/** Discovery, easy: a client still reads the deprecated family, which serves a stale snapshot. */
 /**
  * Discovery: a client reads a deprecated snapshot route. easy: the ticket points at the
  * deprecation headers and asks for the published replacement; medium: it only reports the wrong
@@ -140,7 +139,6 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
   };
 }
 
-/** Discovery, hard: only a display name is known; find the id through the published list route. */
 /**
  * Discovery: the crew knows a record by name; the path wants an id. hard: find how; medium: the
  * ticket says the listing carries the names.
