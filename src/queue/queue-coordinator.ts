@@ -5,16 +5,17 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../run/model-call-retry.
 import { openRunDirectory } from "../run/run-directory.js";
 import { gridCells } from "../run/run-grid.js";
 import {
+  countProgress,
+  keepTrial,
   type RunAgent,
   type RunIntoDirError,
   type RunIntoDirOptions,
   type RunIntoDirSummary,
-  trialRecordOf,
 } from "../run/run-into-dir.js";
 import { harnessErrorResult, type TrialResult } from "../run/run-trial.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
-import { type ResultsStore, transcriptRelPath } from "../run/store.js";
-import { buildTranscript, redactor, writeTranscript } from "../run/transcript-writer.js";
+import type { ResultsStore } from "../run/store.js";
+import { redactor } from "../run/transcript-writer.js";
 import type { TrialRecord } from "../run/trial-record.js";
 import { trialSeed } from "../world/canary.js";
 import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
@@ -142,12 +143,7 @@ async function enqueueAndCollect(
     collected.add(id);
     resumed++;
     spent += rec.cost_usd ?? 0;
-    const p = options.progress?.[cell.index];
-    if (p) {
-      p.done++;
-      if (rec.outcome === "pass") p.passed++;
-      p.costUsd += rec.cost_usd ?? 0;
-    }
+    countProgress(options.progress?.[cell.index], rec, false);
   }
   const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
 
@@ -176,38 +172,10 @@ async function enqueueAndCollect(
   }
 
   const record = (result: TrialResult, cell: Cell): TrialRecord => {
-    const { agent } = cell;
-    const rel = transcriptRelPath(agent.factory.name, result.task_id, result.epoch);
-    writeTranscript(
-      options.runDir,
-      rel,
-      buildTranscript(result, {
-        model: agent.factory.name,
-        ...(agent.modelApi ? { modelApi: agent.modelApi } : {}),
-        provenance: { bench: "APIFlow-Bench", bank_hash: bankHash, bank_name: bank.manifest.name },
-      }),
-      redact,
-    );
-    const rec = trialRecordOf(
-      result,
-      cell.task,
-      bankHash,
-      options.priceTable,
-      agent.modelApi ?? null,
-      rel,
-      redact,
-    );
-    store.record(rec);
+    const rec = keepTrial(result, cell.task, cell.agent, { ...options, bank, store, redact });
     ran++;
     spent += rec.cost_usd ?? 0;
-    const p = options.progress?.[cell.index];
-    if (p) {
-      p.done++;
-      p.doneHere++;
-      if (rec.outcome === "pass") p.passed++;
-      p.costUsd += rec.cost_usd ?? 0;
-      if (rec.cost_usd === null) p.costUnknown = true;
-    }
+    countProgress(options.progress?.[cell.index], rec, true);
     options.onRecord?.(rec, result);
     return rec;
   };

@@ -119,12 +119,7 @@ async function runWithStore(
     if (!rec) continue;
     resumed++;
     spent += rec.cost_usd ?? 0;
-    const p = options.progress?.[byName.get(cell.agent.name)?.index ?? -1];
-    if (p) {
-      p.done++;
-      if (rec.outcome === "pass") p.passed++;
-      p.costUsd += rec.cost_usd ?? 0;
-    }
+    countProgress(options.progress?.[byName.get(cell.agent.name)?.index ?? -1], rec, false);
   }
   const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
   let ran = 0;
@@ -142,38 +137,10 @@ async function runWithStore(
       const task = taskById.get(result.task_id);
       if (!entry || !task)
         throw new Error(`bug: trial of unknown agent or task ${result.agent}/${result.task_id}`);
-      const { agent, index } = entry;
-      const rel = transcriptRelPath(agent.factory.name, result.task_id, result.epoch);
-      writeTranscript(
-        options.runDir,
-        rel,
-        buildTranscript(result, {
-          model: agent.factory.name,
-          ...(agent.modelApi ? { modelApi: agent.modelApi } : {}),
-          provenance: { bench: "APIFlow-Bench", bank_hash: bankHash, bank_name: bank.manifest.name },
-        }),
-        redact,
-      );
-      const record = trialRecordOf(
-        result,
-        task,
-        bankHash,
-        options.priceTable,
-        agent.modelApi ?? null,
-        rel,
-        redact,
-      );
-      store.record(record);
+      const record = keepTrial(result, task, entry.agent, { ...options, store, redact });
       ran++;
       spent += record.cost_usd ?? 0;
-      const p = options.progress?.[index];
-      if (p) {
-        p.done++;
-        p.doneHere++;
-        if (record.outcome === "pass") p.passed++;
-        p.costUsd += record.cost_usd ?? 0;
-        if (record.cost_usd === null) p.costUnknown = true;
-      }
+      countProgress(options.progress?.[entry.index], record, true);
       options.onRecord?.(record, result);
     },
   });
@@ -189,6 +156,56 @@ async function runWithStore(
     notRun: cells.length - records.length,
     costLimitReached: records.length < cells.length && limitReached(),
   };
+}
+
+/**
+ * Keep a finished trial in a run directory: its transcript first, then its store row, so a row
+ * never points at a transcript that is not there. Secrets are redacted from both.
+ *
+ * @example const rec = keepTrial(result, task, agent, { runDir, bank, priceTable, store, redact });
+ */
+export function keepTrial(
+  result: TrialResult,
+  task: Task,
+  agent: RunAgent,
+  into: {
+    runDir: string;
+    bank: Bank;
+    priceTable: PriceTable;
+    store: ResultsStore;
+    redact: (text: string) => string;
+  },
+): TrialRecord {
+  const { bank, redact } = into;
+  const bankHash = bank.manifest.content_hash;
+  const rel = transcriptRelPath(agent.factory.name, result.task_id, result.epoch);
+  writeTranscript(
+    into.runDir,
+    rel,
+    buildTranscript(result, {
+      model: agent.factory.name,
+      ...(agent.modelApi ? { modelApi: agent.modelApi } : {}),
+      provenance: { bench: "APIFlow-Bench", bank_hash: bankHash, bank_name: bank.manifest.name },
+    }),
+    redact,
+  );
+  const record = trialRecordOf(result, task, bankHash, into.priceTable, agent.modelApi ?? null, rel, redact);
+  into.store.record(record);
+  return record;
+}
+
+/**
+ * Count a stored trial into its agent's progress counters: `ranHere` for a trial this process ran
+ * (it counts towards the ETA, and an unknown cost marks the total), false for one resumed.
+ */
+export function countProgress(p: AgentProgress | undefined, record: TrialRecord, ranHere: boolean): void {
+  if (!p) return;
+  p.done++;
+  if (record.outcome === "pass") p.passed++;
+  p.costUsd += record.cost_usd ?? 0;
+  if (!ranHere) return;
+  p.doneHere++;
+  if (record.cost_usd === null) p.costUnknown = true;
 }
 
 /**
