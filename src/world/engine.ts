@@ -46,7 +46,7 @@ export type WorldAppEnv = Env;
  */
 export function createWorldApp(world: World): Hono<Env> {
   const app = new Hono<Env>();
-  const templates = pathTemplates(world);
+  const table = routingTable(world);
 
   app.use("*", async (c, next) => {
     const read = await readRequest(c.env.trial, {
@@ -69,7 +69,7 @@ export function createWorldApp(world: World): Hono<Env> {
     return app;
   }
 
-  for (const entry of routingTable(world).entries) {
+  for (const entry of table.entries) {
     app.on(entry.method, entry.honoPath, (c) =>
       respond(
         c,
@@ -84,7 +84,7 @@ export function createWorldApp(world: World): Hono<Env> {
     );
   }
 
-  app.notFound((c) => respond(c, unrouted(templates, c.req.method, c.req.path)));
+  app.notFound((c) => respond(c, unrouted(table.declared, c.req.method, c.req.path)));
   app.onError((err, c) => respond(c, engineFailed(err)));
   return app;
 }
@@ -103,7 +103,8 @@ interface RoutingEntry {
 /** What a REST world answers: its spec, the token endpoint and its declared routes, in that order. */
 interface RoutingTable {
   entries: RoutingEntry[];
-  templates: ReadonlyArray<{ method: string; re: RegExp }>;
+  /** The entries of the world's declared routes: a path one of them takes answers 405, not 404. */
+  declared: RoutingEntry[];
 }
 
 const routingTables = new WeakMap<World, RoutingTable>();
@@ -131,6 +132,9 @@ function routingTable(world: World): RoutingTable {
       serve,
     };
   };
+  const declared = world.routes.map((route) =>
+    entry(route.method, route.path, (trial, req) => serveRoute(trial, route, req)),
+  );
   table = {
     entries: [
       entry("GET", "/openapi.json", () => ok(200, spec)),
@@ -139,11 +143,9 @@ function routingTable(world: World): RoutingTable {
           ? fail(req.bodyError.status, req.bodyError.error, req.bodyError.message)
           : mintTokenReply(trial, req.body),
       ),
-      ...world.routes.map((route) =>
-        entry(route.method, route.path, (trial, req) => serveRoute(trial, route, req)),
-      ),
+      ...declared,
     ],
-    templates: pathTemplates(world),
+    declared,
   };
   routingTables.set(world, table);
   return table;
@@ -199,27 +201,15 @@ export async function servePlain(
       });
       return write(entry.serve(trial, { url: url(), params, header, body, bodyError: read.bodyError }));
     }
-    return write(unrouted(table.templates, method, path));
+    return write(unrouted(table.declared, method, path));
   } catch (err) {
     return write(engineFailed(err as Error));
   }
 }
 
-/** The regex of each route's path template, for the 405/404 answer of a request no route takes. */
-function pathTemplates(world: World): Array<{ method: string; re: RegExp }> {
-  return world.routes.map((r) => ({
-    method: r.method,
-    re: new RegExp(`^${r.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`),
-  }));
-}
-
 /** The answer to a request no route takes: 405 with `allow` when the path is a route's, else 404. */
-function unrouted(
-  templates: ReadonlyArray<{ method: string; re: RegExp }>,
-  method: string,
-  path: string,
-): Reply {
-  const allowed = [...new Set(templates.filter((t) => t.re.test(path)).map((t) => t.method))];
+function unrouted(declared: readonly RoutingEntry[], method: string, path: string): Reply {
+  const allowed = [...new Set(declared.filter((r) => r.re.test(path)).map((r) => r.method))];
   if (allowed.length > 0) {
     return fail(
       405,
