@@ -1,3 +1,4 @@
+import { routePathPattern } from "../world/route-path.js";
 import type { Agent, AgentFactory, TrialSession } from "./agent.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -137,7 +138,7 @@ function operationsOf(specRead: Json | null): Operation[] {
 function candidatePaths(ticket: string, ops: readonly Operation[]): string[] {
   const ids = [...new Set(ticket.match(/\b[A-Z]{1,4}-\d{2,}\b/g) ?? [])];
   const out: string[] = [];
-  const deprecated = ops.filter((o) => o.deprecated).map((o) => templateRegex(o.path));
+  const deprecated = ops.filter((o) => o.deprecated).map((o) => routePathPattern(o.path).re);
   for (const [, path] of ticket.matchAll(/GET\s+(\/[\w\-/.{}]+)/g)) {
     if (path && !deprecated.some((re) => re.test(path))) out.push(path);
   }
@@ -155,11 +156,6 @@ function candidatePaths(ticket: string, ops: readonly Operation[]): string[] {
     }
   }
   return [...new Set(out)];
-}
-
-function templateRegex(path: string): RegExp {
-  const escaped = path.replace(/[.+^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
-  return new RegExp(`^${escaped}$`);
 }
 
 /** The field names after "with exactly these field(s):" in the ticket. */

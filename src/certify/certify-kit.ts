@@ -5,6 +5,7 @@ import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { runTrial, type TrialResult } from "../run/run-trial.js";
+import { routePathPattern } from "../world/route-path.js";
 import { nativeOperations, nativeRetarget } from "./native-request.js";
 
 /** What every scripted certification agent is handed: the task, its world and the trial seed. */
@@ -206,15 +207,6 @@ export function renamePlaceholder(step: GoldenStep, from: string, to: string): G
   };
 }
 
-/** Route path template → a regex over a URL path (`{param}` and `{{placeholder}}` match one segment). */
-function templateRegex(template: string): RegExp {
-  const escaped = template
-    .split(/\{[^}]+\}/)
-    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join("([^/]+)");
-  return new RegExp(`^${escaped}$`);
-}
-
 // A world's routes in matching order with their regexes, built once per world: the gates look up
 // every golden step's route many times (a few percent of certification when rebuilt per call).
 const routeTables = new WeakMap<World, Array<{ route: Route; re: RegExp; names: string[] }>>();
@@ -225,11 +217,10 @@ function routeTable(world: World): Array<{ route: Route; re: RegExp; names: stri
     // Literal segments beat parameters: `/v3/vessels/search` before `/v3/vessels/{id}`.
     table = [...world.routes]
       .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))
-      .map((route) => ({
-        route,
-        re: templateRegex(route.path),
-        names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1] as string),
-      }));
+      .map((route) => {
+        const { re, params } = routePathPattern(route.path);
+        return { route, re, names: params };
+      });
     routeTables.set(world, table);
   }
   return table;

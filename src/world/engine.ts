@@ -8,6 +8,7 @@ import { mintTokenReply } from "./auth.js";
 import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
 import { fail, ok, type Reply, styleReply } from "./reply.js";
+import { honoRoutePath, routePathPattern } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
 
@@ -114,24 +115,12 @@ function routingTable(world: World): RoutingTable {
   let table = routingTables.get(world);
   if (table) return table;
   const spec = renderOpenApi(world) as unknown as JsonValue;
-  const entry = (method: string, path: string, serve: RoutingEntry["serve"]): RoutingEntry => {
-    const params: string[] = [];
-    const source = path
-      .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
-      .map((part, i) => {
-        if (i % 2 === 0) return part.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
-        params.push(part.slice(1, -1));
-        return "([^/]+)";
-      })
-      .join("");
-    return {
-      method,
-      honoPath: path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1"),
-      re: new RegExp(`^${source}$`),
-      params,
-      serve,
-    };
-  };
+  const entry = (method: string, path: string, serve: RoutingEntry["serve"]): RoutingEntry => ({
+    method,
+    honoPath: honoRoutePath(path),
+    ...routePathPattern(path),
+    serve,
+  });
   const declared = world.routes.map((route) =>
     entry(route.method, route.path, (trial, req) => serveRoute(trial, route, req)),
   );
