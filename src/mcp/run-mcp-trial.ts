@@ -6,6 +6,7 @@ import { trialRecordOf } from "../run/run-into-dir.js";
 import { runTrial, type TrialResult } from "../run/run-trial.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
 import { transcriptRelPath } from "../run/store.js";
+import { storedTrialLogOf, writeTrialLog } from "../run/stored-trial-log.js";
 import { buildTranscript, writeTranscript } from "../run/transcript-writer.js";
 import type { TrialRecord } from "../run/trial-record.js";
 import { type McpBridgeMode, mcpBridgeAgent } from "./mcp-bridge-agent.js";
@@ -71,6 +72,7 @@ export async function runMcpTrial(
       }),
       (t) => t,
     );
+    writeTrialLog(runDir, rel, storedTrialLogOf(result, task, bankHash));
     const record = trialRecordOf(result, task, bankHash, DEFAULT_PRICE_TABLE, null, rel);
     store.record(record);
     return { success: true, data: { result, record } };

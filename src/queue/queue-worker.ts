@@ -10,6 +10,7 @@ import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { harnessErrorResult, runTrial } from "../run/run-trial.js";
+import { encodeTrialLog, storedTrialLogOf } from "../run/stored-trial-log.js";
 import { redactor } from "../run/transcript-writer.js";
 import { trialSeed } from "../world/canary.js";
 import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
@@ -205,7 +206,8 @@ export async function startQueueWorker(
       harnessErrorResult(task, data.epoch, data.agent, trialSeed(bank.manifest.seed, task.id, data.epoch), e),
     );
     const redact = redactor([...secrets]);
-    const out = JSON.parse(redact(JSON.stringify(toJobResult(result)))) as TrialJobResult;
+    const log = encodeTrialLog(storedTrialLogOf(result, task, bankHash), redact);
+    const out = JSON.parse(redact(JSON.stringify(toJobResult(result, log)))) as TrialJobResult;
     options.onTrial?.(out);
     return out;
   };

@@ -2,7 +2,7 @@ import type { AgentFactory, StopReason, TrialSession } from "../agents/agent.js"
 import { playGolden } from "../agents/golden-agent.js";
 import { SYSTEM_PROMPT } from "../agents/system-prompt.js";
 import type { Bank } from "../bank/bank.js";
-import type { JsonValue } from "../bank/json.js";
+import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
@@ -12,6 +12,7 @@ import { trialSeed as deriveTrialSeed, resolveCanaries } from "../world/canary.j
 import type { TrialEvent } from "../world/event-log.js";
 import { inProcessTransport, type WorldTransport } from "../world/transport.js";
 import { TrialWorld } from "../world/trial-world.js";
+import { gradedSegmentsOf } from "./stored-trial-log.js";
 import { DEFAULT_LIMITS, stopConditions, type TrialLimits } from "./stop-conditions.js";
 import type { TokenUsage, TranscriptMessage } from "./transcript-schema.js";
 import { HarnessSession, type ToolRunner } from "./trial-session.js";
@@ -37,6 +38,10 @@ export interface TrialResult {
   grade: TrialGrade;
   messages: TranscriptMessage[];
   events: readonly TrialEvent[];
+  /** The final message the grader read (null without one); absent where the harness had none to give. */
+  final_message?: string | null;
+  /** The world's records when the trial ended, by resource; absent when the backend cannot tell. */
+  final_records?: Record<string, JsonObject[]>;
   tokens: TokenUsage & { cache_write: number };
   tool_calls: number;
   duration_s: number;
@@ -71,6 +76,8 @@ export interface RunTrialOptions {
  */
 export interface TrialBackend extends ToolRunner {
   events(): readonly TrialEvent[] | Promise<readonly TrialEvent[]>;
+  /** The world's records at the end of the trial (kept in the stored event log). */
+  finalRecords?(): Record<string, JsonObject[]>;
 }
 
 /** The default backend: a fresh trial world (storyline replayed) and workspace for `seed`. */
@@ -92,6 +99,7 @@ export async function freshBackend(
     workspace,
     call: (name, args) => workspace.call(name, args),
     events: () => trial.log.events,
+    finalRecords: () => Object.fromEntries(trial.records),
   };
 }
 
@@ -187,11 +195,10 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     session.dispose();
   }
   const events = await backend.events();
+  const gradedSegments = gradedSegmentsOf(task);
   const grade = (options.grade ?? gradeTrial)({
     grader: task.grader,
-    ...(task.kind === "chain" && task.grader.chain_mode === "selective" && task.graded_segments
-      ? { gradedSegments: task.graded_segments }
-      : {}),
+    ...(gradedSegments ? { gradedSegments } : {}),
     trialSeed: seed,
     events,
     finalMessage: session.finalMessage,
@@ -208,6 +215,8 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     grade,
     messages: session.messages,
     events,
+    final_message: session.finalMessage,
+    ...(backend.finalRecords ? { final_records: backend.finalRecords() } : {}),
     tokens: session.usage,
     tool_calls: session.toolCallCount,
     duration_s: (performance.now() - started) / 1000,
