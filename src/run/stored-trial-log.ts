@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
+import type { StopReason } from "../agents/agent.js";
 import { type JsonValue, JsonValueSchema } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
 import type { GradeInput } from "../grade/grade-trial.js";
@@ -12,6 +13,19 @@ import type { TrialResult } from "./run-trial.js";
 
 /** Bumped when the stored log changes shape; a log of another version is refused, never guessed. */
 export const TRIAL_LOG_VERSION = 1;
+
+const STOP_REASONS = [
+  "answered",
+  "clarify",
+  "report_blocked",
+  "tool_call_limit",
+  "token_limit",
+  "time_limit",
+  "context_overflow",
+  "provider_error",
+  "harness_error",
+  "disconnected",
+] as const satisfies readonly StopReason[];
 
 /** What a transcript's event log file is called: beside it, `<transcript>.events.json.gz`. */
 export const TRIAL_LOG_SUFFIX = ".events.json.gz";
@@ -40,7 +54,7 @@ export const StoredTrialLogSchema = z.strictObject({
   graded_segments: z.array(z.number().int().positive()).nullable(),
   /** The answer key with canaries resolved for this trial: what each answer field had to hold. */
   answer_key: z.array(z.strictObject({ field: z.string(), expected: JsonValueSchema })),
-  stop_reason: z.string(),
+  stop_reason: z.enum(STOP_REASONS),
   stop_detail: z.string(),
   /** The final assistant message (the answer card's source); null when there was none. */
   final_message: z.string().nullable(),
@@ -126,7 +140,10 @@ export function gradeInputOf(
  *
  * @example writeFileSync(path, encodeTrialLog(log, redactor([apiKey])));
  */
-export function encodeTrialLog(log: StoredTrialLog | string, redact: (text: string) => string = (t) => t): Buffer {
+export function encodeTrialLog(
+  log: StoredTrialLog | string,
+  redact: (text: string) => string = (t) => t,
+): Buffer {
   const text = typeof log === "string" ? log : JSON.stringify(log);
   return gzipSync(redact(text));
 }
@@ -183,7 +200,8 @@ export function readTrialLog(
     return { success: false, error: { code: "unreadable", message: `${path}: ${(e as Error).message}` } };
   }
   const res = decodeTrialLog(bytes);
-  if (!res.success) return { success: false, error: { ...res.error, message: `${path}: ${res.error.message}` } };
+  if (!res.success)
+    return { success: false, error: { ...res.error, message: `${path}: ${res.error.message}` } };
   return res;
 }
 
