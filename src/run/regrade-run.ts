@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import type { Bank } from "../bank/bank.js";
@@ -6,7 +7,7 @@ import type { TrialGrade } from "../grade/grade-schema.js";
 import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
 import { RunPinsSchema, withGradings } from "./run-manifest.js";
 import { outcomeOf } from "./run-trial.js";
-import { readRunManifest, tryOpenStore, writeRunManifest } from "./store.js";
+import { RUN_LAYOUT, readRunManifest, tryOpenStore, writeRunManifest } from "./store.js";
 import { type GradedVerdict, GradingSchema } from "./store-gradings.js";
 import { gradedSegmentsOf, gradeInputOf, readTrialLog, trialLogPath } from "./stored-trial-log.js";
 import { trialFailureReason } from "./transcript-writer.js";
@@ -89,6 +90,12 @@ export function regradeRun(
   options: RegradeOptions,
 ): { success: true; data: RegradeSummary } | { success: false; error: RegradeError } {
   const { runDir } = options;
+  if (!existsSync(join(runDir, RUN_LAYOUT.store))) {
+    return {
+      success: false,
+      error: { code: "store_unreadable", message: `no ${RUN_LAYOUT.store} in ${runDir}` },
+    };
+  }
   const opened = tryOpenStore(runDir, { readonly: Boolean(options.dryRun) });
   if (!opened.success) return opened;
   const store = opened.data;

@@ -138,15 +138,16 @@ export function storeGradings(db: Database.Database, readonly: boolean): StoreGr
       let id = maxId + 1;
       if (maxId === 0) {
         // The verdicts the trials ran with, kept before anything replaces them.
-        const copied = db
-          .prepare(
-            `INSERT INTO graded_trials (grading, ${KEY.join(", ")}, ${VERDICT_COLUMNS.join(", ")})
-             SELECT 1, ${KEY.join(", ")}, ${VERDICT_COLUMNS.join(", ")} FROM trials`,
-          )
-          .run().changes;
-        insertGrading.run({ ...first, id: 1, trials: copied });
+        const count = db.prepare("SELECT count(*) FROM trials").pluck().get() as number;
+        insertGrading.run({ ...first, id: 1, trials: count });
+        db.prepare(
+          `INSERT INTO graded_trials (grading, ${KEY.join(", ")}, ${VERDICT_COLUMNS.join(", ")})
+           SELECT 1, ${KEY.join(", ")}, ${VERDICT_COLUMNS.join(", ")} FROM trials`,
+        ).run();
         id = 2;
       }
+      const grading: Grading = { ...meta, id, trials: rows.length };
+      insertGrading.run(grading);
       const insert = db.prepare(
         `INSERT INTO graded_trials (grading, ${KEY.join(", ")}, ${VERDICT_COLUMNS.join(", ")})
          VALUES (@grading, ${[...KEY, ...VERDICT_COLUMNS].map((c) => `@${c}`).join(", ")})`,
@@ -165,8 +166,6 @@ export function storeGradings(db: Database.Database, readonly: boolean): StoreGr
         insert.run({ grading: id, ...row });
         update.run(row);
       }
-      const grading: Grading = { ...meta, id, trials: rows.length };
-      insertGrading.run(grading);
       return grading;
     },
   );
