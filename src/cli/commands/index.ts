@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { register as registerCompare } from "./compare.js";
+import { register as registerExplain } from "./explain.js";
 import { register as registerGenerate } from "./generate.js";
 import { register as registerImport } from "./import.js";
 import { registerMcp } from "./mcp.js";
@@ -31,6 +32,7 @@ const COMMANDS: Register[] = [
   registerServe,
   regradeOfficial,
   regradeRun,
+  registerExplain,
   registerImport,
   registerReport,
   registerCompare,
