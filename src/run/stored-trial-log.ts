@@ -3,12 +3,12 @@ import { dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import type { StopReason } from "../agents/agent.js";
-import { type JsonValue, JsonValueSchema } from "../bank/json.js";
+import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
 import type { GradeInput } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import { resolveCanaries } from "../world/canary.js";
-import { TrialEventSchema } from "../world/event-log.js";
+import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
 import type { TrialResult } from "./run-trial.js";
 
 /** Bumped when the stored log changes shape; a log of another version is refused, never guessed. */
@@ -26,6 +26,18 @@ const STOP_REASONS = [
   "harness_error",
   "disconnected",
 ] as const satisfies readonly StopReason[];
+
+// A stored log is read with JSON.parse, and whatever JSON.parse returns is JSON: the schema checks
+// the log's shape down to each event's fields and leaves the JSON payloads inside (bodies,
+// variable values, records) unchecked, which would otherwise cost most of a re-grade's time.
+const ParsedJson = z.custom<JsonValue>(() => true);
+const ParsedJsonObject = z.custom<JsonObject>((v) => v !== null && typeof v === "object" && !Array.isArray(v), {
+  message: "expected a JSON object",
+});
+const StoredEventSchema = z.discriminatedUnion("type", [
+  ExchangeEventSchema.extend({ request_body: ParsedJson.nullable(), response_body: ParsedJson.nullable() }),
+  VariableWriteEventSchema.extend({ value: ParsedJson }),
+]);
 
 /** What a transcript's event log file is called: beside it, `<transcript>.events.json.gz`. */
 export const TRIAL_LOG_SUFFIX = ".events.json.gz";
@@ -53,16 +65,19 @@ export const StoredTrialLogSchema = z.strictObject({
   /** Chains graded `selective`: the segments graded; null grades every predicate. */
   graded_segments: z.array(z.number().int().positive()).nullable(),
   /** The answer key with canaries resolved for this trial: what each answer field had to hold. */
-  answer_key: z.array(z.strictObject({ field: z.string(), expected: JsonValueSchema })),
+  answer_key: z.array(z.strictObject({ field: z.string(), expected: ParsedJson })),
   stop_reason: z.enum(STOP_REASONS),
   stop_detail: z.string(),
   /** The final assistant message (the answer card's source); null when there was none. */
   final_message: z.string().nullable(),
-  events: z.array(TrialEventSchema),
+  events: z.array(StoredEventSchema),
   /** Every resource's records when the trial ended (end-state predicates read these); null when unknown. */
-  final_records: z.record(z.string(), z.array(z.record(z.string(), JsonValueSchema))).nullable(),
+  final_records: z.record(z.string(), z.array(ParsedJsonObject)).nullable(),
 });
 export type StoredTrialLog = z.infer<typeof StoredTrialLogSchema>;
+
+/** The log's schema when its grader is one already validated (see `internedGraders`). */
+const KnownGraderLogSchema = StoredTrialLogSchema.extend({ grader: z.custom<GraderSpec>(() => true) });
 
 /** Why a stored log could not be read; `missing` means the trial was stored before logs were kept. */
 export interface TrialLogError {
@@ -172,7 +187,13 @@ export function decodeTrialLog(
       },
     };
   }
-  const parsed = StoredTrialLogSchema.safeParse(raw);
+  // The graders of a run repeat (one per task): each distinct one is validated once and then
+  // shared, which also lets the grader reuse what it prepared for it.
+  const graderText = JSON.stringify((raw as { grader?: unknown }).grader);
+  const known = graderText === undefined ? undefined : internedGraders.get(graderText);
+  const parsed = known
+    ? KnownGraderLogSchema.safeParse(raw)
+    : StoredTrialLogSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return {
@@ -180,8 +201,17 @@ export function decodeTrialLog(
       error: { code: "invalid", message: `${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}` },
     };
   }
+  if (known) return { success: true, data: { ...parsed.data, grader: known } };
+  if (graderText !== undefined) {
+    if (internedGraders.size >= 10_000) internedGraders.clear();
+    internedGraders.set(graderText, parsed.data.grader);
+  }
   return { success: true, data: parsed.data };
 }
+
+// Validated graders by their JSON text (bank data: never mutated once parsed). Holds nothing of
+// any trial, so a decoded log never carries another trial's findings.
+const internedGraders = new Map<string, GraderSpec>();
 
 /**
  * Read a stored log file.
