@@ -9,8 +9,8 @@ import type { AgentSettings } from "./run-manifest.js";
 import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "./stop-conditions.js";
-import { storedTrialLogOf, writeTrialLog } from "./stored-trial-log.js";
 import { type ResultsStore, transcriptRelPath } from "./store.js";
+import { storedTrialLogOf, writeTrialLog } from "./stored-trial-log.js";
 import { buildTranscript, redactor, trialFailureReason, writeTranscript } from "./transcript-writer.js";
 import { type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
 

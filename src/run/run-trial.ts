@@ -12,8 +12,8 @@ import { trialSeed as deriveTrialSeed, resolveCanaries } from "../world/canary.j
 import type { TrialEvent } from "../world/event-log.js";
 import { inProcessTransport, type WorldTransport } from "../world/transport.js";
 import { TrialWorld } from "../world/trial-world.js";
-import { gradedSegmentsOf } from "./stored-trial-log.js";
 import { DEFAULT_LIMITS, stopConditions, type TrialLimits } from "./stop-conditions.js";
+import { gradedSegmentsOf } from "./stored-trial-log.js";
 import type { TokenUsage, TranscriptMessage } from "./transcript-schema.js";
 import { HarnessSession, type ToolRunner } from "./trial-session.js";
 

@@ -31,9 +31,12 @@ const STOP_REASONS = [
 // the log's shape down to each event's fields and leaves the JSON payloads inside (bodies,
 // variable values, records) unchecked, which would otherwise cost most of a re-grade's time.
 const ParsedJson = z.custom<JsonValue>(() => true);
-const ParsedJsonObject = z.custom<JsonObject>((v) => v !== null && typeof v === "object" && !Array.isArray(v), {
-  message: "expected a JSON object",
-});
+const ParsedJsonObject = z.custom<JsonObject>(
+  (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+  {
+    message: "expected a JSON object",
+  },
+);
 const StoredEventSchema = z.discriminatedUnion("type", [
   ExchangeEventSchema.extend({ request_body: ParsedJson.nullable(), response_body: ParsedJson.nullable() }),
   VariableWriteEventSchema.extend({ value: ParsedJson }),
@@ -191,9 +194,7 @@ export function decodeTrialLog(
   // shared, which also lets the grader reuse what it prepared for it.
   const graderText = JSON.stringify((raw as { grader?: unknown }).grader);
   const known = graderText === undefined ? undefined : internedGraders.get(graderText);
-  const parsed = known
-    ? KnownGraderLogSchema.safeParse(raw)
-    : StoredTrialLogSchema.safeParse(raw);
+  const parsed = known ? KnownGraderLogSchema.safeParse(raw) : StoredTrialLogSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return {
