@@ -3,7 +3,6 @@ import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
 import { type Bank, bankFromContent } from "../bank/bank.js";
 import { type GoldenStep, type Task, TaskSchema } from "../bank/task-schema.js";
 import { runTrial } from "../run/run-trial.js";
-import { defaultBankContent } from "./default-bank.js";
 import {
   PROTOCOL_VARIANT_GATE,
   parseProtocols,
@@ -11,7 +10,8 @@ import {
   protocolVariants,
   type VariantProtocol,
   withProtocolVariants,
-} from "./protocol-variants.js";
+} from "../world/protocol-step.js";
+import { defaultBankContent } from "./default-bank.js";
 import { skeletonBankContent } from "./skeleton-bank.js";
 
 const bank = bankFromContent(defaultBankContent());

@@ -1,7 +1,6 @@
 import { hostname } from "node:os";
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import type { AgentFactory } from "../agents/agent.js";
 import { baselineAgentFactory } from "../agents/baseline-agent.js";
 import { loadAgentModule } from "../agents/load-agent-module.js";
 import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../agents/model-agent.js";
@@ -11,6 +10,7 @@ import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { harnessErrorResult, runTrial } from "../run/run-trial.js";
 import { redactor } from "../run/transcript-writer.js";
+import type { AgentFactory } from "../trial/agent.js";
 import { trialSeed } from "../world/canary.js";
 import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
 import { checkRedis, type QueueAddress, type QueueUrlError } from "./queue-url.js";

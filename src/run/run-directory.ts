@@ -1,6 +1,6 @@
 import type { Bank } from "../bank/bank.js";
+import type { TrialLimits } from "../trial/stop-conditions.js";
 import { type AgentSettings, buildRunManifest, manifestConflicts, mergeManifests } from "./run-manifest.js";
-import type { TrialLimits } from "./stop-conditions.js";
 import { type ResultsStore, readRunManifest, tryOpenStore, writeRunManifest } from "./store.js";
 
 export type RunDirectoryError =

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
+import type { TrialLimits } from "../trial/stop-conditions.js";
 import { TOOL_CONTRACT_VERSION } from "../workspace/tool-definitions.js";
-import type { TrialLimits } from "./stop-conditions.js";
 import type { RunManifest } from "./store.js";
 
 /** Bumped when the trial loop, the session or the transcript writer changes what a trial records. */

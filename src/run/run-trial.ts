@@ -1,19 +1,19 @@
-import type { AgentFactory, StopReason, TrialSession } from "../agents/agent.js";
-import { playGolden } from "../agents/golden-agent.js";
-import { SYSTEM_PROMPT } from "../agents/system-prompt.js";
 import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
+import type { AgentFactory, StopReason, TrialSession } from "../trial/agent.js";
+import { playGolden } from "../trial/play-golden.js";
+import { DEFAULT_LIMITS, stopConditions, type TrialLimits } from "../trial/stop-conditions.js";
+import { SYSTEM_PROMPT } from "../trial/system-prompt.js";
+import type { TokenUsage, TranscriptMessage } from "../trial/transcript-schema.js";
 import { type ToolResult, Workspace } from "../workspace/workspace.js";
 import { trialSeed as deriveTrialSeed, resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { inProcessTransport, type WorldTransport } from "../world/transport.js";
 import { TrialWorld } from "../world/trial-world.js";
-import { DEFAULT_LIMITS, stopConditions, type TrialLimits } from "./stop-conditions.js";
-import type { TokenUsage, TranscriptMessage } from "./transcript-schema.js";
 import { HarnessSession, type ToolRunner } from "./trial-session.js";
 
 /** How a trial ended, for the store and the analysis; the last two are not scored. */

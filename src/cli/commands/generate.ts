@@ -3,11 +3,11 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { writeBank } from "../../bank/load-bank.js";
 import { recordGates } from "../../certify/certify-bank.js";
-import { certifyVariants } from "../../certify/certify-variants.js";
-import { generateCertifiedBank } from "../../generate/certified-bank.js";
 import { bankDatasheet, bankStats, certificationLines } from "../../generate/datasheet.js";
 import { DEFAULT_SEED } from "../../generate/generate-bank.js";
-import { parseProtocols, withProtocolVariants } from "../../generate/protocol-variants.js";
+import { generateCertifiedBank } from "../../pipeline/certified-bank.js";
+import { certifyVariants } from "../../pipeline/certify-variants.js";
+import { parseProtocols, withProtocolVariants } from "../../world/protocol-step.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 

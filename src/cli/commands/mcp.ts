@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { runMcpTrial } from "../../mcp/run-mcp-trial.js";
+import { runMcpTrial } from "../../run/run-mcp-trial.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import type { SetExit } from "./index.js";

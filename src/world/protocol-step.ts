@@ -4,9 +4,9 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { runTrial } from "../run/run-trial.js";
-import { GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "../world/graphql-schema.js";
-import { MCP_TOKEN_TOOL } from "../world/mcp-world.js";
-import { errorKeyPath } from "../world/reply.js";
+import { GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "./graphql-schema.js";
+import { MCP_TOKEN_TOOL } from "./mcp-world.js";
+import { errorKeyPath } from "./reply.js";
 
 /** A protocol a world can be re-served in. */
 export type VariantProtocol = "graphql" | "mcp";

@@ -2,9 +2,9 @@ import type { BankContent } from "../bank/bank.js";
 import { Rng } from "../bank/rng.js";
 import { type CertifyOptions, certifyBank } from "../certify/certify-bank.js";
 import type { CertifyReport, GateFailure } from "../certify/certify-schema.js";
-import { soloTaskId } from "./compose.js";
-import { DEFAULT_SEED, type GenerateOptions, generateBank } from "./generate-bank.js";
-import type { Redraw } from "./storyline.js";
+import { soloTaskId } from "../generate/compose.js";
+import { DEFAULT_SEED, type GenerateOptions, generateBank } from "../generate/generate-bank.js";
+import type { Redraw } from "../generate/storyline.js";
 
 /** Re-draws a failing storyline position gets before its solo task is dropped. */
 export const DEFAULT_REDRAW_ATTEMPTS = 3;
