@@ -10,6 +10,8 @@
 export * from "./agents/index.js";
 export * from "./bank/index.js";
 export { DEFAULT_SEED, defaultBankContent, GENERATOR_VERSION } from "./generate/default-bank.js";
+// External agents over MCP, and worlds served as GraphQL or MCP (issue 9).
+export { protocolVariant, type VariantProtocol } from "./generate/protocol-variants.js";
 export { extractAnswerCard } from "./grade/answer-card.js";
 export { gradeAnswerCard, gradeAnswerField } from "./grade/grade-answer-field.js";
 export type { TrialGrade } from "./grade/grade-schema.js";
@@ -17,12 +19,11 @@ export { GRADER_VERSION, gradeTrial } from "./grade/grade-trial.js";
 export * from "./mcp/index.js";
 export { runGrid } from "./run/run-grid.js";
 export { runTrial, type TrialResult } from "./run/run-trial.js";
+export * from "./trial/index.js";
 export * from "./workspace/index.js";
 export { GRAPHQL_PATH, mountGraphqlWorld } from "./world/graphql-endpoint.js";
 export { GRAPHQL_TOKEN_FIELD, graphqlFieldName, worldGraphqlSchema } from "./world/graphql-schema.js";
 export * from "./world/index.js";
 export { MCP_TOKEN_TOOL, MCP_WORLD_PATH, mountMcpWorld, worldMcpTools } from "./world/mcp-world.js";
 export { operationUrl, type ProtocolOperation, serveOperation } from "./world/protocol-operation.js";
-// External agents over MCP, and worlds served as GraphQL or MCP (issue 9).
-export { protocolVariant, type VariantProtocol } from "./world/protocol-step.js";
 export { mountProtocolWorld } from "./world/protocol-world.js";

@@ -28,7 +28,9 @@ function splitAtPlaceholders(text: string): string[] {
 /**
  * Interpret a golden solution through the real tools, the way a careful agent would: it reads the
  * vault values it needs, sends literal values it has observed, reads each response in full,
- * stores what the ticket asks to store and answers with the card.
+ * stores what the ticket asks to store and answers with the card. It is the one interpreter of golden
+ * steps: the golden agent plays a task's golden with it, the harness replays a task's setup with it
+ * (`run/replay-setup`), and the exploits and gates play edited goldens with it.
  *
  * `tamper` lets the certification gates break one load-bearing step (sabotaged exams).
  */

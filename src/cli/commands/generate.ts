@@ -5,9 +5,10 @@ import { writeBank } from "../../bank/load-bank.js";
 import { recordGates } from "../../certify/certify-bank.js";
 import { bankDatasheet, bankStats, certificationLines } from "../../generate/datasheet.js";
 import { DEFAULT_SEED } from "../../generate/generate-bank.js";
+import { parseProtocols } from "../../generate/protocol-variants.js";
 import { generateCertifiedBank } from "../../pipeline/certified-bank.js";
 import { certifyVariants } from "../../pipeline/certify-variants.js";
-import { parseProtocols, withProtocolVariants } from "../../world/protocol-step.js";
+import { withProtocolVariants } from "../../pipeline/protocol-variant-replay.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { World } from "../../bank/world-schema.js";
-import { prepareTrialWorld } from "../../run/run-trial.js";
+import { prepareTrialWorld } from "../../run/replay-setup.js";
 import { trialSeed } from "../../world/canary.js";
 import { GRAPHQL_PATH } from "../../world/graphql-endpoint.js";
 import { MCP_WORLD_PATH } from "../../world/mcp-world.js";
