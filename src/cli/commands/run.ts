@@ -1,13 +1,9 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { agentRequest, modelRequest, NAMED_AGENTS, resolveAgent } from "../../agents/agent-registry.js";
 import { AimdLimiter } from "../../agents/aimd-limiter.js";
 import { baselineAgentFactory } from "../../agents/baseline-agent.js";
-import { loadAgentModule } from "../../agents/load-agent-module.js";
-import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../../agents/model-agent.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../agents/model-call-retry.js";
-import { createModel, describeModel } from "../../agents/providers.js";
-import { SCRIPTED_AGENTS } from "../../agents/scripted-agents.js";
-import { mcpAgentFactory } from "../../mcp/mcp-external-agent.js";
 import type { runViaQueue } from "../../queue/queue-coordinator.js";
 import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
 import { DEFAULT_PRICE_TABLE, loadPriceTable, type PriceTable } from "../../run/price-table.js";
@@ -20,9 +16,6 @@ import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import { queueFromOption } from "../queue-option.js";
 import type { SetExit } from "./index.js";
-
-/** Agents `--agent NAME` knows without a module path. */
-const NAMED_AGENTS = { ...SCRIPTED_AGENTS, baseline: baselineAgentFactory };
 
 /**
  * `apiflow run`: run agents (models, scripted agents, user modules) over a bank's tasks into a run
@@ -260,26 +253,26 @@ async function resolveAgents(
     throw new UsageError(`--temperature must be a number ≥ 0, got ${JSON.stringify(opts.temperature)}`);
   const maxOutputTokens =
     opts.maxOutputTokens === undefined ? undefined : positiveInt(opts.maxOutputTokens, "--max-output-tokens");
-  for (const id of models) {
-    const where = { env: io.env, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) };
-    // --queue: the workers build the model with their own keys; the coordinator only describes it.
-    const made = opts.queue === undefined ? createModel(id, where) : describeModel(id, where);
-    if (!made.success) throw new UsageError(made.error.message);
-    const { spec, model, publicBaseUrl } = made.data;
-    secrets.push(...made.data.secrets);
+  const requests = [
+    ...models.map((id) => modelRequest(id, { temperature, ...(maxOutputTokens ? { maxOutputTokens } : {}) })),
+    ...names.map((name) => {
+      const request = agentRequest(name);
+      if (!request.success) throw new UsageError(request.error.message);
+      return request.data;
+    }),
+  ];
+  for (const request of requests) {
     const index = agents.length;
-    const limiter = new AimdLimiter({ max: ctx.concurrency });
-    const settings = {
-      ...DEFAULT_MODEL_SETTINGS,
-      temperature,
-      ...(maxOutputTokens ? { maxOutputTokens } : {}),
-    };
-    agents.push({
-      factory: modelAgentFactory({
-        name: spec.slug,
-        model,
-        settings,
-        calls: {
+    let limiter: AimdLimiter | undefined;
+    const resolved = await resolveAgent(request, {
+      cwd: io.cwd,
+      env: io.env,
+      ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+      // --queue: the workers build the model with their own keys; the coordinator only describes it.
+      describeOnly: opts.queue !== undefined,
+      calls: () => {
+        limiter = new AimdLimiter({ max: ctx.concurrency });
+        return {
           retry: ctx.retry,
           limiter,
           onEvent: (e) => {
@@ -288,43 +281,13 @@ async function resolveAgents(
             const p = ctx.progress[index];
             if (p) p.retries++;
           },
-        },
-      }),
-      settings: {
-        kind: "model",
-        model_api: spec.id,
-        base_url: publicBaseUrl,
-        temperature,
-        ...(maxOutputTokens ? { max_output_tokens: maxOutputTokens } : {}),
+        };
       },
-      modelApi: spec.id,
-      limiter,
     });
-  }
-  for (const name of names) {
-    if (name.startsWith("mcp:")) {
-      const command = name.slice("mcp:".length).trim();
-      if (command === "")
-        throw new UsageError(
-          '--agent mcp: needs a command, e.g. mcp:"my-agent --server {url} --ticket-file {ticket_file}"',
-        );
-      agents.push({ factory: mcpAgentFactory(command), settings: { kind: "mcp", command } });
-      continue;
-    }
-    const named = NAMED_AGENTS[name as keyof typeof NAMED_AGENTS];
-    if (named) {
-      agents.push({ factory: named, settings: { kind: "scripted" } });
-      continue;
-    }
-    if (/[/\\]|\.(m?js|c?js|m?ts|cts)$/.test(name)) {
-      const loaded = await loadAgentModule(name, io.cwd);
-      if (!loaded.success) throw new UsageError(loaded.error.message);
-      agents.push({ factory: loaded.data, settings: { kind: "module", module: name } });
-      continue;
-    }
-    throw new UsageError(
-      `unknown agent "${name}"; known agents: ${Object.keys(NAMED_AGENTS).join(", ")} (or a module path like ./my-agent.js, or mcp:"<command>")`,
-    );
+    if (!resolved.success) throw new UsageError(resolved.error.message);
+    const { factory, settings, modelApi } = resolved.data;
+    secrets.push(...resolved.data.secrets);
+    agents.push({ factory, settings, ...(modelApi ? { modelApi } : {}), ...(limiter ? { limiter } : {}) });
   }
   const seen = new Set<string>();
   for (const a of agents) {

@@ -2,8 +2,7 @@ import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { modelAgentFactory } from "../../agents/model-agent.js";
-import { createModel } from "../../agents/providers.js";
+import { modelRequest, resolveAgent } from "../../agents/agent-registry.js";
 import { certifyBank } from "../../certify/certify-bank.js";
 import { formatCertifyReport } from "../../certify/format-report.js";
 import type { AgentFactory } from "../../trial/agent.js";
@@ -45,7 +44,7 @@ export function registerVerify(program: Command, io: CliIo, setExit: SetExit): v
       const minPasses = positiveInt(opts.minPasses, "--min-passes");
       if (minPasses > attempts)
         throw new UsageError(`--min-passes ${minPasses} exceeds --attempts ${attempts}`);
-      const oracle = opts.oracleModel ? oracleModel(opts.oracleModel, opts.baseUrl, io) : undefined;
+      const oracle = opts.oracleModel ? await oracleModel(opts.oracleModel, opts.baseUrl, io) : undefined;
       const report = await certifyBank(bank, {
         attempts,
         minPasses,
@@ -62,10 +61,14 @@ export function registerVerify(program: Command, io: CliIo, setExit: SetExit): v
     });
 }
 
-function oracleModel(id: string, baseUrl: string | undefined, io: CliIo): AgentFactory {
-  const made = createModel(id, { env: io.env, ...(baseUrl ? { baseUrl } : {}) });
+async function oracleModel(id: string, baseUrl: string | undefined, io: CliIo): Promise<AgentFactory> {
+  const made = await resolveAgent(modelRequest(id), {
+    cwd: io.cwd,
+    env: io.env,
+    ...(baseUrl ? { baseUrl } : {}),
+  });
   if (!made.success) throw new UsageError(made.error.message);
-  return modelAgentFactory({ name: made.data.spec.slug, model: made.data.model });
+  return made.data.factory;
 }
 
 function positiveInt(text: string, flag: string): number {
