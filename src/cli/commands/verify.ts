@@ -6,6 +6,7 @@ import { modelRequest, resolveAgent } from "../../agents/agent-registry.js";
 import { certifyBank } from "../../certify/certify-bank.js";
 import { formatCertifyReport } from "../../certify/format-report.js";
 import type { AgentFactory } from "../../trial/agent.js";
+import { baseUrlOption, parsedOption, positiveInt } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import type { SetExit } from "./index.js";
@@ -14,8 +15,8 @@ interface VerifyFlags {
   json?: string;
   oracleModel?: string;
   baseUrl?: string;
-  attempts: string;
-  minPasses: string;
+  attempts: number;
+  minPasses: number;
 }
 
 /**
@@ -35,13 +36,12 @@ export function registerVerify(program: Command, io: CliIo, setExit: SetExit): v
       "--oracle-model <model>",
       "solvability oracle: a model id provider/model (default: the golden agent)",
     )
-    .option("--base-url <url>", "API base URL for the oracle model (required for openai-compatible/…)")
-    .option("--attempts <n>", "oracle attempts per task (N)", "10")
-    .option("--min-passes <k>", "oracle passes needed to admit a task (k)", "3")
+    .addOption(baseUrlOption("API base URL for the oracle model (required for openai-compatible/…)"))
+    .addOption(parsedOption("--attempts <n>", "oracle attempts per task (N)", positiveInt, 10))
+    .addOption(parsedOption("--min-passes <k>", "oracle passes needed to admit a task (k)", positiveInt, 3))
     .action(async (dir: string, opts: VerifyFlags) => {
       const bank = bankFromOption(dir, io.cwd);
-      const attempts = positiveInt(opts.attempts, "--attempts");
-      const minPasses = positiveInt(opts.minPasses, "--min-passes");
+      const { attempts, minPasses } = opts;
       if (minPasses > attempts)
         throw new UsageError(`--min-passes ${minPasses} exceeds --attempts ${attempts}`);
       const oracle = opts.oracleModel ? await oracleModel(opts.oracleModel, opts.baseUrl, io) : undefined;
@@ -69,11 +69,4 @@ async function oracleModel(id: string, baseUrl: string | undefined, io: CliIo): 
   });
   if (!made.success) throw new UsageError(made.error.message);
   return made.data.factory;
-}
-
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
-  return n;
 }
