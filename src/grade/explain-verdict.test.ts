@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { AgentFactory } from "../agents/agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { runTrial } from "../run/run-trial.js";
 import { skeletonBank } from "../run/skeleton-bank.test-fixture.js";
 import { gradeInputOf, storedTrialLogOf } from "../run/stored-trial-log.js";
+import type { AgentFactory } from "../trial/agent.js";
 import { explainVerdict, formatExplanation } from "./explain-verdict.js";
 
 const bank = skeletonBank();

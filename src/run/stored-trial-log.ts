@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
-import type { StopReason } from "../agents/agent.js";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
 import type { GradeInput } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
+import type { StopReason } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
 import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
 import type { TrialResult } from "./run-trial.js";
