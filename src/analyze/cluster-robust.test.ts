@@ -58,12 +58,15 @@ describe("the report's interval covers what it claims (simulation)", () => {
       const boot = Rng.fromSeed(`coverage-boot/${worlds}/${sd}`);
       let robust = 0;
       let percentile = 0;
+      let wilsonForm = 0;
       let onlyRobust = 0;
       let onlyPercentile = 0;
       for (let r = 0; r < REPS; r++) {
         const run = simulateRun(rng, worlds, sd);
-        const ci = clusterRobustRatio(run, { level: 0.9 }).ci!;
+        const ci = clusterRobustRatio(run, { level: 0.9, proportion: false }).ci!;
         const a = ci[0] <= TRUTH && TRUTH <= ci[1];
+        const w = clusterRobustRatio(run, { level: 0.9 }).ci!;
+        if (w[0] <= TRUTH && TRUTH <= w[1]) wilsonForm++;
         const old = clusterBootstrapRatio(run, { resamples: CONTROL_RESAMPLES, rng: boot, level: 0.9 }).ci!;
         const b = old[0] <= TRUTH && TRUTH <= old[1];
         robust += a ? 1 : 0;
@@ -75,7 +78,11 @@ describe("the report's interval covers what it claims (simulation)", () => {
       const oldCoverage = percentile / REPS;
       expect(coverage).toBeGreaterThanOrEqual(0.87);
       expect(coverage).toBeLessThanOrEqual(0.93);
-      // The old method under-covers: 86.7% and 85.7% at 13 worlds, 78.0% and 79.0% at 5 (this seed).
+      // The Wilson form the report uses for pass rates holds the same band.
+      expect(wilsonForm / REPS).toBeGreaterThanOrEqual(0.87);
+      expect(wilsonForm / REPS).toBeLessThanOrEqual(0.93);
+      // This seed: cluster-robust 90.4/89.5/89.7/90.5%, its Wilson form 90.2/90.2/90.0/91.0%; the old
+      // method under-covers: 86.7% and 85.7% at 13 worlds, 78.0% and 79.0% at 5.
       // At 13 worlds its true coverage (~86%) lies only ~1 pp under the band, so the decisive check
       // is paired, on the same simulated runs (McNemar): the replications only the cluster-robust
       // interval covers far outnumber those only the percentile one covers.
@@ -91,7 +98,7 @@ describe("clusterRobustRatio", () => {
     const rates = [0.8, 0.9, 0.85, 0.7];
     const res = clusterRobustRatio(
       rates.map((r) => ({ num: r * 20, den: 20 })),
-      { level: 0.9 },
+      { level: 0.9, proportion: false },
     );
     const mean = 0.8125;
     const s = Math.sqrt(rates.reduce((a, r) => a + (r - mean) ** 2, 0) / 3);
@@ -112,6 +119,24 @@ describe("clusterRobustRatio", () => {
     ]);
     expect(res.estimate).toBeCloseTo(0.475, 12);
     expect(res.se).toBeCloseTo(Math.sqrt(4.25 ** 2 / 0.75 + 4.25 ** 2 / 0.25) / 40, 12);
+  });
+
+  it("keeps a pass rate's interval inside [0, 1] and wide at 100% (Wilson form, n = worlds)", () => {
+    // Every one of 5 worlds passes everything: se = 0, so the effective size is 5 worlds and the
+    // interval is Wilson's at n = 5 with z = t₀.₉₅(4): lower = 1 / (1 + z²/5).
+    const res = clusterRobustRatio(Array.from({ length: 5 }, () => ({ num: 36, den: 36 })));
+    const z = studentTQuantile(0.95, 4);
+    expect(res.ci![0]).toBeCloseTo(1 / (1 + (z * z) / 5), 12);
+    expect(res.ci![1]).toBeCloseTo(1, 12);
+    // A difference is cut to its bounds instead.
+    const diff = clusterRobustRatio(
+      [
+        { num: 1, den: 1 },
+        { num: -1, den: 1 },
+      ],
+      { proportion: false, bounds: [-1, 1] },
+    );
+    expect(diff.ci).toEqual([-1, 1]);
   });
 
   it("gives no interval on one world and nothing on none", () => {

@@ -107,7 +107,7 @@ ${svgs[i]}
     .join("\n");
   const tables = reportTables(report)
     .map(
-      (t) => `<section class="table"><h2>${esc(t.title)}</h2><table>
+      (t) => `<section class="table"><h2>${esc(t.title)}</h2>${t.note ? `<p class="note">${esc(t.note)}</p>` : ""}<table>
 <thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead>
 <tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => `<td${t.right?.includes(i) ? ' class="num"' : ""}>${esc(c)}</td>`).join("")}</tr>`).join("\n")}</tbody>
 </table></section>`,
@@ -141,11 +141,14 @@ ol.messages { padding-left: 1.2rem; } li.msg { margin-bottom: 0.6rem; } .role { 
 li.msg pre { white-space: pre-wrap; word-break: break-word; background: #f9fafb; padding: 4px 6px; margin: 2px 0; font-size: 12px; }
 li.msg.user pre { background: #eff6ff; } li.msg.tool pre { background: #f0fdf4; } pre.call { background: #fefce8 !important; } .error { color: #b91c1c; }
 tr.bad td { color: #b91c1c; }
+p.warning { background: #fef3c7; border-left: 4px solid #d97706; padding: 0.4rem 0.8rem; } p.note { color: #4b5563; margin: 0 0 0.4rem; }
+figure.chart a { cursor: pointer; }
 </style>
 </head>
 <body>
 <h1>APIFlow-Bench report</h1>
-<p class="lede">Bank ${esc(report.bank_hashes.join(", ") || "—")} · ${report.runs.length} run(s) · denominators are scored trials; 90% intervals by cluster bootstrap over worlds (${report.bootstrap.resamples} resamples, seed ${esc(report.bootstrap.seed)}).</p>
+<p class="lede">Bank ${esc(report.bank_hashes.join(", ") || "—")} · ${report.runs.length} run(s) · denominators are scored trials; ${Math.round(report.interval.level * 100)}% intervals: ${esc(report.interval.method)}, ${report.interval.clusters} worlds.</p>
+${report.interval.warning ? `<p class="warning" id="interval-warning">Warning: ${esc(report.interval.warning)}.</p>` : ""}
 <div class="kpis">
 <div><b>${report.trials.total.toLocaleString("en-US")}</b>trials</div>
 <div><b>${report.trials.scored.toLocaleString("en-US")}</b>scored</div>

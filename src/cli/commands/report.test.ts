@@ -56,7 +56,10 @@ describe("apiflow report", () => {
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")));
     expect(report.trials).toMatchObject({ total: 242, scored: 240, unscored: 2 });
     expect(Object.keys(report.models)).toHaveLength(24);
-    expect(report.bootstrap).toEqual({ resamples: 2000, seed: "s", level: 0.9 });
+    // 13 worlds in the sample: above the minimum, so no warning; the method is named.
+    expect(report.interval).toMatchObject({ level: 0.9, clusters: 13, min_clusters: 10, warning: null });
+    expect(report.interval.method).toMatch(/cluster-robust/);
+    expect(report.items).toBeUndefined();
     expect(Object.keys(report.slices.chain_by_length)).toContain("20");
     // Seeded: the same flags give the same report.
     const io2 = bufferIo({}, dir);
