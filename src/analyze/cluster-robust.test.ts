@@ -140,8 +140,18 @@ describe("clusterRobustRatio", () => {
   });
 
   it("gives no interval on one world and nothing on none", () => {
-    expect(clusterRobustRatio([{ num: 3, den: 4 }])).toEqual({ estimate: 0.75, ci: null, se: null, clusters: 1 });
-    expect(clusterRobustRatio([{ num: 0, den: 0 }])).toEqual({ estimate: null, ci: null, se: null, clusters: 0 });
+    expect(clusterRobustRatio([{ num: 3, den: 4 }])).toEqual({
+      estimate: 0.75,
+      ci: null,
+      se: null,
+      clusters: 1,
+    });
+    expect(clusterRobustRatio([{ num: 0, den: 0 }])).toEqual({
+      estimate: null,
+      ci: null,
+      se: null,
+      clusters: 0,
+    });
   });
 
   it("computes the minimum detectable difference at the interval's own level", () => {

@@ -24,7 +24,8 @@ import { studentTQuantile } from "./student-t.js";
  * keeps the interval inside [0, 1] and gives it a width at 0% and 100%; the test holds both forms
  * to the 87–93% band.
  */
-export const INTERVAL_METHOD = "cluster-robust over worlds (CR2 standard error, t(W−1), Wilson form for rates)";
+export const INTERVAL_METHOD =
+  "cluster-robust over worlds (CR2 standard error, t(W−1), Wilson form for rates)";
 
 /** The level of every interval in the report and in `compare`. */
 export const REPORT_LEVEL = 0.9;

@@ -209,7 +209,18 @@ export function itemTables(items: ItemAnalysis): Table[] {
     {
       title: "Items: spread of difficulty (difficulty = pass rate across models; high is easy)",
       note: `Discrimination: ${items.method.discrimination}; defined for ${items.discrimination_defined} of ${items.items.length} tasks.`,
-      header: ["group", "tasks", "mean", "sd", "min", "median", "max", "all pass", "none pass", "neg. discr."],
+      header: [
+        "group",
+        "tasks",
+        "mean",
+        "sd",
+        "min",
+        "median",
+        "max",
+        "all pass",
+        "none pass",
+        "neg. discr.",
+      ],
       rows: [
         spreadRow("all tasks", items.all),
         ...Object.entries(items.by_axis).map(([k, s]) => spreadRow(`axis ${k}`, s)),

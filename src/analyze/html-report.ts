@@ -107,7 +107,9 @@ ${svgs[i]}
     .join("\n");
   const tables = reportTables(report)
     .map(
-      (t) => `<section class="table"><h2>${esc(t.title)}</h2>${t.note ? `<p class="note">${esc(t.note)}</p>` : ""}<table>
+      (
+        t,
+      ) => `<section class="table"><h2>${esc(t.title)}</h2>${t.note ? `<p class="note">${esc(t.note)}</p>` : ""}<table>
 <thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead>
 <tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => `<td${t.right?.includes(i) ? ' class="num"' : ""}>${esc(c)}</td>`).join("")}</tr>`).join("\n")}</tbody>
 </table></section>`,

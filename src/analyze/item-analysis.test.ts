@@ -33,7 +33,8 @@ function sampleRecords() {
 }
 
 describe("itemAnalysis", () => {
-  const items = itemAnalysis(sampleRecords());
+  // Ten rest trials a model here: below the default minimum, so it is lowered for the hand example.
+  const items = itemAnalysis(sampleRecords(), { minRestTrials: 1 });
   const by = (id: string) => items.items.find((i) => i.task_id === id)!;
 
   it("flags tasks passed by every model in every epoch, by none, and with negative discrimination", () => {
@@ -68,7 +69,14 @@ describe("itemAnalysis", () => {
 
   it("gives the spread of difficulty per axis and per world", () => {
     // w01: 1, 0, 0 → mean 1/3, median 0; w02: 1/3, 1/3, 1/2 → mean 7/18.
-    expect(items.by_world.w01).toMatchObject({ tasks: 3, min: 0, median: 0, max: 1, all_pass: 1, none_pass: 2 });
+    expect(items.by_world.w01).toMatchObject({
+      tasks: 3,
+      min: 0,
+      median: 0,
+      max: 1,
+      all_pass: 1,
+      none_pass: 2,
+    });
     expect(items.by_world.w01?.mean).toBeCloseTo(1 / 3, 12);
     expect(items.by_world.w02?.mean).toBeCloseTo(7 / 18, 12);
     expect(items.by_world.w02?.negative_discrimination).toBe(1);
@@ -80,19 +88,30 @@ describe("itemAnalysis", () => {
 
   it("agrees with the consensus screen on the chain cells no model passes", () => {
     const recs = sampleRecords();
-    const noneChains = itemAnalysis(recs)
+    const noneChains = itemAnalysis(recs, { minRestTrials: 1 })
       .items.filter((i) => i.kind === "chain" && i.flags.includes("none_pass"))
       .map((i) => i.task_id);
     expect(noneChains).toEqual(consensusScreen(recs).flagged_cells);
   });
 
+  it("leaves discrimination undefined when rest scores rest on too few trials", () => {
+    // Default minimum 30 other trials: the ten here are not enough, so nothing is flagged negative.
+    const strict = itemAnalysis(sampleRecords());
+    expect(strict.discrimination_defined).toBe(0);
+    expect(strict.all.negative_discrimination).toBe(0);
+    expect(strict.all).toMatchObject({ all_pass: 1, none_pass: 2 });
+  });
+
   it("needs three models for a discrimination", () => {
-    const two = itemAnalysis([
-      trial("a", "v56-w01-sub01", 1, "pass"),
-      trial("b", "v56-w01-sub01", 1, "fail"),
-      trial("a", "v56-w01-sub02", 1, "pass"),
-      trial("b", "v56-w01-sub02", 1, "pass"),
-    ]);
+    const two = itemAnalysis(
+      [
+        trial("a", "v56-w01-sub01", 1, "pass"),
+        trial("b", "v56-w01-sub01", 1, "fail"),
+        trial("a", "v56-w01-sub02", 1, "pass"),
+        trial("b", "v56-w01-sub02", 1, "pass"),
+      ],
+      { minRestTrials: 1 },
+    );
     expect(two.items.map((i) => i.discrimination)).toEqual([null, null]);
     expect(two.discrimination_defined).toBe(0);
   });
@@ -121,8 +140,13 @@ describe.skipIf(!SAMPLE)("itemAnalysis on the imported 1.0 sample (APIFLOW_OFFIC
       .map((i) => i.task_id);
     expect(noneChains).toHaveLength(29);
     expect(noneChains).toEqual(consensusScreen(recs).flagged_cells);
-    // One to four models a task: discrimination is defined for few tasks only (at most the 12
-    // with three or more models).
-    expect(items.discrimination_defined).toBeLessThanOrEqual(12);
+    // Ten trials a model: no rest score rests on 30 others, so no discrimination is claimed (with
+    // the guard lowered, the four tasks that have three or more models all come out at −1, an
+    // artefact of every model having 6 passes in 10).
+    expect(items.discrimination_defined).toBe(0);
+    const loose = itemAnalysis(recs, { minRestTrials: 1 });
+    expect(loose.items.filter((i) => i.discrimination !== null).map((i) => i.discrimination)).toEqual(
+      [-1, -1, -1, -1].map((x) => expect.closeTo(x, 9)),
+    );
   });
 });

@@ -10,6 +10,14 @@ export type ItemFlag = z.infer<typeof ItemFlagSchema>;
 /** Discrimination needs at least this many models with a scored trial of the task. */
 export const MIN_MODELS_FOR_DISCRIMINATION = 3;
 
+/**
+ * A model's rest score counts only when it rests on this many other scored trials. With few, the
+ * rest score is mostly the item itself taken away: in the published sample every model has 6
+ * passes in 10 trials, so its rest score is (6 − x) / 9 and the correlation is −1 by arithmetic on
+ * every task, whatever the task does. The 1.0 leaderboard has ~2,335 trials a model.
+ */
+export const MIN_REST_TRIALS = 30;
+
 /** One task of the bank as an item of a test. */
 export const ItemSchema = z.object({
   task_id: z.string(),
@@ -33,8 +41,9 @@ export const ItemSchema = z.object({
   difficulty_ci90: z.tuple([z.number(), z.number()]).nullable(),
   /**
    * Corrected item–rest correlation: over the task's scored trials, the correlation of passing it
-   * with the model's pass rate on every other task. Null below three models, or when the task or
-   * the models do not vary (a task everyone passes separates no one).
+   * with the model's pass rate on every other task. Null below three models whose rest score rests
+   * on ≥ 30 trials, or when the task or the models do not vary (a task everyone passes separates
+   * no one).
    */
   discrimination: z.number().nullable(),
   flags: z.array(ItemFlagSchema),
@@ -118,17 +127,25 @@ function spreadsBy(items: readonly Item[], key: (i: Item) => string | null): Rec
  *   no model passes in any epoch.
  * - With 19 models, ability is pinned down by the rest score about as well as by a latent trait:
  *   the 2PL would add one slope per task to fit from at most 19 × 5 correlated trials.
- * - On the published sample (242 trials, one to four models a task) no per-task model can be
- *   fitted: the item–rest correlation is defined for only a handful of its tasks and returns null
- *   for the rest, rather than a number the data cannot support.
+ * - On the published sample (242 trials, one to four models a task, ten trials a model) nothing
+ *   per task can be estimated: a 2PL has no data, and even the item–rest correlation is −1 by
+ *   construction there (see `MIN_REST_TRIALS`), so it returns null rather than a number the data
+ *   cannot support; the flags for all-pass and none-pass tasks still hold.
  * The rest score, not the total, because the task would otherwise correlate with itself: the bias is
  * negligible over 467 tasks but large on a small run.
  *
  * @example const items = itemAnalysis(records); items.items.filter((i) => i.flags.includes("none_pass"))
  */
-export function itemAnalysis(records: readonly TrialRecord[]): ItemAnalysis {
+export function itemAnalysis(
+  records: readonly TrialRecord[],
+  opts: { minRestTrials?: number } = {},
+): ItemAnalysis {
+  const minRest = opts.minRestTrials ?? MIN_REST_TRIALS;
   const perModel = new Map<string, { n: number; passes: number }>();
-  const perTask = new Map<string, { first: TrialRecord; models: Map<string, { n: number; passes: number }> }>();
+  const perTask = new Map<
+    string,
+    { first: TrialRecord; models: Map<string, { n: number; passes: number }> }
+  >();
   for (const r of records) {
     if (!isScored(r)) continue;
     const pass = r.passed ? 1 : 0;
@@ -157,15 +174,15 @@ export function itemAnalysis(records: readonly TrialRecord[]): ItemAnalysis {
 
     // Trial-level correlation from sums: x = passed, y = the model's rest score.
     let discrimination: number | null = null;
-    if (models.size >= MIN_MODELS_FOR_DISCRIMINATION) {
+    const usable = cells.filter(([agent, c]) => perModel.get(agent)!.n - c.n >= minRest);
+    if (usable.length >= MIN_MODELS_FOR_DISCRIMINATION) {
       let N = 0;
       let sx = 0;
       let sy = 0;
       let sxy = 0;
       let syy = 0;
-      for (const [agent, c] of cells) {
+      for (const [agent, c] of usable) {
         const all = perModel.get(agent)!;
-        if (all.n === c.n) continue;
         const y = (all.passes - c.passes) / (all.n - c.n);
         N += c.n;
         sx += c.passes;
@@ -201,8 +218,9 @@ export function itemAnalysis(records: readonly TrialRecord[]): ItemAnalysis {
 
   return {
     method: {
-      difficulty: "pass rate over scored trials; 90% cluster-robust interval (CR2, t(M−1), Wilson form) with the M models as clusters",
-      discrimination: `corrected item–rest correlation (point-biserial against the model's pass rate on the other tasks; ≥ ${MIN_MODELS_FOR_DISCRIMINATION} models)`,
+      difficulty:
+        "pass rate over scored trials; 90% cluster-robust interval (CR2, t(M−1), Wilson form) with the M models as clusters",
+      discrimination: `corrected item–rest correlation (point-biserial against the model's pass rate on the other tasks; ≥ ${MIN_MODELS_FOR_DISCRIMINATION} models with ≥ ${minRest} other trials each)`,
     },
     items,
     all: spreadOf(items),

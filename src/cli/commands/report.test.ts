@@ -9,7 +9,7 @@ import { runCli } from "../program.js";
 
 const SAMPLE = new URL("../../../../shared/data/official-transcripts-sample", import.meta.url).pathname;
 const CHROMIUM = "/usr/bin/chromium";
-const CHARTS = ["chain-length", "reliability", "heatmap", "failure-composition", "cost-frontier"];
+const CHARTS = ["chain-length", "reliability", "heatmap", "failure-composition", "cost-frontier", "items"];
 
 let dir: string;
 
@@ -36,6 +36,17 @@ describe("apiflow report", () => {
     expect(io.out()).toContain("Models (90% CI");
     expect(io.out()).toContain("qwen3p7-plus");
     expect(io.out()).toMatch(/Chains by length against the independent-error null/);
+    expect(io.out()).toContain("cluster-robust");
+    expect(io.out()).not.toContain("Items (per task)");
+  });
+
+  it("prints the item table with --items", async () => {
+    const io = bufferIo({}, dir);
+    expect(await runCli(["report", "run", "--items"], io)).toBe(0);
+    expect(io.out()).toContain("Items: spread of difficulty");
+    expect(io.out()).toMatch(/v56-w10-chain-1to20 .* none pass/);
+    // 181 tasks with a scored trial in the sample, one row each.
+    expect(io.out().match(/^v56-w\d+-/gm)).toHaveLength(181);
   });
 
   it("refuses a missing run or a bad flag in one line", async () => {
@@ -66,6 +77,7 @@ describe("apiflow report", () => {
     await runCli(["report", "run", "--json", "r2.json", "--seed", "s"], io2);
     expect(readFileSync(join(dir, "r2.json"), "utf8")).toBe(readFileSync(join(dir, "r.json"), "utf8"));
     expect(readFileSync(join(dir, "r.md"), "utf8")).toMatch(/^# APIFlow-Bench report/);
+    expect(readFileSync(join(dir, "r.md"), "utf8")).toContain("Intervals: 90% cluster-robust");
     expect(existsSync(join(dir, "r.html"))).toBe(true);
   });
 
@@ -74,7 +86,7 @@ describe("apiflow report", () => {
     async () => {
       const html = join(dir, "page.html");
       const io = bufferIo({}, dir);
-      expect(await runCli(["report", "run", "--html", "page.html", "--bootstrap", "100"], io)).toBe(0);
+      expect(await runCli(["report", "run", "--html", "page.html", "--items"], io)).toBe(0);
       // A fresh profile per run: nothing cached or synced from a previous one.
       const context = await chromium.launchPersistentContext(
         mkdtempSync(join(tmpdir(), "apiflow-chromium-")),
@@ -123,6 +135,14 @@ describe("apiflow report", () => {
         await page.waitForSelector("#transcript ol.messages li.msg");
         expect(await page.locator("#transcript h3").textContent()).toContain("qwen3p7-plus");
         expect(await page.locator("#transcript li.msg").count()).toBeGreaterThan(2);
+        // The item chart: one click on a task's point opens that task's transcript. The last point
+        // is drawn on top, so the click lands on it and not on a point under it.
+        const link = page.locator('figure[data-chart="items"] svg a').last();
+        const href = (await link.getAttribute("xlink:href")) ?? (await link.getAttribute("href"));
+        const task = decodeURIComponent(href!.replace("#task=", ""));
+        await link.locator("path").click();
+        await page.locator("#transcript h3", { hasText: task }).waitFor();
+        expect(await page.locator("#filter-task").inputValue()).toBe(task);
         expect(errors).toEqual([]);
         expect(requests).toEqual([]);
       } finally {
