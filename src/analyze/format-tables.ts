@@ -10,6 +10,8 @@ export interface Table {
   right?: number[];
   /** A sentence shown under the title (a warning, how to read the table). */
   note?: string;
+  /** A column of task ids: the HTML page links each to the task's transcripts in its viewer. */
+  taskColumn?: number;
 }
 
 /** A fraction as a percentage with one decimal; `—` for no data. */
@@ -243,6 +245,7 @@ export function itemTables(items: ItemAnalysis): Table[] {
         i.flags.map((f) => FLAG_LABEL[f]).join(", "),
       ]),
       right: [2, 3, 4, 6],
+      taskColumn: 0,
     },
   ];
 }

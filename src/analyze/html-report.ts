@@ -3,7 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { OUTCOMES, type TrialRecord } from "../run/trial-record.js";
 import { pct, reportTables } from "./format-tables.js";
-import { renderChartSvg, reportCharts } from "./report-charts.js";
+import { renderChartSvg, reportCharts, taskViewerHref } from "./report-charts.js";
 import type { Report } from "./report-schema.js";
 import { TRANSCRIPT_VIEWER_SCRIPT } from "./transcript-viewer-script.js";
 
@@ -111,7 +111,7 @@ ${svgs[i]}
         t,
       ) => `<section class="table"><h2>${esc(t.title)}</h2>${t.note ? `<p class="note">${esc(t.note)}</p>` : ""}<table>
 <thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead>
-<tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => `<td${t.right?.includes(i) ? ' class="num"' : ""}>${esc(c)}</td>`).join("")}</tr>`).join("\n")}</tbody>
+<tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => `<td${t.right?.includes(i) ? ' class="num"' : ""}>${i === t.taskColumn ? `<a href="${esc(taskViewerHref(c))}">${esc(c)}</a>` : esc(c)}</td>`).join("")}</tr>`).join("\n")}</tbody>
 </table></section>`,
     )
     .join("\n");

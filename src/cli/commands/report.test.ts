@@ -47,6 +47,11 @@ describe("apiflow report", () => {
     expect(io.out()).toMatch(/v56-w10-chain-1to20 .* none pass/);
     // 181 tasks with a scored trial in the sample, one row each.
     expect(io.out().match(/^v56-w\d+-/gm)).toHaveLength(181);
+    // The page: the item chart, and each task of the item table linked to its transcripts.
+    expect(await runCli(["report", "run", "--items", "--html", "items.html"], bufferIo({}, dir))).toBe(0);
+    const html = readFileSync(join(dir, "items.html"), "utf8");
+    expect(html).toContain('<figure class="chart" data-chart="items">');
+    expect(html).toContain('<td><a href="#task=v56-w10-chain-1to20">v56-w10-chain-1to20</a></td>');
   });
 
   it("refuses a missing run or a bad flag in one line", async () => {
