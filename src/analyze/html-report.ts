@@ -3,7 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { OUTCOMES, type TrialRecord } from "../run/trial-record.js";
 import { pct, reportTables } from "./format-tables.js";
-import { renderChartSvg, reportCharts } from "./report-charts.js";
+import { renderChartSvg, reportCharts, taskViewerHref } from "./report-charts.js";
 import type { Report } from "./report-schema.js";
 import { TRANSCRIPT_VIEWER_SCRIPT } from "./transcript-viewer-script.js";
 import { explainTranscript } from "./trial-evidence.js";
@@ -110,9 +110,11 @@ ${svgs[i]}
     .join("\n");
   const tables = reportTables(report)
     .map(
-      (t) => `<section class="table"><h2>${esc(t.title)}</h2><table>
+      (
+        t,
+      ) => `<section class="table"><h2>${esc(t.title)}</h2>${t.note ? `<p class="note">${esc(t.note)}</p>` : ""}<table>
 <thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead>
-<tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => `<td${t.right?.includes(i) ? ' class="num"' : ""}>${esc(c)}</td>`).join("")}</tr>`).join("\n")}</tbody>
+<tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => `<td${t.right?.includes(i) ? ' class="num"' : ""}>${i === t.taskColumn ? `<a href="${esc(taskViewerHref(c))}">${esc(c)}</a>` : esc(c)}</td>`).join("")}</tr>`).join("\n")}</tbody>
 </table></section>`,
     )
     .join("\n");
@@ -147,11 +149,14 @@ tr.bad td { color: #b91c1c; }
 .tx-body { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
 .evidence { font-size: 12px; position: sticky; top: 0; } .evidence li { margin-bottom: 0.4rem; } .evidence ul { padding-left: 1rem; margin: 2px 0; color: #374151; }
 .evidence .ok { color: #15803d; } .evidence .bad { color: #b91c1c; }
+p.warning { background: #fef3c7; border-left: 4px solid #d97706; padding: 0.4rem 0.8rem; } p.note { color: #4b5563; margin: 0 0 0.4rem; }
+figure.chart a { cursor: pointer; }
 </style>
 </head>
 <body>
 <h1>APIFlow-Bench report</h1>
-<p class="lede">Bank ${esc(report.bank_hashes.join(", ") || "—")} · ${report.runs.length} run(s) · denominators are scored trials; 90% intervals by cluster bootstrap over worlds (${report.bootstrap.resamples} resamples, seed ${esc(report.bootstrap.seed)}).</p>
+<p class="lede">Bank ${esc(report.bank_hashes.join(", ") || "—")} · ${report.runs.length} run(s) · denominators are scored trials; ${Math.round(report.interval.level * 100)}% intervals: ${esc(report.interval.method)}, ${report.interval.clusters} worlds.</p>
+${report.interval.warning ? `<p class="warning" id="interval-warning">Warning: ${esc(report.interval.warning)}.</p>` : ""}
 <div class="kpis">
 <div><b>${report.trials.total.toLocaleString("en-US")}</b>trials</div>
 <div><b>${report.trials.scored.toLocaleString("en-US")}</b>scored</div>

@@ -6,7 +6,7 @@ import { naturalCompare } from "./slice-stats.js";
 /** One chart of the HTML report: a Vega-Lite spec, rendered to SVG at build time. */
 export interface ChartSpec {
   /** Stable id, used as the figure's `data-chart` attribute (the browser test looks for it). */
-  id: "chain-length" | "reliability" | "heatmap" | "failure-composition" | "cost-frontier";
+  id: "chain-length" | "reliability" | "heatmap" | "failure-composition" | "cost-frontier" | "items";
   title: string;
   /** One sentence under the chart: how to read it. */
   caption: string;
@@ -34,6 +34,11 @@ const byPassRate = (report: Report) =>
  * @example for (const c of reportCharts(report)) svg[c.id] = await renderChartSvg(c.spec);
  */
 export function reportCharts(report: Report): ChartSpec[] {
+  const items = itemsChart(report);
+  return [...coreCharts(report), ...(items ? [items] : [])];
+}
+
+function coreCharts(report: Report): ChartSpec[] {
   const models = byPassRate(report);
   const percent = { format: "%" } as const;
 
@@ -276,6 +281,84 @@ export function reportCharts(report: Report): ChartSpec[] {
       },
     },
   ];
+}
+
+/**
+ * The link from a task to its transcripts in the page's viewer: the viewer reads `#task=<id>`,
+ * filters to the task and opens its first trial.
+ *
+ * @example taskViewerHref("v56-w03-sub02") // "#task=v56-w03-sub02"
+ */
+export function taskViewerHref(taskId: string): string {
+  return `#task=${encodeURIComponent(taskId)}`;
+}
+
+/**
+ * The item analysis chart: each task at its difficulty (x) and discrimination (y); a click on a
+ * point opens the task's transcript in the viewer. Tasks without a defined discrimination (every
+ * model passed, none did, or fewer than three models) sit on a strip below the axis at −1.1 so that
+ * the flagged ones stay visible.
+ *
+ * @example const chart = itemsChart(report); if (chart) svg = await renderChartSvg(chart.spec);
+ */
+export function itemsChart(report: Report): ChartSpec | null {
+  const items = report.items;
+  if (!items || items.items.length === 0) return null;
+  const rows = items.items
+    .filter((i) => i.difficulty !== null)
+    .map((i) => ({
+      task: i.task_id,
+      difficulty: i.difficulty,
+      discrimination: i.discrimination ?? -1.1,
+      defined: i.discrimination !== null,
+      flag: i.flags.length ? i.flags.join(", ").replaceAll("_", " ") : "none",
+      kind: i.kind,
+      href: taskViewerHref(i.task_id),
+    }));
+  return {
+    id: "items",
+    title: "Items: difficulty and discrimination",
+    caption:
+      "Each point is a task: its pass rate across models (right is easy) and how well passing it tracks a model's pass rate on the other tasks (up separates models). Points on the strip at −1.1 have no defined discrimination. Click a point to open the task's transcript below.",
+    spec: {
+      width: 640,
+      height: 360,
+      config: CONFIG,
+      data: { values: rows },
+      mark: { type: "point", filled: true, size: 45, opacity: 0.75, cursor: "pointer" },
+      encoding: {
+        x: {
+          field: "difficulty",
+          type: "quantitative",
+          title: "difficulty (pass rate across models)",
+          axis: { format: "%" },
+          scale: { domain: [0, 1] },
+        },
+        y: {
+          field: "discrimination",
+          type: "quantitative",
+          title: "discrimination (item–rest correlation)",
+          scale: { domain: [-1.2, 1] },
+        },
+        color: {
+          field: "flag",
+          type: "nominal",
+          title: "flags",
+          scale: {
+            domain: ["none", "all pass", "none pass", "negative discrimination"],
+            range: ["#4e79a7", "#59a14f", "#e15759", "#f28e2b"],
+          },
+        },
+        shape: { field: "kind", type: "nominal", title: "task" },
+        href: { field: "href", type: "nominal" },
+        tooltip: [
+          { field: "task", type: "nominal" },
+          { field: "difficulty", type: "quantitative", format: ".1%" },
+          { field: "discrimination", type: "quantitative", format: ".2f" },
+        ],
+      },
+    },
+  };
 }
 
 /**

@@ -165,8 +165,26 @@ export const TRANSCRIPT_VIEWER_SCRIPT = String.raw`
     pane.setAttribute("data-open", String(i));
   }
 
+  // A link from the item chart (#task=<id>): filter to the task, open its first trial, show it.
+  function openFromHash() {
+    const m = /^#task=(.+)$/.exec(location.hash);
+    if (!m) return;
+    const task = decodeURIComponent(m[1]);
+    const t = index.tasks.indexOf(task);
+    if (t < 0) return;
+    fModel.value = "";
+    fOutcome.value = "";
+    fTask.value = task;
+    renderList();
+    const i = index.rows.findIndex((r) => r[1] === t);
+    if (i >= 0) open(i);
+    document.getElementById("viewer-section").scrollIntoView();
+  }
+
   for (const el of [fModel, fOutcome]) el.addEventListener("change", renderList);
   fTask.addEventListener("input", renderList);
+  window.addEventListener("hashchange", openFromHash);
   renderList();
+  openFromHash();
 })();
 `;

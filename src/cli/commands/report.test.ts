@@ -9,7 +9,7 @@ import { runCli } from "../program.js";
 
 const SAMPLE = new URL("../../../../shared/data/official-transcripts-sample", import.meta.url).pathname;
 const CHROMIUM = "/usr/bin/chromium";
-const CHARTS = ["chain-length", "reliability", "heatmap", "failure-composition", "cost-frontier"];
+const CHARTS = ["chain-length", "reliability", "heatmap", "failure-composition", "cost-frontier", "items"];
 
 let dir: string;
 
@@ -36,6 +36,22 @@ describe("apiflow report", () => {
     expect(io.out()).toContain("Models (90% CI");
     expect(io.out()).toContain("qwen3p7-plus");
     expect(io.out()).toMatch(/Chains by length against the independent-error null/);
+    expect(io.out()).toContain("cluster-robust");
+    expect(io.out()).not.toContain("Items (per task)");
+  });
+
+  it("prints the item table with --items", async () => {
+    const io = bufferIo({}, dir);
+    expect(await runCli(["report", "run", "--items"], io)).toBe(0);
+    expect(io.out()).toContain("Items: spread of difficulty");
+    expect(io.out()).toMatch(/v56-w10-chain-1to20 .* none pass/);
+    // 181 tasks with a scored trial in the sample, one row each.
+    expect(io.out().match(/^v56-w\d+-/gm)).toHaveLength(181);
+    // The page: the item chart, and each task of the item table linked to its transcripts.
+    expect(await runCli(["report", "run", "--items", "--html", "items.html"], bufferIo({}, dir))).toBe(0);
+    const html = readFileSync(join(dir, "items.html"), "utf8");
+    expect(html).toContain('<figure class="chart" data-chart="items">');
+    expect(html).toContain('<td><a href="#task=v56-w10-chain-1to20">v56-w10-chain-1to20</a></td>');
   });
 
   it("refuses a missing run or a bad flag in one line", async () => {
@@ -56,13 +72,17 @@ describe("apiflow report", () => {
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")));
     expect(report.trials).toMatchObject({ total: 242, scored: 240, unscored: 2 });
     expect(Object.keys(report.models)).toHaveLength(24);
-    expect(report.bootstrap).toEqual({ resamples: 2000, seed: "s", level: 0.9 });
+    // 13 worlds in the sample: above the minimum, so no warning; the method is named.
+    expect(report.interval).toMatchObject({ level: 0.9, clusters: 13, min_clusters: 10, warning: null });
+    expect(report.interval.method).toMatch(/cluster-robust/);
+    expect(report.items).toBeUndefined();
     expect(Object.keys(report.slices.chain_by_length)).toContain("20");
     // Seeded: the same flags give the same report.
     const io2 = bufferIo({}, dir);
     await runCli(["report", "run", "--json", "r2.json", "--seed", "s"], io2);
     expect(readFileSync(join(dir, "r2.json"), "utf8")).toBe(readFileSync(join(dir, "r.json"), "utf8"));
     expect(readFileSync(join(dir, "r.md"), "utf8")).toMatch(/^# APIFlow-Bench report/);
+    expect(readFileSync(join(dir, "r.md"), "utf8")).toContain("Intervals: 90% cluster-robust");
     expect(existsSync(join(dir, "r.html"))).toBe(true);
   });
 
@@ -71,7 +91,7 @@ describe("apiflow report", () => {
     async () => {
       const html = join(dir, "page.html");
       const io = bufferIo({}, dir);
-      expect(await runCli(["report", "run", "--html", "page.html", "--bootstrap", "100"], io)).toBe(0);
+      expect(await runCli(["report", "run", "--html", "page.html", "--items"], io)).toBe(0);
       // A fresh profile per run: nothing cached or synced from a previous one.
       const context = await chromium.launchPersistentContext(
         mkdtempSync(join(tmpdir(), "apiflow-chromium-")),
@@ -120,6 +140,14 @@ describe("apiflow report", () => {
         await page.waitForSelector("#transcript ol.messages li.msg");
         expect(await page.locator("#transcript h3").textContent()).toContain("qwen3p7-plus");
         expect(await page.locator("#transcript li.msg").count()).toBeGreaterThan(2);
+        // The item chart: one click on a task's point opens that task's transcript. The last point
+        // is drawn on top, so the click lands on it and not on a point under it.
+        const link = page.locator('figure[data-chart="items"] svg a').last();
+        const href = (await link.getAttribute("xlink:href")) ?? (await link.getAttribute("href"));
+        const task = decodeURIComponent(href!.replace("#task=", ""));
+        await link.locator("path").click();
+        await page.locator("#transcript h3", { hasText: task }).waitFor();
+        expect(await page.locator("#filter-task").inputValue()).toBe(task);
         expect(errors).toEqual([]);
         expect(requests).toEqual([]);
       } finally {
