@@ -6,10 +6,10 @@ import { fileURLToPath } from "node:url";
 import { buildReport } from "../src/analyze/build-report.js";
 import { buildHtmlReport } from "../src/analyze/html-report.js";
 import { loadRuns } from "../src/analyze/load-runs.js";
-import { trial } from "../src/analyze/test-records.js";
 import { Rng } from "../src/bank/rng.js";
 import { openStore } from "../src/run/store.js";
 import type { TrialRecord } from "../src/run/trial-record.js";
+import { trial } from "../test/support/test-records.js";
 import type { BenchFigure, Benchmark } from "./figure.js";
 
 const SAMPLE = fileURLToPath(new URL("../../shared/data/official-transcripts-sample", import.meta.url));

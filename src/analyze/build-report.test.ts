@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { buildReport } from "./build-report.js";
 import { ReportSchema } from "./report-schema.js";
-import { trial } from "./test-records.js";
 
 describe("buildReport", () => {
   const recs = [

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { trial } from "./test-records.js";
+import { trial } from "../../test/support/test-records.js";
 import { startViewServer, viewTranscriptBase } from "./view-server.js";
 
 describe("startViewServer", () => {

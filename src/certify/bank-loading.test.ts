@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { skeletonContent } from "../../test/support/test-banks.js";
 import { contentHash, type Manifest } from "../bank/bank.js";
 import { sha256Hex } from "../bank/canonical-json.js";
 import { type BankError, jsonPath, loadBank, writeBank } from "../bank/load-bank.js";
-import { skeletonContent } from "./test-banks.js";
 
 /**
  * Issue 8: a malformed or hostile bank fails with the file and JSON path of the problem and never

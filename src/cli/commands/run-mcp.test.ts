@@ -10,7 +10,7 @@ import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const FIXTURE = join(ROOT, "src/mcp/golden-mcp-client.test-fixture.ts");
+const FIXTURE = join(ROOT, "test/support/golden-mcp-client.ts");
 const dir = mkdtempSync(join(tmpdir(), "apiflow-run-mcp-"));
 const bankDir = join(dir, "bank");
 const content = skeletonBankContent();

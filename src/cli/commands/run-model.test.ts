@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { type FakeServer, startFakeOpenAiServer } from "../../../test/support/fake-openai-server.js";
 import { writeBank } from "../../bank/load-bank.js";
 import { harborTasks } from "../../generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../../generate/harbor-world.js";
-import { type FakeServer, startFakeOpenAiServer } from "../../run/fake-openai-server.test-fixture.js";
 import { TranscriptSchema } from "../../run/transcript-schema.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
