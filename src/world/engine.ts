@@ -8,6 +8,7 @@ import { mintTokenReply } from "./auth.js";
 import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
 import { fail, ok, type Reply, styleReply } from "./reply.js";
+import { malformedPath } from "./request-target.js";
 import { honoRoutePath, routePathPattern } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
@@ -50,6 +51,11 @@ export function createWorldApp(world: World): Hono<Env> {
   const table = routingTable(world);
 
   app.use("*", async (c, next) => {
+    const malformed = malformedPath(c.req.url);
+    if (malformed) {
+      c.res = respond(c, malformed);
+      return;
+    }
     const read = await readRequest(c.env.trial, {
       method: c.req.method,
       header: (name) => c.req.header(name),
@@ -176,6 +182,8 @@ export async function servePlain(
   let body: JsonValue | null = null;
   const write = (reply: Reply) => writeReply(trial, reply, { method, url, headers, body });
   try {
+    const malformed = malformedPath(href);
+    if (malformed) return write(malformed);
     const read = await readRequest(trial, { method, header, text: () => bodyText ?? "" });
     if ("refused" in read) return write(read.refused);
     body = read.body;
