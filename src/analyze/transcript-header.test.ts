@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MALFORMED_FIXTURES, OFFICIAL_FIXTURES, officialSample } from "../../test/support/official-sample.js";
 import { skipWithout } from "../../test/support/skip-without.js";
-import { TranscriptSchema } from "../run/transcript-schema.js";
+import { TranscriptSchema } from "../trial/transcript-schema.js";
 import { parseTranscriptBytes } from "./transcript-header.js";
 
 const sample = officialSample();

@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
-import type { AgentFactory } from "../../src/agents/agent.js";
 import { goldenAgentFactory } from "../../src/agents/scripted-agents.js";
+import type { AgentFactory } from "../../src/trial/agent.js";
 
 /**
  * The golden agent, appending one line per attempt (`<task id> <trial seed>`) to the file named by

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { mcpAgentName } from "../../agents/mcp-external-agent.js";
 import { writeBank } from "../../bank/load-bank.js";
 import { skeletonBankContent } from "../../generate/skeleton-bank.js";
+import { mcpAgentName } from "../../mcp/mcp-external-agent.js";
 import { openStore, readRunManifest } from "../../run/store.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
