@@ -51,11 +51,6 @@ export function createWorldApp(world: World): Hono<Env> {
   const table = routingTable(world);
 
   app.use("*", async (c, next) => {
-    const malformed = malformedPath(c.req.url);
-    if (malformed) {
-      c.res = respond(c, malformed);
-      return;
-    }
     const read = await readRequest(c.env.trial, {
       method: c.req.method,
       header: (name) => c.req.header(name),
@@ -63,6 +58,12 @@ export function createWorldApp(world: World): Hono<Env> {
     });
     if ("refused" in read) {
       c.res = respond(c, read.refused);
+      return;
+    }
+    // A path no route can mean is refused like a bad request line, after its logical second.
+    const malformed = malformedPath(c.req.url);
+    if (malformed) {
+      c.res = respond(c, malformed);
       return;
     }
     c.set("body", read.body);
@@ -182,10 +183,10 @@ export async function servePlain(
   let body: JsonValue | null = null;
   const write = (reply: Reply) => writeReply(trial, reply, { method, url, headers, body });
   try {
-    const malformed = malformedPath(href);
-    if (malformed) return write(malformed);
     const read = await readRequest(trial, { method, header, text: () => bodyText ?? "" });
     if ("refused" in read) return write(read.refused);
+    const malformed = malformedPath(href);
+    if (malformed) return write(malformed);
     body = read.body;
     const table = routingTable(world);
     for (const entry of table.entries) {

@@ -30,6 +30,14 @@ describe("a malformed request path", () => {
     expect(malformedPath(`${base}/v3/vessels?q=%E0%A4%A`)).toBeNull();
   });
 
+  it("costs its logical second, like any request the world refuses", async () => {
+    const trial = new TrialWorld(HARBOR_WORLD, "seed-clock");
+    const call = client(inProcessTransport(trial));
+    const before = trial.clock;
+    expect((await call("GET", "/%E0%A4%A")).status).toBe(400);
+    expect(trial.clock).toBe(before + 1);
+  });
+
   it("gets the same 400 in process (Request and plain parts) and over HTTP, and the served world stays up", async () => {
     const served = await serveTrialWorld(new TrialWorld(HARBOR_WORLD, "seed-bad"), 0);
     servers.push(served);
