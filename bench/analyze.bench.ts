@@ -7,25 +7,34 @@ import { buildReport } from "../src/analyze/build-report.js";
 import { buildHtmlReport } from "../src/analyze/html-report.js";
 import { itemAnalysis } from "../src/analyze/item-analysis.js";
 import { loadRuns } from "../src/analyze/load-runs.js";
-import { trial } from "../src/analyze/test-records.js";
 import { Rng } from "../src/bank/rng.js";
 import { openStore } from "../src/run/store.js";
 import type { TrialRecord } from "../src/run/trial-record.js";
+import { OFFICIAL_FIXTURES, officialSample } from "../test/support/official-sample.js";
+import { trial } from "../test/support/test-records.js";
 import type { BenchFigure, Benchmark } from "./figure.js";
 
-const SAMPLE = fileURLToPath(new URL("../../shared/data/official-transcripts-sample", import.meta.url));
-const TARGET_BYTES = 1024 ** 3;
+/**
+ * The import figures are measured on the published 1.0 sample when `APIFLOW_OFFICIAL_SAMPLE` names
+ * it (its files average 66 kB, as the full export's do), replicated to 1 GiB. Without it the fixture
+ * transcripts (6 kB files) are replicated to 64 MiB: the figures are printed, but the targets were
+ * set on the published data and are not checked.
+ */
+const sample = officialSample();
+const SOURCE = sample.dir ?? OFFICIAL_FIXTURES;
+const TARGET_BYTES = sample.dir ? 1024 ** 3 : 64 * 1024 ** 2;
+const SOURCE_LABEL = sample.dir ? "1.0 sample" : "fixtures";
 
-/** Replicate the published sample under `dir` (model directories renamed per copy) to ≥ 1 GiB. */
+/** Replicate the source transcripts under `dir` (model directories renamed per copy) to ≥ TARGET_BYTES. */
 function replicateSample(dir: string): number {
-  const models = readdirSync(SAMPLE, { withFileTypes: true }).filter((d) => d.isDirectory());
+  const models = readdirSync(SOURCE, { withFileTypes: true }).filter((d) => d.isDirectory());
   let bytes = 0;
   for (let copy = 0; bytes < TARGET_BYTES; copy++) {
     for (const m of models) {
       const out = join(dir, `${m.name}-r${copy}`);
       mkdirSync(out, { recursive: true });
-      for (const f of readdirSync(join(SAMPLE, m.name))) {
-        copyFileSync(join(SAMPLE, m.name, f), join(out, f));
+      for (const f of readdirSync(join(SOURCE, m.name))) {
+        copyFileSync(join(SOURCE, m.name, f), join(out, f));
         bytes += statSync(join(out, f)).size;
       }
     }
@@ -125,7 +134,11 @@ export async function benchmark(): Promise<Benchmark> {
       const figures: BenchFigure[] = [];
       const root = mkdtempSync(join(tmpdir(), "apiflow-bench-analyze-"));
       try {
-        process.stderr.write("  replicating the 1.0 sample to 1 GiB…\n");
+        process.stderr.write(
+          sample.dir
+            ? `  replicating the published 1.0 sample (${sample.dir}) to 1 GiB…\n`
+            : `  ${sample.missing}: replicating the fixture transcripts (test/fixtures/official-1.0) to 64 MiB; the import targets apply to the published sample and are not checked…\n`,
+        );
         const src = join(root, "src");
         replicateSample(src);
         // The default mode (hard links) carries the target; the others are printed beside it.
@@ -138,26 +151,26 @@ export async function benchmark(): Promise<Benchmark> {
           const load = `load ${r.load.toFixed(1)}`;
           figures.push(
             {
-              name: `import 1.0 transcripts, ${label} (${(r.bytes / 1e9).toFixed(2)} GB, ${load})`,
+              name: `import 1.0 transcripts (${SOURCE_LABEL}), ${label} (${(r.bytes / 1e9).toFixed(2)} GB, ${load})`,
               value: mbps,
               unit: "MB/s",
-              target: mode ? "—" : ">= 100",
-              ok: mode ? true : mbps >= 100,
+              target: mode || !sample.dir ? "—" : ">= 100",
+              ok: mode || !sample.dir ? true : mbps >= 100,
               issue: 7,
             },
             {
-              name: `import, ${label}, per CPU-second (all threads, ${load})`,
+              name: `import (${SOURCE_LABEL}), ${label}, per CPU-second (all threads, ${load})`,
               value: cpuMbps,
               unit: "MB/cpu-s",
               target: "—",
               ok: true,
             },
             {
-              name: `import peak memory, ${label}`,
+              name: `import peak memory (${SOURCE_LABEL}), ${label}`,
               value: r.maxRssKb / 1024,
               unit: "MB",
-              target: "<= 500",
-              ok: r.maxRssKb / 1024 <= 500,
+              target: sample.dir ? "<= 500" : "—",
+              ok: !sample.dir || r.maxRssKb / 1024 <= 500,
               issue: 7,
             },
           );

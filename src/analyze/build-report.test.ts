@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { buildReport } from "./build-report.js";
 import { reportMarkdown } from "./format-tables.js";
 import { ReportSchema } from "./report-schema.js";
-import { trial } from "./test-records.js";
 
 describe("buildReport", () => {
   const recs = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { mddFactor } from "./cluster-robust.js";
 import { compareRuns } from "./compare-runs.js";
-import { trial } from "./test-records.js";
 
 describe("compareRuns", () => {
   it("computes flip rate, paired difference and its interval", () => {

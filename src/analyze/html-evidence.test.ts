@@ -9,7 +9,7 @@ import { runCli } from "../cli/program.js";
 import { ExplanationSchema } from "../grade/explain-verdict.js";
 import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
 import { runIntoDir } from "../run/run-into-dir.js";
-import { skeletonBank } from "../run/skeleton-bank.test-fixture.js";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { openStore } from "../run/store.js";
 import { startViewServer, viewTranscriptBase } from "./view-server.js";
 

@@ -6,7 +6,7 @@ import { openStore } from "../run/store.js";
 import { consensusScreen } from "./consensus-screen.js";
 import { importOfficial } from "./import-official.js";
 import { itemAnalysis } from "./item-analysis.js";
-import { trial } from "./test-records.js";
+import { trial } from "../../test/support/test-records.js";
 
 /**
  * Three models (s strong, m middling, w weak-but-lucky), six tasks, two epochs each; every figure

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { consensusScreen } from "./consensus-screen.js";
 import { independentErrorNull } from "./null-model.js";
-import { trial } from "./test-records.js";
 
 describe("independentErrorNull", () => {
   it("predicts a chain from the product of the model's solo rates on subtasks 1..L of its world", () => {

@@ -10,7 +10,7 @@ import type { AgentFactory } from "../trial/agent.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { runIntoDir } from "./run-into-dir.js";
 import { runTrial } from "./run-trial.js";
-import { skeletonBank } from "./skeleton-bank.test-fixture.js";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { transcriptRelPath } from "./store.js";
 import {
   decodeTrialLog,

@@ -8,6 +8,7 @@ import { mintTokenReply } from "./auth.js";
 import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
 import { fail, ok, type Reply, styleReply } from "./reply.js";
+import { malformedPath } from "./request-target.js";
 import { honoRoutePath, routePathPattern } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
@@ -57,6 +58,12 @@ export function createWorldApp(world: World): Hono<Env> {
     });
     if ("refused" in read) {
       c.res = respond(c, read.refused);
+      return;
+    }
+    // A path no route can mean is refused like a bad request line, after its logical second.
+    const malformed = malformedPath(c.req.url);
+    if (malformed) {
+      c.res = respond(c, malformed);
       return;
     }
     c.set("body", read.body);
@@ -178,6 +185,8 @@ export async function servePlain(
   try {
     const read = await readRequest(trial, { method, header, text: () => bodyText ?? "" });
     if ("refused" in read) return write(read.refused);
+    const malformed = malformedPath(href);
+    if (malformed) return write(malformed);
     body = read.body;
     const table = routingTable(world);
     for (const entry of table.entries) {

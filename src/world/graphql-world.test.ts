@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { client, mintToken } from "../../test/support/world-test-helpers.js";
 import type { World } from "../bank/world-schema.js";
 import { Workspace } from "../workspace/workspace.js";
 import { EXAMPLE_WORLD } from "./example-world.js";
-import { client, mintToken } from "./test-helpers.js";
 import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
+import {
+  type Call,
+  client,
+  type Exchange,
+  mintToken,
+  plainClient,
+  recording,
+} from "../../test/support/world-test-helpers.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import { EXAMPLE_WORLD as W } from "./example-world.js";
-import { type Call, client, type Exchange, mintToken, plainClient, recording } from "./test-helpers.js";
 import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 

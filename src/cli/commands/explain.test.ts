@@ -6,7 +6,7 @@ import { blankAgentFactory, goldenAgentFactory } from "../../agents/scripted-age
 import { ExplanationSchema } from "../../grade/explain-verdict.js";
 import { DEFAULT_PRICE_TABLE } from "../../run/price-table.js";
 import { runIntoDir } from "../../run/run-into-dir.js";
-import { skeletonBank } from "../../run/skeleton-bank.test-fixture.js";
+import { skeletonBank } from "../../../test/support/skeleton-bank.js";
 import { transcriptRelPath } from "../../run/store.js";
 import { trialLogPath } from "../../run/stored-trial-log.js";
 import { bufferIo } from "../io.js";

@@ -8,7 +8,7 @@ import { defaultBankContent } from "../../generate/default-bank.js";
 import { openStore } from "../../run/store.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const FIXTURE = join(ROOT, "src/mcp/golden-mcp-client.test-fixture.ts");
+const FIXTURE = join(ROOT, "test/support/golden-mcp-client.ts");
 const MAIN = join(ROOT, "src/cli/main.ts");
 
 describe("apiflow mcp over stdio", () => {

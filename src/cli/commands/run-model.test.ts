@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { type FakeServer, startFakeOpenAiServer } from "../../../test/support/fake-openai-server.js";
 import { writeBank } from "../../bank/load-bank.js";
 import { harborTasks } from "../../generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../../generate/harbor-world.js";
-import { type FakeServer, startFakeOpenAiServer } from "../../run/fake-openai-server.test-fixture.js";
+import { openStore } from "../../run/store.js";
 import { TRIAL_LOG_SUFFIX } from "../../run/stored-trial-log.js";
 import { TranscriptSchema } from "../../trial/transcript-schema.js";
 import { bufferIo } from "../io.js";
@@ -27,6 +28,17 @@ const servers: FakeServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
 });
+
+/** Each stored trial's row and its transcript file's inode and mtime (a rerun rewrites both). */
+function storedTrials(out: string) {
+  const store = openStore(out, { readonly: true });
+  const rows = [...store.all()].map((row) => {
+    const { ino, mtimeMs } = statSync(join(out, row.transcript!));
+    return { row, ino, mtimeMs };
+  });
+  store.close();
+  return rows;
+}
 
 interface JsonTrial {
   task_id: string;
@@ -214,10 +226,36 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     expect(first.summary.total).toBe(1);
     expect(first.summary.not_run).toBe(7);
     expect(first.summary.cost_usd).toBeGreaterThan(1);
+    const firstCalls = server.requests;
+    expect(firstCalls).toBeGreaterThan(0);
+    const firstTrial = storedTrials(out);
     const io2 = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
     expect(await runCli([...args, ...common], io2)).toBe(0);
     expect(io2.out()).toMatch(/\(1 trials resumed/);
     expect(io2.out()).toMatch(/8\/8 trials passed/);
+    const secondCalls = server.requests - firstCalls;
+    // The trial stored by the first run was not run again: same row, same transcript file.
+    expect(
+      storedTrials(out).filter(
+        (t) => t.row.task_id === firstTrial[0]?.row.task_id && t.row.epoch === firstTrial[0]?.row.epoch,
+      ),
+    ).toEqual(firstTrial);
+
+    // A third run asks the model nothing and leaves every stored trial as it was.
+    const all = storedTrials(out);
+    const io3 = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+    expect(await runCli([...args, ...common], io3)).toBe(0);
+    expect(io3.out()).toMatch(/\(8 trials resumed/);
+    expect(server.requests - firstCalls - secondCalls).toBe(0);
+    expect(storedTrials(out)).toEqual(all);
+
+    // The model calls of the two runs are those of one whole run: the second made only the seven
+    // trials' calls (the fake model is deterministic per task).
+    const whole = tmp();
+    const before = server.requests;
+    const io4 = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+    expect(await runCli([...args, "--epochs", "2", "--concurrency", "1", "--out", whole], io4)).toBe(0);
+    expect(firstCalls + secondCalls).toBe(server.requests - before);
   });
 
   it("a missing key or base URL is a one-line error naming what is missing", async () => {

@@ -1,5 +1,5 @@
-import { goldenAgentFactory } from "../agents/scripted-agents.js";
-import type { AgentFactory, TrialSession } from "../trial/agent.js";
+import { goldenAgentFactory } from "../../src/agents/scripted-agents.js";
+import type { AgentFactory, TrialSession } from "../../src/trial/agent.js";
 
 /** Milliseconds the slow golden agent waits before each step: long enough to kill a worker mid-trial. */
 export const SLOW_STEP_MS = 60;
@@ -7,7 +7,7 @@ export const SLOW_STEP_MS = 60;
 /**
  * The golden agent with a fixed delay before each step: deterministic results, but trials that
  * last long enough for a worker to be killed in the middle of one. Loaded by workers as an agent
- * module (`--agent ./src/queue/slow-golden-agent.test-fixture.ts`).
+ * module (`--agent ./test/support/slow-golden-agent.ts`).
  */
 export const slowGoldenAgentFactory: AgentFactory = {
   name: "slow-golden",

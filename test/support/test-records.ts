@@ -1,5 +1,5 @@
-import type { TrialRecord } from "../run/trial-record.js";
-import { parseTaskId } from "./task-id.js";
+import { parseTaskId } from "../../src/analyze/task-id.js";
+import type { TrialRecord } from "../../src/run/trial-record.js";
 
 /**
  * A trial for tests: `trial("gpt", "v56-w01-sub02", 1, "pass")`. Only for tests and benchmarks;

@@ -1,6 +1,6 @@
-import type { JsonValue } from "../bank/json.js";
-import type { World } from "../bank/world-schema.js";
-import type { WorldTransport } from "./transport.js";
+import type { JsonValue } from "../../src/bank/json.js";
+import type { World } from "../../src/bank/world-schema.js";
+import type { WorldTransport } from "../../src/world/transport.js";
 
 /** One exchange as a test sees it. */
 export interface Exchange {

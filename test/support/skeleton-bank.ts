@@ -1,5 +1,5 @@
-import { type Bank, bankFromContent } from "../bank/bank.js";
-import { skeletonBankContent } from "../generate/skeleton-bank.js";
+import { type Bank, bankFromContent } from "../../src/bank/bank.js";
+import { skeletonBankContent } from "../../src/generate/skeleton-bank.js";
 
 /**
  * The walking skeleton's bank (one world, four tasks), built for tests of the runner so they do not

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Task } from "../bank/task-schema.js";
-import { nextGoldenAction } from "../run/fake-openai-server.test-fixture.js";
+import type { Task } from "../../src/bank/task-schema.js";
+import { nextGoldenAction } from "./fake-openai-server.js";
 
 /** A Responses-API input item as `@ai-sdk/openai` sends it (the fields the golden replay reads). */
 interface ResponsesInputItem {

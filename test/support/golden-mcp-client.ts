@@ -3,7 +3,7 @@
  * MCP endpoint and plays a task's golden solution through the served tools, then delivers the
  * card. `--stop-after N` makes it leave after N tool calls without delivering (an early disconnect).
  *
- * Usage: tsx golden-mcp-client.test-fixture.ts <url> <task.json> [--stop-after N]
+ * Usage: tsx test/support/golden-mcp-client.ts <url> <task.json> [--stop-after N]
  * With `stdio` as the url it launches the server itself, over stdio, from the JSON array of
  * command and arguments in APIFLOW_TEST_SERVER_CMD. When the file holds an array of tasks (a grid:
  * one command template for every trial), it plays the task whose ticket is APIFLOW_TICKET.
@@ -12,10 +12,10 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { TaskSchema } from "../bank/task-schema.js";
-import type { AgentToolCall, StepResult, TrialSession } from "../trial/agent.js";
-import { playGolden } from "../trial/play-golden.js";
-import type { ToolResult } from "../workspace/workspace.js";
+import { TaskSchema } from "../../src/bank/task-schema.js";
+import type { AgentToolCall, StepResult, TrialSession } from "../../src/trial/agent.js";
+import { playGolden } from "../../src/trial/play-golden.js";
+import type { ToolResult } from "../../src/workspace/workspace.js";
 
 const [url, taskFile, flag, n] = process.argv.slice(2);
 if (!url || !taskFile) throw new Error("usage: <url> <task.json> [--stop-after N]");

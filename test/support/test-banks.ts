@@ -1,10 +1,10 @@
-import { type Bank, type BankContent, bankFromContent } from "../bank/bank.js";
-import type { Task } from "../bank/task-schema.js";
-import type { World } from "../bank/world-schema.js";
-import { harborTasks } from "../generate/harbor-tasks.js";
-import { protocolVariant, type VariantProtocol } from "../generate/protocol-variants.js";
-import { skeletonBankContent } from "../generate/skeleton-bank.js";
-import { triadExams } from "./triad.js";
+import { type Bank, type BankContent, bankFromContent } from "../../src/bank/bank.js";
+import type { Task } from "../../src/bank/task-schema.js";
+import type { World } from "../../src/bank/world-schema.js";
+import { triadExams } from "../../src/certify/triad.js";
+import { harborTasks } from "../../src/generate/harbor-tasks.js";
+import { protocolVariant, type VariantProtocol } from "../../src/generate/protocol-variants.js";
+import { skeletonBankContent } from "../../src/generate/skeleton-bank.js";
 
 /**
  * The walking skeleton's bank (one world, three solo tasks, the chain 1to3): the default bank as
