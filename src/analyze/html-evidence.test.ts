@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { blankAgentFactory, goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bufferIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { ExplanationSchema } from "../grade/explain-verdict.js";
 import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
 import { runIntoDir } from "../run/run-into-dir.js";
-import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { openStore } from "../run/store.js";
 import { startViewServer, viewTranscriptBase } from "./view-server.js";
 

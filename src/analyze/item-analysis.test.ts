@@ -2,11 +2,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { openStore } from "../run/store.js";
 import { consensusScreen } from "./consensus-screen.js";
 import { importOfficial } from "./import-official.js";
 import { itemAnalysis } from "./item-analysis.js";
-import { trial } from "../../test/support/test-records.js";
 
 /**
  * Three models (s strong, m middling, w weak-but-lucky), six tasks, two epochs each; every figure

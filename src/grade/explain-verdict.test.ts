@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { runTrial } from "../run/run-trial.js";
-import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { gradeInputOf, storedTrialLogOf } from "../run/stored-trial-log.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { explainVerdict, formatExplanation } from "./explain-verdict.js";

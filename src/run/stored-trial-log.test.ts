@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { gradeTrial } from "../grade/grade-trial.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { runIntoDir } from "./run-into-dir.js";
 import { runTrial } from "./run-trial.js";
-import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { transcriptRelPath } from "./store.js";
 import {
   decodeTrialLog,
