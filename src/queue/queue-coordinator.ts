@@ -1,6 +1,7 @@
-import { Queue } from "bullmq";
+import { type Job, Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../agents/model-call-retry.js";
+import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { openRunDirectory } from "../run/run-directory.js";
 import { gridCells } from "../run/run-grid.js";
@@ -149,26 +150,7 @@ async function enqueueAndCollect(
   }
   const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
 
-  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
-  const jobs = [...pending].map(([jobId, cell]) => {
-    const data: TrialJob = {
-      v: TRIAL_JOB_VERSION,
-      bank_hash: bankHash,
-      bank_name: bank.manifest.name,
-      agent: cell.agent.factory.name,
-      settings: cell.agent.settings,
-      task_id: cell.task.id,
-      epoch: cell.epoch,
-      limits: { ...ctx.limits },
-      retry,
-    };
-    // Kept in Redis after they finish: the coordinator removes each once it is in the store.
-    return {
-      name: "trial",
-      data,
-      opts: { jobId, removeOnComplete: false, removeOnFail: false, attempts: 1 },
-    };
-  });
+  const jobs = trialJobs(pending, bank, ctx.limits, options.retry ?? DEFAULT_RETRY_POLICY);
   if (!limitReached()) {
     for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
   }
@@ -201,35 +183,9 @@ async function enqueueAndCollect(
       }
       const job = await queue.getJob(id);
       if (!job) continue;
-      const state = await job.getState();
-      let result: TrialResult;
-      let storedLog: string | null = null;
-      const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch);
-      if (state === "completed") {
-        const parsed = TrialJobResultSchema.safeParse(job.returnvalue);
-        if (parsed.success) storedLog = jobResultLogJson(parsed.data);
-        result = parsed.success
-          ? fromJobResult(parsed.data)
-          : harnessErrorResult(
-              cell.task,
-              cell.epoch,
-              cell.agent.factory.name,
-              seed,
-              new Error(
-                `worker returned an unreadable result (${parsed.error.issues[0]?.message ?? "invalid"})`,
-              ),
-            );
-      } else if (state === "failed") {
-        result = harnessErrorResult(
-          cell.task,
-          cell.epoch,
-          cell.agent.factory.name,
-          seed,
-          new Error(`worker failed: ${job.failedReason}`),
-        );
-      } else {
-        continue;
-      }
+      const finished = resultOfJob(job, await job.getState(), cell, bank);
+      if (finished === null) continue;
+      const { result, storedLog } = finished;
       // Store first, then forget the job: a crash in between leaves a job we remove next time.
       record(result, cell, storedLog);
       pending.delete(id);
@@ -238,14 +194,7 @@ async function enqueueAndCollect(
       got++;
     }
     if (got === 0 && pending.size > 0) {
-      const refusals = await ctx.side.hgetall(queueSideKeys(ctx.queueName).refusals).catch(() => ({}));
-      for (const [worker, message] of Object.entries(refusals)) {
-        const line = `worker ${worker} refuses trials: ${message}`;
-        if (!noticed.has(line)) {
-          noticed.add(line);
-          options.onNotice?.(line);
-        }
-      }
+      await noticeRefusals(ctx.side, ctx.queueName, noticed, options.onNotice);
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }
@@ -262,6 +211,87 @@ async function enqueueAndCollect(
     notRun: cells.length - records.length,
     costLimitReached: records.length < cells.length && limitReached(),
   };
+}
+
+/** The queue jobs of the trials not yet in the store (kept in Redis until the coordinator stores them). */
+function trialJobs(pending: ReadonlyMap<string, Cell>, bank: Bank, limits: TrialLimits, retry: RetryPolicy) {
+  return [...pending].map(([jobId, cell]) => {
+    const data: TrialJob = {
+      v: TRIAL_JOB_VERSION,
+      bank_hash: bank.manifest.content_hash,
+      bank_name: bank.manifest.name,
+      agent: cell.agent.factory.name,
+      settings: cell.agent.settings,
+      task_id: cell.task.id,
+      epoch: cell.epoch,
+      limits: { ...limits },
+      retry,
+    };
+    // Kept in Redis after they finish: the coordinator removes each once it is in the store.
+    return {
+      name: "trial",
+      data,
+      opts: { jobId, removeOnComplete: false, removeOnFail: false, attempts: 1 },
+    };
+  });
+}
+
+/**
+ * A finished job's trial result with its stored event log (an unreadable or failed job is a harness
+ * error, with no log); null while it runs.
+ */
+function resultOfJob(
+  job: Job,
+  state: string,
+  cell: Cell,
+  bank: Bank,
+): { result: TrialResult; storedLog: string | null } | null {
+  const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch);
+  if (state === "completed") {
+    const parsed = TrialJobResultSchema.safeParse(job.returnvalue);
+    if (parsed.success)
+      return { result: fromJobResult(parsed.data), storedLog: jobResultLogJson(parsed.data) };
+    return {
+      storedLog: null,
+      result: harnessErrorResult(
+        cell.task,
+        cell.epoch,
+        cell.agent.factory.name,
+        seed,
+        new Error(`worker returned an unreadable result (${parsed.error.issues[0]?.message ?? "invalid"})`),
+      ),
+    };
+  }
+  if (state === "failed") {
+    return {
+      storedLog: null,
+      result: harnessErrorResult(
+        cell.task,
+        cell.epoch,
+        cell.agent.factory.name,
+        seed,
+        new Error(`worker failed: ${job.failedReason}`),
+      ),
+    };
+  }
+  return null;
+}
+
+/** Tell the user once about each worker that refuses trials (another bank, an agent it cannot run). */
+async function noticeRefusals(
+  side: Redis,
+  queueName: string,
+  noticed: Set<string>,
+  onNotice: ((line: string) => void) | undefined,
+): Promise<void> {
+  const refusals = await side.hgetall(queueSideKeys(queueName).refusals).catch(() => ({}));
+  for (const [worker, message] of Object.entries(refusals)) {
+    const line = `worker ${worker} refuses trials: ${message}`;
+    if (!noticed.has(line)) {
+      noticed.add(line);
+      onNotice?.(line);
+    }
+  }
 }
 
 /** The cost limit was reached: take back every trial no worker has started (those in flight finish). */
