@@ -5,7 +5,7 @@ import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { runTrial, type TrialResult } from "../run/run-trial.js";
-import { routePathPattern } from "../world/route-path.js";
+import { matchRoute } from "../world/route-path.js";
 import { nativeOperations, nativeRetarget } from "./native-request.js";
 
 /** What every scripted certification agent is handed: the task, its world and the trial seed. */
@@ -207,43 +207,13 @@ export function renamePlaceholder(step: GoldenStep, from: string, to: string): G
   };
 }
 
-// A world's routes in matching order with their regexes, built once per world: the gates look up
-// every golden step's route many times (a few percent of certification when rebuilt per call).
-const routeTables = new WeakMap<World, Array<{ route: Route; re: RegExp; names: string[] }>>();
-
-function routeTable(world: World): Array<{ route: Route; re: RegExp; names: string[] }> {
-  let table = routeTables.get(world);
-  if (!table) {
-    // Literal segments beat parameters: `/v3/vessels/search` before `/v3/vessels/{id}`.
-    table = [...world.routes]
-      .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))
-      .map((route) => {
-        const { re, params } = routePathPattern(route.path);
-        return { route, re, names: params };
-      });
-    routeTables.set(world, table);
-  }
-  return table;
-}
-
-/** The world route a request goes to (method and path), with its path parameters. */
+/** The world route a request goes to (method and path), with its path parameters (`matchRoute`'s rule). */
 export function routeFor(
   world: World,
   method: string,
   url: string,
 ): { route: Route; params: Record<string, string> } | null {
-  const path = url.split("?")[0] ?? url;
-  for (const { route, re, names } of routeTable(world)) {
-    if (route.method !== method.toUpperCase()) continue;
-    const m = re.exec(path);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    names.forEach((n, i) => {
-      params[n] = m[i + 1] as string;
-    });
-    return { route, params };
-  }
-  return null;
+  return matchRoute(world.routes, method.toUpperCase(), url.split("?")[0] ?? url);
 }
 
 /**
