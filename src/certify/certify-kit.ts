@@ -2,6 +2,7 @@ import type { AgentFactory, TrialSession } from "../agents/agent.js";
 import { playGolden } from "../agents/golden-agent.js";
 import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
+import { placeholder, placeholderNames, replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { runTrial, type TrialResult } from "../run/run-trial.js";
@@ -136,15 +137,13 @@ export function describeStep(step: SendStep): string {
   return `graphql ${q.length > 80 ? `${q.slice(0, 77)}...` : q}`;
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
-
 /**
  * Names of the `{{placeholders}}` in a golden send step, by where they occur. A native step's
  * GraphQL query and variables, or MCP arguments, count as its body: they carry what a REST
  * request's path and body would.
  */
 export function placeholdersOf(step: GoldenStep): { url: string[]; headers: string[]; body: string[] } {
-  const names = (text: string) => [...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+  const names = placeholderNames;
   if (step.op === "execute_native") {
     const r = step.request;
     const sent =
@@ -164,9 +163,9 @@ export function placeholdersOf(step: GoldenStep): { url: string[]; headers: stri
 /** Rename a placeholder everywhere in a golden send step (URL, headers, body; query, variables, arguments). */
 export function renamePlaceholder(step: GoldenStep, from: string, to: string): GoldenStep {
   if (!isSendStep(step)) return step;
-  const re = new RegExp(`\\{\\{\\s*${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
   const swap = (value: JsonValue): JsonValue => {
-    if (typeof value === "string") return value.replace(re, `{{${to}}}`);
+    if (typeof value === "string")
+      return replacePlaceholders(value, (name, whole) => (name === from ? placeholder(to) : whole));
     if (Array.isArray(value)) return value.map(swap);
     if (value !== null && typeof value === "object")
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]));

@@ -1,6 +1,7 @@
 import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
 import { type BankContent, bankFromContent } from "../bank/bank.js";
 import type { JsonObject, JsonValue } from "../bank/json.js";
+import { wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { runTrial } from "../run/run-trial.js";
@@ -16,7 +17,6 @@ export type VariantResult =
   | { success: true; data: { world: World; tasks: Task[] } }
   | { success: false; error: { code: "unmapped_request"; path: string; message: string } };
 
-const PLACEHOLDER_SEGMENT = /^\{\{\s*[A-Za-z_][\w.-]*\s*\}\}$/;
 /** The response key every converted GraphQL operation is aliased to, so capture paths are fixed. */
 const ALIAS = "r";
 
@@ -36,7 +36,7 @@ function mapRequest(world: World, method: string, url: string): Mapped | null {
   if (!hit) return null;
   const params: Record<string, string> = {};
   for (const [name, s] of Object.entries(hit.params))
-    params[name] = PLACEHOLDER_SEGMENT.test(s) ? s : decodeURIComponent(s);
+    params[name] = wholePlaceholder(s) !== null ? s : decodeURIComponent(s);
   return { target: hit.route, params, query };
 }
 
