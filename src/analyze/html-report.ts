@@ -6,6 +6,7 @@ import { pct, reportTables } from "./format-tables.js";
 import { type ChartSpec, renderChartSvg, reportCharts } from "./report-charts.js";
 import type { Report } from "./report-schema.js";
 import { TRANSCRIPT_VIEWER_SCRIPT } from "./transcript-viewer-script.js";
+import { explainTranscript } from "./trial-evidence.js";
 
 /** A trial as the page's viewer knows it, with the run directory it came from. */
 export interface ViewerTrial {
@@ -105,10 +106,12 @@ export async function buildHtmlReport(
     }
     if (total <= limit) {
       embedded = files
-        .map(
-          ({ i, file }) =>
-            `<script type="application/gzip-base64" id="tx-${i}">${gzipSync(readFileSync(file)).toString("base64")}</script>`,
-        )
+        .map(({ i, file }) => {
+          const tx = `<script type="application/gzip-base64" id="tx-${i}">${gzipSync(readFileSync(file)).toString("base64")}</script>`;
+          // The verdict's evidence, from the stored event log beside the transcript (when there is one).
+          const ex = explainTranscript(file);
+          return ex ? `${tx}\n<script type="application/json" id="ev-${i}">${scriptJson(ex)}</script>` : tx;
+        })
         .join("\n");
     }
   }
@@ -150,6 +153,9 @@ ol.messages { padding-left: 1.2rem; } li.msg { margin-bottom: 0.6rem; } .role { 
 li.msg pre { white-space: pre-wrap; word-break: break-word; background: #f9fafb; padding: 4px 6px; margin: 2px 0; font-size: 12px; }
 li.msg.user pre { background: #eff6ff; } li.msg.tool pre { background: #f0fdf4; } pre.call { background: #fefce8 !important; } .error { color: #b91c1c; }
 tr.bad td { color: #b91c1c; }
+.tx-body { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
+.evidence { font-size: 12px; position: sticky; top: 0; } .evidence li { margin-bottom: 0.4rem; } .evidence ul { padding-left: 1rem; margin: 2px 0; color: #374151; }
+.evidence .ok { color: #15803d; } .evidence .bad { color: #b91c1c; }
 </style>
 </head>
 <body>

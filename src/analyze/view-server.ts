@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isAbsolute, join } from "node:path";
 import type { ViewerTrial } from "./html-report.js";
+import { EXPLAIN_SUFFIX, explainTranscript } from "./trial-evidence.js";
 
 /** URL prefix under which `apiflow view` serves run `i`'s transcripts. */
 export const viewTranscriptBase = (run: number): string => `/runs/${run}/`;
@@ -34,6 +35,16 @@ export async function startViewServer(
     }
     if (url === "/" || url === "/index.html") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
+      return;
+    }
+    const explained = url.endsWith(EXPLAIN_SUFFIX)
+      ? files.get(url.slice(0, -EXPLAIN_SUFFIX.length))
+      : undefined;
+    if (explained) {
+      // A verdict's evidence, computed from the stored event log beside the transcript.
+      const ex = explainTranscript(explained);
+      if (ex) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(ex));
+      else res.writeHead(404, { "content-type": "text/plain" }).end("no stored event log for this trial\n");
       return;
     }
     const file = files.get(url);

@@ -1,10 +1,10 @@
-import type { AgentFactory } from "../agents/agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import { type GradeInput, gradeTrial } from "../grade/grade-trial.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
+import type { AgentFactory } from "../trial/agent.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
 import { trialSeed } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
@@ -196,6 +196,11 @@ class TrialTree {
         // Every call was a recorded one: the log is the recorded state's (read, never written).
         if (!cursor.state) cursor.state = await this.materialize(cursor);
         return cursor.state.trial.log.events;
+      },
+      // The world's records when the trial ended, from the state its log was read from.
+      finalRecords: () => {
+        const state = live ?? cursor.state;
+        return state ? Object.fromEntries(state.trial.records) : {};
       },
     };
   }

@@ -1,7 +1,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../agents/model-call-retry.js";
 import type { Task } from "../bank/task-schema.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../run/model-call-retry.js";
 import { openRunDirectory } from "../run/run-directory.js";
 import { gridCells } from "../run/run-grid.js";
 import {
@@ -13,16 +13,18 @@ import {
   type RunIntoDirSummary,
 } from "../run/run-into-dir.js";
 import { harnessErrorResult, type TrialResult } from "../run/run-trial.js";
-import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
 import type { ResultsStore } from "../run/store.js";
 import { redactor } from "../run/transcript-writer.js";
 import type { TrialRecord } from "../run/trial-record.js";
+import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { trialSeed } from "../world/canary.js";
 import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
 import { checkRedis, type QueueAddress, type QueueUrlError } from "./queue-url.js";
 import {
   DEFAULT_QUEUE_NAME,
   fromJobResult,
+  jobResultLogJson,
+  TRIAL_JOB_VERSION,
   type TrialJob,
   TrialJobResultSchema,
   trialJobId,
@@ -150,7 +152,7 @@ async function enqueueAndCollect(
   const retry = options.retry ?? DEFAULT_RETRY_POLICY;
   const jobs = [...pending].map(([jobId, cell]) => {
     const data: TrialJob = {
-      v: 1,
+      v: TRIAL_JOB_VERSION,
       bank_hash: bankHash,
       bank_name: bank.manifest.name,
       agent: cell.agent.factory.name,
@@ -171,8 +173,8 @@ async function enqueueAndCollect(
     for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
   }
 
-  const record = (result: TrialResult, cell: Cell): TrialRecord => {
-    const rec = keepTrial(result, cell.task, cell.agent, { ...options, bank, store, redact });
+  const record = (result: TrialResult, cell: Cell, storedLog: string | null): TrialRecord => {
+    const rec = keepTrial(result, cell.task, cell.agent, { ...options, bank, store, redact, storedLog });
     ran++;
     spent += rec.cost_usd ?? 0;
     countProgress(options.progress?.[cell.index], rec, true);
@@ -201,9 +203,11 @@ async function enqueueAndCollect(
       if (!job) continue;
       const state = await job.getState();
       let result: TrialResult;
+      let storedLog: string | null = null;
       const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch);
       if (state === "completed") {
         const parsed = TrialJobResultSchema.safeParse(job.returnvalue);
+        if (parsed.success) storedLog = jobResultLogJson(parsed.data);
         result = parsed.success
           ? fromJobResult(parsed.data)
           : harnessErrorResult(
@@ -227,7 +231,7 @@ async function enqueueAndCollect(
         continue;
       }
       // Store first, then forget the job: a crash in between leaves a job we remove next time.
-      record(result, cell);
+      record(result, cell, storedLog);
       pending.delete(id);
       collected.add(id);
       await job.remove();

@@ -1,15 +1,16 @@
-import type { AgentFactory } from "../agents/agent.js";
+import type { AgentSettings } from "../agents/agent-registry.js";
+import type { AimdLimiter } from "../agents/aimd-limiter.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
-import type { AimdLimiter } from "./aimd-limiter.js";
+import type { AgentFactory } from "../trial/agent.js";
+import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { type PriceTable, priceTokens } from "./price-table.js";
 import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { gridCells, runGrid } from "./run-grid.js";
-import type { AgentSettings } from "./run-manifest.js";
 import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";
-import { DEFAULT_LIMITS, type TrialLimits } from "./stop-conditions.js";
 import { type ResultsStore, transcriptRelPath } from "./store.js";
+import { storedTrialLogOf, writeTrialLog } from "./stored-trial-log.js";
 import { buildTranscript, redactor, trialFailureReason, writeTranscript } from "./transcript-writer.js";
 import { type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
 
@@ -159,8 +160,10 @@ async function runWithStore(
 }
 
 /**
- * Keep a finished trial in a run directory: its transcript first, then its store row, so a row
- * never points at a transcript that is not there. Secrets are redacted from both.
+ * Keep a finished trial in a run directory: its transcript and its stored event log first, then
+ * its store row, so a row never points at a transcript that is not there. Secrets are redacted
+ * from all three. `storedLog` is the log's JSON when it was built elsewhere (a queue worker's);
+ * null when there is none to keep; by default it is built from the result.
  *
  * @example const rec = keepTrial(result, task, agent, { runDir, bank, priceTable, store, redact });
  */
@@ -174,6 +177,7 @@ export function keepTrial(
     priceTable: PriceTable;
     store: ResultsStore;
     redact: (text: string) => string;
+    storedLog?: string | null;
   },
 ): TrialRecord {
   const { bank, redact } = into;
@@ -189,6 +193,8 @@ export function keepTrial(
     }),
     redact,
   );
+  const log = into.storedLog === undefined ? storedTrialLogOf(result, task, bankHash) : into.storedLog;
+  if (log !== null) writeTrialLog(into.runDir, rel, log, redact);
   const record = trialRecordOf(result, task, bankHash, into.priceTable, agent.modelApi ?? null, rel, redact);
   into.store.record(record);
   return record;

@@ -1,13 +1,13 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import type { TrialResult } from "./run-trial.js";
 import {
   TRANSCRIPT_SCHEMA_VERSION,
   type Transcript,
   type Verifier,
   type VerifierPredicate,
-} from "./transcript-schema.js";
+} from "../trial/transcript-schema.js";
+import type { TrialResult } from "./run-trial.js";
 import { UNSCORED_OUTCOMES } from "./trial-record.js";
 
 /**
@@ -16,7 +16,9 @@ import { UNSCORED_OUTCOMES } from "./trial-record.js";
  *
  * @example trialFailureReason(result) // "agent abstained (clarify): which vessel?; 0/4 predicates matched; …"
  */
-export function trialFailureReason(r: TrialResult): string {
+export function trialFailureReason(
+  r: Pick<TrialResult, "outcome" | "stop_reason" | "stop_detail" | "grade">,
+): string {
   const grade = r.grade.failure_reason;
   switch (r.outcome) {
     case "pass":

@@ -1,12 +1,14 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeBank } from "../../bank/load-bank.js";
 import { harborTasks } from "../../generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../../generate/harbor-world.js";
 import { type FakeServer, startFakeOpenAiServer } from "../../run/fake-openai-server.test-fixture.js";
-import { TranscriptSchema } from "../../run/transcript-schema.js";
+import { TRIAL_LOG_SUFFIX } from "../../run/stored-trial-log.js";
+import { TranscriptSchema } from "../../trial/transcript-schema.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 
@@ -131,8 +133,13 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     expect(trials.filter((t) => t.outcome === "provider_error")).toHaveLength(0);
 
     // Transcripts in the 1.0 layout, one per trial; no key anywhere in what the run wrote.
-    const transcripts = readdirSync(join(outB, "transcripts", "golden-player"));
+    const files = readdirSync(join(outB, "transcripts", "golden-player"));
+    const transcripts = files.filter((f) => f.endsWith(".json"));
     expect(transcripts).toHaveLength(tasks.length * epochs);
+    // Each beside its stored event log (gzip).
+    expect(files.filter((f) => f.endsWith(TRIAL_LOG_SUFFIX)).sort()).toEqual(
+      transcripts.map((f) => `${f}${TRIAL_LOG_SUFFIX}`).sort(),
+    );
     for (const f of transcripts) {
       const t = TranscriptSchema.parse(
         JSON.parse(readFileSync(join(outB, "transcripts", "golden-player", f), "utf8")),
@@ -140,7 +147,10 @@ describe("apiflow run --model through the real openai-compatible provider", () =
       expect(f).toBe(`${t.task_id}-t${t.trial}.json`);
       expect(t.model_api).toBe("openai-compatible/golden-player");
     }
-    for (const f of filesUnder(outB)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
+    for (const f of filesUnder(outB)) {
+      const bytes = f.endsWith(".gz") ? gunzipSync(readFileSync(f)) : readFileSync(f);
+      expect(bytes.includes(SECRET), f).toBe(false);
+    }
     expect(b.io.out() + b.io.err()).not.toContain(SECRET);
   }, 120_000);
 
