@@ -3,7 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { OUTCOMES, type TrialRecord } from "../run/trial-record.js";
 import { pct, reportTables } from "./format-tables.js";
-import { renderChartSvg, reportCharts, taskViewerHref } from "./report-charts.js";
+import { type ChartSpec, renderChartSvg, reportCharts, taskViewerHref } from "./report-charts.js";
 import type { Report } from "./report-schema.js";
 import { TRANSCRIPT_VIEWER_SCRIPT } from "./transcript-viewer-script.js";
 import { explainTranscript } from "./trial-evidence.js";
@@ -40,20 +40,10 @@ function transcriptFile(runDir: string, path: string): string {
 }
 
 /**
- * The self-contained HTML report: every chart as inline SVG rendered at build time, the tables,
- * and the lazy transcript viewer. No script or style is loaded from anywhere; it works offline.
- *
- * @example writeFileSync("report.html", await buildHtmlReport(report, trials, { runs: ["runs/a"] }));
+ * The viewer's trial index: small integer rows referencing shared string tables (56k trials ≈
+ * 1–2 MB): agent, task, epoch, outcome, transcript path, run.
  */
-export async function buildHtmlReport(
-  report: Report,
-  trials: readonly ViewerTrial[],
-  opts: HtmlReportOptions,
-): Promise<string> {
-  const charts = reportCharts(report);
-  const svgs = await Promise.all(charts.map((c) => renderChartSvg(c.spec)));
-
-  // The trial index: small integer rows referencing shared string tables (56k trials ≈ 1–2 MB).
+function trialIndex(trials: readonly ViewerTrial[], opts: HtmlReportOptions) {
   const agents = [...new Set(trials.map((t) => t.record.agent))].sort();
   const tasks = [...new Set(trials.map((t) => t.record.task_id))].sort();
   const agentIx = new Map(agents.map((a, i) => [a, i]));
@@ -70,6 +60,32 @@ export async function buildHtmlReport(
     return [agentIx.get(r.agent)!, taskIx.get(r.task_id)!, r.epoch, outcomeIx.get(r.outcome)!, p, t.run];
   });
   const bases = opts.transcriptBases ?? opts.runs.map((d) => `${d.replace(/\/+$/, "")}/`);
+  return { agents, tasks, paths, bases, rows };
+}
+
+/** One chart as a figure: its title and caption, then its SVG. */
+function chartFigure(c: ChartSpec, svg: string): string {
+  return `<figure class="chart" data-chart="${c.id}">
+<figcaption><h2>${esc(c.title)}</h2><p>${esc(c.caption)}</p></figcaption>
+${svg}
+</figure>`;
+}
+
+/**
+ * The self-contained HTML report: every chart as inline SVG rendered at build time, the tables,
+ * and the lazy transcript viewer. No script or style is loaded from anywhere; it works offline.
+ *
+ * @example writeFileSync("report.html", await buildHtmlReport(report, trials, { runs: ["runs/a"] }));
+ */
+export async function buildHtmlReport(
+  report: Report,
+  trials: readonly ViewerTrial[],
+  opts: HtmlReportOptions,
+): Promise<string> {
+  const charts = reportCharts(report);
+  const svgs = await Promise.all(charts.map((c) => renderChartSvg(c.spec)));
+
+  const { agents, tasks, paths, bases, rows } = trialIndex(trials, opts);
 
   // Embed only when the whole set fits the budget, so a page never carries half of a large run.
   const limit = opts.embedLimitBytes ?? DEFAULT_EMBED_LIMIT_BYTES;
@@ -100,14 +116,7 @@ export async function buildHtmlReport(
     }
   }
 
-  const figures = charts
-    .map(
-      (c, i) => `<figure class="chart" data-chart="${c.id}">
-<figcaption><h2>${esc(c.title)}</h2><p>${esc(c.caption)}</p></figcaption>
-${svgs[i]}
-</figure>`,
-    )
-    .join("\n");
+  const figures = charts.map((c, i) => chartFigure(c, svgs[i] as string)).join("\n");
   const tables = reportTables(report)
     .map(
       (

@@ -40,8 +40,19 @@ export function reportCharts(report: Report): ChartSpec[] {
 
 function coreCharts(report: Report): ChartSpec[] {
   const models = byPassRate(report);
-  const percent = { format: "%" } as const;
+  return [
+    chainLengthChart(report),
+    reliabilityChart(report, models),
+    heatmapChart(report, models),
+    failureChart(report, models),
+    costFrontierChart(report),
+  ];
+}
 
+const percent = { format: "%" } as const;
+
+/** Chain pass rate by length, observed against the independent-error null (and the clean slice). */
+function chainLengthChart(report: Report): ChartSpec {
   const chainRows = Object.entries(report.null_model).flatMap(([L, p]) =>
     (
       [
@@ -54,7 +65,47 @@ function coreCharts(report: Report): ChartSpec[] {
       .filter(([, v]) => v !== null)
       .map(([series, rate]) => ({ length: Number(L), series, rate })),
   );
+  return {
+    id: "chain-length",
+    title: "Chain pass rate by length against the independent-error null",
+    caption:
+      "Observed pass rate of chains of L subtasks, and the rate predicted if subtask failures were independent (the product of each model's solo pass rates on subtasks 1..L of the world); dashed: clean slice.",
+    spec: {
+      width: 640,
+      height: 300,
+      config: CONFIG,
+      data: { values: chainRows },
+      mark: { type: "line", point: true },
+      encoding: {
+        x: { field: "length", type: "quantitative", title: "chain length L", axis: { tickMinStep: 1 } },
+        y: {
+          field: "rate",
+          type: "quantitative",
+          title: "pass rate",
+          axis: percent,
+          scale: { domain: [0, 1] },
+        },
+        color: { field: "series", type: "nominal", title: null },
+        strokeDash: {
+          field: "series",
+          type: "nominal",
+          scale: {
+            domain: ["observed", "predicted (independent errors)", "observed, clean", "predicted, clean"],
+            range: [
+              [1, 0],
+              [1, 0],
+              [5, 3],
+              [5, 3],
+            ],
+          },
+        },
+      },
+    },
+  };
+}
 
+/** Per model: best-of-k, pass rate and all-k-of-k. */
+function reliabilityChart(report: Report, models: string[]): ChartSpec {
   const reliabilityRows = models.flatMap((model) => {
     const m = report.models[model]!;
     return (
@@ -67,7 +118,46 @@ function coreCharts(report: Report): ChartSpec[] {
       .filter(([, v]) => v !== null)
       .map(([metric, value]) => ({ model, metric, value, k: m.k }));
   });
+  return {
+    id: "reliability",
+    title: "Reach and reliability per model",
+    caption:
+      "Per model, the fraction of tasks passed in at least one of k epochs (best-of-k), the pooled pass rate, and the fraction passed in every epoch (all-k-of-k).",
+    spec: {
+      width: 520,
+      height: { step: 18 },
+      config: CONFIG,
+      data: { values: reliabilityRows },
+      layer: [
+        {
+          mark: { type: "rule", color: "#9ca3af" },
+          encoding: {
+            y: { field: "model", type: "nominal", sort: models, title: null },
+            x: { aggregate: "min", field: "value", type: "quantitative" },
+            x2: { aggregate: "max", field: "value" },
+          },
+        },
+        {
+          mark: { type: "point", filled: true, size: 70 },
+          encoding: {
+            y: { field: "model", type: "nominal", sort: models, title: null },
+            x: {
+              field: "value",
+              type: "quantitative",
+              title: "fraction of tasks",
+              axis: percent,
+              scale: { domain: [0, 1] },
+            },
+            color: { field: "metric", type: "nominal", title: null },
+          },
+        },
+      ],
+    },
+  };
+}
 
+/** Pass rate by axis (by world when the axes are unknown) and model. */
+function heatmapChart(report: Report, models: string[]): ChartSpec {
   const hasAxes = Object.keys(report.slices.by_axis).length > 0;
   const heatRows = models.flatMap((model) => {
     const slices = hasAxes ? report.models[model]!.slices.by_axis : report.models[model]!.slices.by_world;
@@ -76,7 +166,37 @@ function coreCharts(report: Report): ChartSpec[] {
       .map(([group, s]) => ({ model, group, rate: s.pass_rate, n: s.n }));
   });
   const groups = Object.keys(hasAxes ? report.slices.by_axis : report.slices.by_world).sort(naturalCompare);
+  return {
+    id: "heatmap",
+    title: hasAxes
+      ? "Pass rate by axis and model"
+      : "Pass rate by world and model (axes unknown in this data)",
+    caption: hasAxes
+      ? "Each cell is a model's pass rate on the subtasks and chains of one axis."
+      : "The bank's axes are not known for imported data, so cells are worlds instead.",
+    spec: {
+      config: CONFIG,
+      data: { values: heatRows },
+      width: { step: 26 },
+      height: { step: 18 },
+      mark: { type: "rect" },
+      encoding: {
+        x: { field: "group", type: "nominal", sort: groups, title: hasAxes ? "axis" : "world" },
+        y: { field: "model", type: "nominal", sort: models, title: null },
+        color: {
+          field: "rate",
+          type: "quantitative",
+          title: "pass rate",
+          scale: { scheme: "viridis", domain: [0, 1] },
+          legend: { format: "%", orient: "right" },
+        },
+      },
+    },
+  };
+}
 
+/** Among failures: G1 only, G2 only, both, other; overall and per model. */
+function failureChart(report: Report, models: string[]): ChartSpec {
   const failureRows = [
     ["all models", report.slices.all.failures] as const,
     ...models.map((m) => [m, report.slices.by_model[m]!.failures] as const),
@@ -92,195 +212,95 @@ function coreCharts(report: Report): ChartSpec[] {
       .filter(([, v]) => f.n > 0 && v > 0)
       .map(([part, fraction], order) => ({ model, part, fraction, order, failures: f.n })),
   );
+  return {
+    id: "failure-composition",
+    title: "Failure composition",
+    caption:
+      "Among scored failures: only the labour predicates failed (G1), only the answer card failed with the state correct (G2, delivery), both, or neither known.",
+    spec: {
+      width: 520,
+      height: { step: 18 },
+      config: CONFIG,
+      data: { values: failureRows },
+      mark: { type: "bar" },
+      encoding: {
+        y: { field: "model", type: "nominal", sort: ["all models", ...models], title: null },
+        x: {
+          field: "fraction",
+          type: "quantitative",
+          stack: "normalize",
+          title: "fraction of failures",
+          axis: percent,
+        },
+        color: {
+          field: "part",
+          type: "nominal",
+          title: null,
+          scale: {
+            domain: ["G1 only (labour)", "G2 only (delivery)", "both", "other"],
+            range: ["#4e79a7", "#f28e2b", "#e15759", "#bab0ac"],
+          },
+        },
+        order: { field: "order", type: "quantitative" },
+      },
+    },
+  };
+}
 
+/** Cost against pass rate per model, with the frontier. */
+function costFrontierChart(report: Report): ChartSpec {
   const frontier = report.cost.frontier;
   const costTitle = frontier.basis === "cost_usd" ? "mean cost per trial (USD)" : "mean tokens per trial";
-
-  return [
-    {
-      id: "chain-length",
-      title: "Chain pass rate by length against the independent-error null",
-      caption:
-        "Observed pass rate of chains of L subtasks, and the rate predicted if subtask failures were independent (the product of each model's solo pass rates on subtasks 1..L of the world); dashed: clean slice.",
-      spec: {
-        width: 640,
-        height: 300,
-        config: CONFIG,
-        data: { values: chainRows },
-        mark: { type: "line", point: true },
-        encoding: {
-          x: { field: "length", type: "quantitative", title: "chain length L", axis: { tickMinStep: 1 } },
-          y: {
-            field: "rate",
-            type: "quantitative",
-            title: "pass rate",
-            axis: percent,
-            scale: { domain: [0, 1] },
+  return {
+    id: "cost-frontier",
+    title: `Cost and pass rate (${frontier.basis === "cost_usd" ? "USD" : "tokens: prices unknown"})`,
+    caption:
+      "Each point is a model; the line joins the frontier, the models no other beats on both cost and pass rate.",
+    spec: {
+      width: 560,
+      height: 320,
+      config: CONFIG,
+      data: { values: frontier.points },
+      layer: [
+        {
+          transform: [{ filter: "datum.on_frontier" }],
+          mark: { type: "line", color: "#9ca3af", interpolate: "step-after" },
+          encoding: {
+            x: { field: "cost", type: "quantitative" },
+            y: { field: "pass_rate", type: "quantitative" },
           },
-          color: { field: "series", type: "nominal", title: null },
-          strokeDash: {
-            field: "series",
-            type: "nominal",
-            scale: {
-              domain: ["observed", "predicted (independent errors)", "observed, clean", "predicted, clean"],
-              range: [
-                [1, 0],
-                [1, 0],
-                [5, 3],
-                [5, 3],
-              ],
+        },
+        {
+          mark: { type: "point", filled: true, size: 60 },
+          encoding: {
+            x: {
+              field: "cost",
+              type: "quantitative",
+              title: costTitle,
+              scale: { type: "log", nice: false },
+            },
+            y: { field: "pass_rate", type: "quantitative", title: "pass rate", axis: percent },
+            color: {
+              field: "on_frontier",
+              type: "nominal",
+              title: "on frontier",
+              scale: { domain: [true, false], range: ["#e15759", "#4e79a7"] },
             },
           },
         },
-      },
-    },
-    {
-      id: "reliability",
-      title: "Reach and reliability per model",
-      caption:
-        "Per model, the fraction of tasks passed in at least one of k epochs (best-of-k), the pooled pass rate, and the fraction passed in every epoch (all-k-of-k).",
-      spec: {
-        width: 520,
-        height: { step: 18 },
-        config: CONFIG,
-        data: { values: reliabilityRows },
-        layer: [
-          {
-            mark: { type: "rule", color: "#9ca3af" },
-            encoding: {
-              y: { field: "model", type: "nominal", sort: models, title: null },
-              x: { aggregate: "min", field: "value", type: "quantitative" },
-              x2: { aggregate: "max", field: "value" },
-            },
-          },
-          {
-            mark: { type: "point", filled: true, size: 70 },
-            encoding: {
-              y: { field: "model", type: "nominal", sort: models, title: null },
-              x: {
-                field: "value",
-                type: "quantitative",
-                title: "fraction of tasks",
-                axis: percent,
-                scale: { domain: [0, 1] },
-              },
-              color: { field: "metric", type: "nominal", title: null },
-            },
-          },
-        ],
-      },
-    },
-    {
-      id: "heatmap",
-      title: hasAxes
-        ? "Pass rate by axis and model"
-        : "Pass rate by world and model (axes unknown in this data)",
-      caption: hasAxes
-        ? "Each cell is a model's pass rate on the subtasks and chains of one axis."
-        : "The bank's axes are not known for imported data, so cells are worlds instead.",
-      spec: {
-        config: CONFIG,
-        data: { values: heatRows },
-        width: { step: 26 },
-        height: { step: 18 },
-        mark: { type: "rect" },
-        encoding: {
-          x: { field: "group", type: "nominal", sort: groups, title: hasAxes ? "axis" : "world" },
-          y: { field: "model", type: "nominal", sort: models, title: null },
-          color: {
-            field: "rate",
-            type: "quantitative",
-            title: "pass rate",
-            scale: { scheme: "viridis", domain: [0, 1] },
-            legend: { format: "%", orient: "right" },
+        {
+          // Only the frontier is labelled: two dozen labels on one chart would hide each other.
+          transform: [{ filter: "datum.on_frontier" }],
+          mark: { type: "text", align: "left", dx: 6, dy: -6, fontSize: 10 },
+          encoding: {
+            x: { field: "cost", type: "quantitative" },
+            y: { field: "pass_rate", type: "quantitative" },
+            text: { field: "agent" },
           },
         },
-      },
+      ],
     },
-    {
-      id: "failure-composition",
-      title: "Failure composition",
-      caption:
-        "Among scored failures: only the labour predicates failed (G1), only the answer card failed with the state correct (G2, delivery), both, or neither known.",
-      spec: {
-        width: 520,
-        height: { step: 18 },
-        config: CONFIG,
-        data: { values: failureRows },
-        mark: { type: "bar" },
-        encoding: {
-          y: { field: "model", type: "nominal", sort: ["all models", ...models], title: null },
-          x: {
-            field: "fraction",
-            type: "quantitative",
-            stack: "normalize",
-            title: "fraction of failures",
-            axis: percent,
-          },
-          color: {
-            field: "part",
-            type: "nominal",
-            title: null,
-            scale: {
-              domain: ["G1 only (labour)", "G2 only (delivery)", "both", "other"],
-              range: ["#4e79a7", "#f28e2b", "#e15759", "#bab0ac"],
-            },
-          },
-          order: { field: "order", type: "quantitative" },
-        },
-      },
-    },
-    {
-      id: "cost-frontier",
-      title: `Cost and pass rate (${frontier.basis === "cost_usd" ? "USD" : "tokens: prices unknown"})`,
-      caption:
-        "Each point is a model; the line joins the frontier, the models no other beats on both cost and pass rate.",
-      spec: {
-        width: 560,
-        height: 320,
-        config: CONFIG,
-        data: { values: frontier.points },
-        layer: [
-          {
-            transform: [{ filter: "datum.on_frontier" }],
-            mark: { type: "line", color: "#9ca3af", interpolate: "step-after" },
-            encoding: {
-              x: { field: "cost", type: "quantitative" },
-              y: { field: "pass_rate", type: "quantitative" },
-            },
-          },
-          {
-            mark: { type: "point", filled: true, size: 60 },
-            encoding: {
-              x: {
-                field: "cost",
-                type: "quantitative",
-                title: costTitle,
-                scale: { type: "log", nice: false },
-              },
-              y: { field: "pass_rate", type: "quantitative", title: "pass rate", axis: percent },
-              color: {
-                field: "on_frontier",
-                type: "nominal",
-                title: "on frontier",
-                scale: { domain: [true, false], range: ["#e15759", "#4e79a7"] },
-              },
-            },
-          },
-          {
-            // Only the frontier is labelled: two dozen labels on one chart would hide each other.
-            transform: [{ filter: "datum.on_frontier" }],
-            mark: { type: "text", align: "left", dx: 6, dy: -6, fontSize: 10 },
-            encoding: {
-              x: { field: "cost", type: "quantitative" },
-              y: { field: "pass_rate", type: "quantitative" },
-              text: { field: "agent" },
-            },
-          },
-        ],
-      },
-    },
-  ];
+  };
 }
 
 /**

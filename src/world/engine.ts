@@ -9,7 +9,7 @@ import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
 import { fail, ok, type Reply, styleReply } from "./reply.js";
 import { malformedPath } from "./request-target.js";
-import { honoRoutePath, routePathPattern } from "./route-path.js";
+import { honoRoutePath, matchRoute, routeOrder, routesOnPath } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
 
@@ -77,7 +77,7 @@ export function createWorldApp(world: World): Hono<Env> {
     return app;
   }
 
-  for (const entry of table.entries) {
+  for (const entry of routeOrder(table.entries)) {
     app.on(entry.method, entry.honoPath, (c) =>
       respond(
         c,
@@ -97,18 +97,17 @@ export function createWorldApp(world: World): Hono<Env> {
   return app;
 }
 
-/** One path a REST world answers, in the order Hono tries them (the first that matches serves). */
+/** One path a REST world answers; Hono and the plain path try them in `routeOrder` (`matchRoute`'s rule). */
 interface RoutingEntry {
   method: string;
-  /** The path in Hono's syntax (`/v3/vessels/:vessel_id`). */
+  /** The path template (`/v3/vessels/{vessel_id}`). */
+  path: string;
+  /** The same path in Hono's syntax (`/v3/vessels/:vessel_id`). */
   honoPath: string;
-  /** The same path as a regex over a request path, capturing the parameters named in `params`. */
-  re: RegExp;
-  params: string[];
   serve(trial: TrialWorld, req: RouteRequest): Reply;
 }
 
-/** What a REST world answers: its spec, the token endpoint and its declared routes, in that order. */
+/** What a REST world answers: its spec, the token endpoint and its declared routes. */
 interface RoutingTable {
   entries: RoutingEntry[];
   /** The entries of the world's declared routes: a path one of them takes answers 405, not 404. */
@@ -124,8 +123,8 @@ function routingTable(world: World): RoutingTable {
   const spec = renderOpenApi(world) as unknown as JsonValue;
   const entry = (method: string, path: string, serve: RoutingEntry["serve"]): RoutingEntry => ({
     method,
+    path,
     honoPath: honoRoutePath(path),
-    ...routePathPattern(path),
     serve,
   });
   const declared = world.routes.map((route) =>
@@ -189,14 +188,9 @@ export async function servePlain(
     if (malformed) return write(malformed);
     body = read.body;
     const table = routingTable(world);
-    for (const entry of table.entries) {
-      if (entry.method !== method) continue;
-      const m = entry.re.exec(path);
-      if (!m) continue;
-      const params: Record<string, string> = {};
-      entry.params.forEach((name, i) => {
-        params[name] = m[i + 1] as string;
-      });
+    const hit = matchRoute(table.entries, method, path);
+    if (hit) {
+      const { route: entry, params } = hit;
       return write(entry.serve(trial, { url: url(), params, header, body, bodyError: read.bodyError }));
     }
     return write(unrouted(table.declared, method, path));
@@ -207,7 +201,7 @@ export async function servePlain(
 
 /** The answer to a request no route takes: 405 with `allow` when the path is a route's, else 404. */
 function unrouted(declared: readonly RoutingEntry[], method: string, path: string): Reply {
-  const allowed = [...new Set(declared.filter((r) => r.re.test(path)).map((r) => r.method))];
+  const allowed = [...new Set(routesOnPath(declared, path).map((r) => r.method))];
   if (allowed.length > 0) {
     return fail(
       405,

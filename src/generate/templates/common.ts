@@ -1,3 +1,4 @@
+import { splitAtPlaceholders } from "../../bank/placeholder-grammar.js";
 import type {
   AnswerField,
   ExpectedValue,
@@ -120,8 +121,8 @@ function answerProvenance(golden: readonly GoldenStep[], g1: readonly G1Predicat
     const source = [...golden].reverse().find((s) => s.op === "execute" && binding in s.capture);
     if (source?.op !== "execute") continue;
     const [path = ""] = source.request.url.split("?");
-    const pattern = `^${path
-      .split(/\{\{[^}]+\}\}/)
+    const pattern = `^${splitAtPlaceholders(path)
+      .filter((_literal, i) => i % 2 === 0)
       .map(re)
       .join("[^/?]+")}(\\?.*)?$`;
     const key = (source.capture[binding] ?? "")
