@@ -12,7 +12,8 @@ import { valuesEqual } from "./values-equal.js";
  * give the same result.
  *
  * Data flow passes when one value found at `from_body_key` in a matching response reaches every
- * required destination: the answer card field, a variable written after that response
+ * required destination (when the card is unreadable or lacks the field, the card destination is
+ * G2's to fail: the predicate is `not_evaluated` if the rest holds): the answer card field, a variable written after that response
  * (`must_be_stored`), and a later request matching `used_in_request_url_pattern` (URL, body or
  * header, compared through the header digest when the header was redacted).
  *
@@ -100,6 +101,8 @@ interface PreparedDataFlow {
   notInCard: string;
   notStored: string;
   notUsed: string;
+  notEvaluated: string;
+  fieldAbsent: string;
 }
 
 interface PreparedCall {
@@ -172,6 +175,8 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         notInCard: `answer field '${predicate.answer_field}' does not carry the ${key} the API returned`,
         notStored: `the ${key} from the response was not stored in a variable`,
         notUsed: `the ${key} was not used in a later request to /${used}/`,
+        notEvaluated: `not evaluated: no readable answer card to find '${predicate.answer_field}' in`,
+        fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
       };
     }
     case "call":
@@ -263,8 +268,26 @@ function gradePrepared(
             `variable ${predicate.name} holds ${JSON.stringify(found)}, not the expected value`,
           );
     }
-    case "data_flow":
-      return gradeDataFlow(prepared, log, card);
+    case "data_flow": {
+      const field = prepared.predicate.answer_field;
+      if (field === undefined || (card !== null && Object.hasOwn(card, field)))
+        return gradeDataFlow(prepared, log, card);
+      // No readable card, or a card without the field: G2's delivery failure, not labour. Grade
+      // the rest; when it holds, the predicate is not evaluated rather than failed.
+      const labour = gradeDataFlow(prepared, log, card, false);
+      if (!labour.passed) return labour;
+      const { id, kind, explain, segment } = prepared.predicate;
+      return {
+        id,
+        kind,
+        explain,
+        ...(segment ? { segment } : {}),
+        passed: false,
+        not_evaluated: true,
+        ...(labour.value !== undefined ? { value: labour.value } : {}),
+        reason: card === null ? prepared.notEvaluated : prepared.fieldAbsent,
+      };
+    }
   }
 }
 
@@ -277,6 +300,7 @@ function gradeDataFlow(
   prepared: PreparedDataFlow,
   log: LogIndex,
   card: Record<string, unknown> | null,
+  toCard = true,
 ): G1Result {
   const { predicate } = prepared;
   const matches = log.urlMatches(prepared.from);
@@ -297,6 +321,7 @@ function gradeDataFlow(
       if (seen.has(value)) continue;
       seen.add(value);
       if (
+        toCard &&
         predicate.answer_field !== undefined &&
         (got === undefined || !valuesEqual(got as JsonValue, value))
       ) {
