@@ -41,6 +41,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           from_body_key: w.idField,
           must_be_stored: false,
           used_in_request_url_pattern: workItemRe,
+          used_in_slot: { in: "path" },
         },
         {
           kind: "data_flow",
@@ -51,6 +52,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           from_body_key: w.copyField,
           must_be_stored: false,
           used_in_request_url_pattern: `^${re(built.routes.work)}$`,
+          used_in_slot: { in: "body", key: w.copyField },
         },
       ];
       const steps: string[] = [];
@@ -96,6 +98,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             from_body_key: w.idField,
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
+            used_in_slot: { in: "body", key: a.linkField.name },
           },
           linkFromAsset(built, "link_read_back", id, `The link must be confirmed by reading ${id}.`),
         );
@@ -216,6 +219,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
             from_body_key: "job_id",
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(built.routes.jobs)}/[^/]+$`,
+            used_in_slot: { in: "path" },
           },
           {
             kind: "data_flow",

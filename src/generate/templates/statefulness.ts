@@ -54,6 +54,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           from_body_key: w.idField,
           must_be_stored: true,
           used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : null,
+          ...(difficulty === "hard" ? { used_in_slot: { in: "body", key: a.linkField.name } as const } : {}),
         },
         copyReadLive(built, id, built.routes.work),
         {
@@ -283,6 +284,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
           from_body_key: w.idField,
           must_be_stored: true,
           used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(assetId))}$` : null,
+          ...(difficulty === "hard" ? { used_in_slot: { in: "body", key: a.linkField.name } as const } : {}),
         },
         {
           kind: "data_flow",
@@ -293,6 +295,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
           from_body_key: w.copyField,
           must_be_stored: false,
           used_in_request_url_pattern: `^${re(built.routes.work)}$`,
+          used_in_slot: { in: "body", key: w.copyField },
         },
         {
           kind: "workspace_value",
