@@ -74,8 +74,10 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           explain: `The new ${w.noun} must be moved to ${next} on its own route.`,
           method: t.updateMethod,
           url_pattern: workItemRe,
+          target: wid,
           status: 200,
-          body_has_keys: [w.statusField],
+          body_has_keys: [],
+          sent: { [w.statusField]: next },
         });
       }
       if (difficulty === "easy")
