@@ -179,6 +179,17 @@ function pickUp(
     ],
     g1: [
       {
+        kind: "call",
+        id: "status_moved",
+        explain: `The planted ${w.noun} itself must be moved to ${next} with ${t.updateMethod}.`,
+        method: t.updateMethod,
+        url_pattern: itemRe,
+        target: record[w.idField] ?? null,
+        status: 200,
+        body_has_keys: [],
+        sent: { [w.statusField]: next },
+      },
+      {
         kind: "data_flow",
         id: "moved_on",
         explain: `The planted ${w.noun} must be moved to ${next}; its ${w.copyField} comes from that update.`,
