@@ -142,8 +142,8 @@ function routingTable(world: World): RoutingTable {
   return table;
 }
 
-/** What in a path-and-query the WHATWG URL parser would rewrite (dot segments, characters it escapes). */
-const URL_PARSER_CHANGES = /[^\w\-.~!$&'()*+,;=:@/?%]|\/\.|%2e|\\/i;
+/** What in a path-and-query the WHATWG URL parser would rewrite (dot segments, characters it escapes, a quote in the query). */
+const URL_PARSER_CHANGES = /[^\w\-.~!$&()*+,;=:@/?%]|\/\.|%2e|\\/i;
 
 /** Methods the plain path serves (HEAD and the rest go through Hono, which answers them its own way). */
 const PLAIN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
