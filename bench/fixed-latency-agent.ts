@@ -1,4 +1,4 @@
-import type { AgentFactory } from "../src/agents/agent.js";
+import type { AgentFactory } from "../src/trial/agent.js";
 
 /** Model latency the queue bench pretends to wait on, per step, and steps per trial. */
 export const STEP_MS = 100;

@@ -1,14 +1,14 @@
 import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
-import type { TrialSession } from "../src/agents/agent.js";
+import { AimdLimiter } from "../src/agents/aimd-limiter.js";
 import { modelAgentFactory } from "../src/agents/model-agent.js";
+import { DEFAULT_RETRY_POLICY } from "../src/agents/model-call-retry.js";
 import { type Bank, bankFromContent } from "../src/bank/bank.js";
 import { harborTasks } from "../src/generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../src/generate/harbor-world.js";
-import { AimdLimiter } from "../src/run/aimd-limiter.js";
-import { DEFAULT_RETRY_POLICY } from "../src/run/model-call-retry.js";
 import { runGrid } from "../src/run/run-grid.js";
 import { runTrial } from "../src/run/run-trial.js";
+import type { TrialSession } from "../src/trial/agent.js";
 import { type Benchmark, median } from "./figure.js";
 
 const usage = {

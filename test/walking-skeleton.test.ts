@@ -4,8 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Agent, AgentFactory } from "../src/agents/agent.js";
-import { playGolden } from "../src/agents/golden-agent.js";
 import { blankAgentFactory, goldenAgentFactory } from "../src/agents/scripted-agents.js";
 import { bankFromContent, contentHash, serializeBank } from "../src/bank/bank.js";
 import { sha256Hex } from "../src/bank/canonical-json.js";
@@ -16,6 +14,8 @@ import { runCli } from "../src/cli/program.js";
 import { HARBOR_WORLD } from "../src/generate/harbor-world.js";
 import { skeletonBankContent } from "../src/generate/skeleton-bank.js";
 import { runTrial } from "../src/run/run-trial.js";
+import type { Agent, AgentFactory } from "../src/trial/agent.js";
+import { playGolden } from "../src/trial/play-golden.js";
 import { mintCanary } from "../src/world/canary.js";
 import {
   httpTransport,

@@ -1,5 +1,5 @@
+import type { Agent, AgentFactory, TrialSession } from "../trial/agent.js";
 import { routePathPattern } from "../world/route-path.js";
-import type { Agent, AgentFactory, TrialSession } from "./agent.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 interface Operation {

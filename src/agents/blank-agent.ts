@@ -1,4 +1,4 @@
-import type { Agent } from "./agent.js";
+import type { Agent } from "../trial/agent.js";
 
 /** The blank exam: no action, empty answer. Every grader must fail it. */
 export const blankAgent: Agent = {

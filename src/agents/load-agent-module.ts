@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Agent, AgentFactory } from "./agent.js";
+import type { Agent, AgentFactory } from "../trial/agent.js";
 
 export type LoadAgentError = { code: "agent_module"; message: string };
 

@@ -8,14 +8,14 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import type { Agent, AgentFactory, AgentToolCall, StepResult, TrialSession } from "../trial/agent.js";
+import type { TokenUsage } from "../trial/transcript-schema.js";
 import {
   type CallOutcome,
   callWithRetries,
   DEFAULT_RETRY_POLICY,
   type ModelCallControl,
-} from "../run/model-call-retry.js";
-import type { TokenUsage } from "../run/transcript-schema.js";
-import type { Agent, AgentFactory, AgentToolCall, StepResult, TrialSession } from "./agent.js";
+} from "./model-call-retry.js";
 
 /** Sampling settings of a model agent; they go into the run manifest. */
 export interface ModelSettings {

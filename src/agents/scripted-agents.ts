@@ -1,6 +1,6 @@
-import type { Agent, AgentFactory } from "./agent.js";
+import type { Agent, AgentFactory } from "../trial/agent.js";
+import { playGolden } from "../trial/play-golden.js";
 import { blankAgent } from "./blank-agent.js";
-import { playGolden } from "./golden-agent.js";
 
 /** Replays the task's golden solution through the tools: the answer key every grader must pass. */
 export const goldenAgentFactory: AgentFactory = {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TranscriptSchema } from "../run/transcript-schema.js";
+import { TranscriptSchema } from "../trial/transcript-schema.js";
 import { parseTranscriptBytes } from "./transcript-header.js";
 
 const SAMPLE = new URL("../../../shared/data/official-transcripts-sample", import.meta.url).pathname;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TokenUsageSchema, TranscriptSchema } from "../run/transcript-schema.js";
+import { TokenUsageSchema, TranscriptSchema } from "../trial/transcript-schema.js";
 
 const full = TranscriptSchema.shape;
 const flag = z.unknown().transform((v) => (typeof v === "boolean" ? v : null));

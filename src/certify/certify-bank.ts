@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
-import type { AgentFactory } from "../agents/agent.js";
 import { type Bank, type BankContent, bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import type { AgentFactory } from "../trial/agent.js";
 import {
   type CertifyReport,
   CertifyReportSchema,

@@ -1,10 +1,10 @@
-import type { AgentFactory, TrialSession } from "../agents/agent.js";
-import { playGolden } from "../agents/golden-agent.js";
 import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { runTrial, type TrialResult } from "../run/run-trial.js";
+import type { AgentFactory, TrialSession } from "../trial/agent.js";
+import { playGolden } from "../trial/play-golden.js";
 import { routePathPattern } from "../world/route-path.js";
 import { nativeOperations, nativeRetarget } from "./native-request.js";
 

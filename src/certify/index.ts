@@ -16,7 +16,6 @@ export {
   type GateReport,
   GateReportSchema,
 } from "./certify-schema.js";
-export { certifyVariants, type VariantBanks } from "./certify-variants.js";
 export { chainReplayGate } from "./chain-replay.js";
 export { discoverabilityGate } from "./discoverability.js";
 export { exploitAuditGate } from "./exploit-audit.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AgentFactory } from "../agents/agent.js";
 import { blankAgent } from "../agents/blank-agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bankFromContent } from "../bank/bank.js";
+import type { AgentFactory } from "../trial/agent.js";
 import { solvabilityGate } from "./solvability.js";
 import { bankWith, SUB02, skeletonContent, taskOf } from "./test-banks.js";
 

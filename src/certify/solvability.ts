@@ -1,7 +1,7 @@
-import type { AgentFactory } from "../agents/agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import type { AgentFactory } from "../trial/agent.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
 import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 

@@ -1,9 +1,9 @@
-import type { AgentFactory } from "../agents/agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import type { AgentFactory } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
 import {
   answerBindings,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { AgentFactory } from "../agents/agent.js";
-import { playGolden } from "../agents/golden-agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { TrialResult } from "../run/run-trial.js";
+import type { AgentFactory } from "../trial/agent.js";
+import { playGolden } from "../trial/play-golden.js";
 import { chainSegments, playAndAnswer, scripted } from "./certify-kit.js";
 import { negativeReplays } from "./chain-replay.js";
 import { EXPLOITS } from "./exploits/index.js";

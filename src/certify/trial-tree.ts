@@ -1,10 +1,10 @@
-import type { AgentFactory } from "../agents/agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import { type GradeInput, gradeTrial } from "../grade/grade-trial.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
+import type { AgentFactory } from "../trial/agent.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
 import { trialSeed } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";

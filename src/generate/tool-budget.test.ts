@@ -3,7 +3,7 @@ import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bankFromContent } from "../bank/bank.js";
 import { Rng } from "../bank/rng.js";
 import { runTrial } from "../run/run-trial.js";
-import { DEFAULT_LIMITS } from "../run/stop-conditions.js";
+import { DEFAULT_LIMITS } from "../trial/stop-conditions.js";
 import { defaultBankContent } from "./default-bank.js";
 import { generateBank } from "./generate-bank.js";
 import { GOLDEN_TOOL_CALL_BUDGET, goldenToolCalls, overBudget } from "./tool-budget.js";

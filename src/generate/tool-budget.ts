@@ -1,5 +1,5 @@
 import type { GoldenStep, Task } from "../bank/task-schema.js";
-import { DEFAULT_LIMITS } from "../run/stop-conditions.js";
+import { DEFAULT_LIMITS } from "../trial/stop-conditions.js";
 
 /**
  * Share of the default tool-call limit a golden solution may use. The golden is the shortest careful

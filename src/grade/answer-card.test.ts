@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TranscriptMessage } from "../run/transcript-schema.js";
+import type { TranscriptMessage } from "../trial/transcript-schema.js";
 import { extractAnswerCard, finalAssistantText } from "./answer-card.js";
 
 const fence = (body: string, tag = "json") => `\`\`\`${tag}\n${body}\n\`\`\``;

@@ -1,4 +1,4 @@
-import type { TranscriptMessage } from "../run/transcript-schema.js";
+import type { TranscriptMessage } from "../trial/transcript-schema.js";
 
 /**
  * Finding the answer card in the agent's final message, exactly the way the APIFlow-Bench 1.0

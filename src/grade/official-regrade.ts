@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { JsonValueSchema } from "../bank/json.js";
 import { ComparatorSchema } from "../bank/task-schema.js";
-import { type Transcript, TranscriptSchema, type VerifierPredicate } from "../run/transcript-schema.js";
+import { type Transcript, TranscriptSchema, type VerifierPredicate } from "../trial/transcript-schema.js";
 import { extractAnswerCard, finalAssistantText } from "./answer-card.js";
 import { type AnswerFieldSpec, type FieldGrade, gradeAnswerField } from "./grade-answer-field.js";
 

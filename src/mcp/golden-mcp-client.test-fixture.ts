@@ -12,9 +12,9 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { AgentToolCall, StepResult, TrialSession } from "../agents/agent.js";
-import { playGolden } from "../agents/golden-agent.js";
 import { TaskSchema } from "../bank/task-schema.js";
+import type { AgentToolCall, StepResult, TrialSession } from "../trial/agent.js";
+import { playGolden } from "../trial/play-golden.js";
 import type { ToolResult } from "../workspace/workspace.js";
 
 const [url, taskFile, flag, n] = process.argv.slice(2);

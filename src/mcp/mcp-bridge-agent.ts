@@ -4,7 +4,7 @@ import type { Readable, Writable } from "node:stream";
 import { serve } from "@hono/node-server";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Agent, TrialSession } from "../agents/agent.js";
+import type { Agent, TrialSession } from "../trial/agent.js";
 import { trialMcpServer } from "./trial-mcp-server.js";
 
 /** Where the MCP endpoint of a trial served over Streamable HTTP lives. */

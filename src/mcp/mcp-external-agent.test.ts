@@ -2,7 +2,6 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { mcpAgentFactory } from "../agents/mcp-external-agent.js";
 import { outcomeOfTranscript } from "../analyze/transcript-to-record.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
@@ -11,6 +10,7 @@ import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
 import { trialRecordOf } from "../run/run-into-dir.js";
 import { runTrial } from "../run/run-trial.js";
 import { trialFailureReason } from "../run/transcript-writer.js";
+import { mcpAgentFactory } from "./mcp-external-agent.js";
 
 const FIXTURE = join(import.meta.dirname, "golden-mcp-client.test-fixture.ts");
 const bank = bankFromContent(defaultBankContent());

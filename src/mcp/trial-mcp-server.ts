@@ -5,7 +5,7 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { TrialSession } from "../agents/agent.js";
+import type { TrialSession } from "../trial/agent.js";
 
 /** The tool an agent outside our loop calls to hand in its final message (it holds the answer card). */
 export const DELIVER_TOOL = "deliver";

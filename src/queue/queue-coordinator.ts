@@ -1,7 +1,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../agents/model-call-retry.js";
 import type { Task } from "../bank/task-schema.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../run/model-call-retry.js";
 import { openRunDirectory } from "../run/run-directory.js";
 import { gridCells } from "../run/run-grid.js";
 import {
@@ -13,10 +13,10 @@ import {
   type RunIntoDirSummary,
 } from "../run/run-into-dir.js";
 import { harnessErrorResult, type TrialResult } from "../run/run-trial.js";
-import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
 import type { ResultsStore } from "../run/store.js";
 import { redactor } from "../run/transcript-writer.js";
 import type { TrialRecord } from "../run/trial-record.js";
+import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { trialSeed } from "../world/canary.js";
 import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
 import { checkRedis, type QueueAddress, type QueueUrlError } from "./queue-url.js";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { z } from "zod";
-import { AimdLimiter } from "../run/aimd-limiter.js";
-import { abortableSleep } from "../run/model-call-retry.js";
+import { AimdLimiter } from "../agents/aimd-limiter.js";
+import { abortableSleep } from "../agents/model-call-retry.js";
 import type { QueueConnection } from "./queue-url.js";
 
 /** A 429 one worker saw, broadcast to the others on the queue. */

@@ -1,5 +1,5 @@
-import type { AgentFactory, TrialSession } from "../agents/agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import type { AgentFactory, TrialSession } from "../trial/agent.js";
 
 /** Milliseconds the slow golden agent waits before each step: long enough to kill a worker mid-trial. */
 export const SLOW_STEP_MS = 60;

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { StopReason } from "../agents/agent.js";
+import { AgentSettingsSchema } from "../agents/agent-registry.js";
+import { RetryPolicySchema } from "../agents/model-call-retry.js";
 import { TrialGradeSchema } from "../grade/grade-schema.js";
-import { RetryPolicySchema } from "../run/model-call-retry.js";
-import { AgentSettingsSchema } from "../run/run-manifest.js";
 import type { TrialOutcomeKind, TrialResult } from "../run/run-trial.js";
-import { TranscriptMessageSchema } from "../run/transcript-schema.js";
+import type { StopReason } from "../trial/agent.js";
+import { TranscriptMessageSchema } from "../trial/transcript-schema.js";
 
 /** The BullMQ queue every coordinator and worker meets on, unless `--queue-name` says otherwise. */
 export const DEFAULT_QUEUE_NAME = "apiflow-trials";

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AgentToolCall, StepResult, TrialSession } from "../agents/agent.js";
-import { playGolden } from "../agents/golden-agent.js";
 import { Rng } from "../bank/rng.js";
 import type { Task } from "../bank/task-schema.js";
+import type { AgentToolCall, StepResult, TrialSession } from "../trial/agent.js";
+import { playGolden } from "../trial/play-golden.js";
 
 /** Fault kinds the fake server injects, each at its own rate per request. */
 export interface FaultRates {

@@ -1,9 +1,9 @@
-import type { AgentFactory } from "../agents/agent.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import type { AgentFactory } from "../trial/agent.js";
+import type { TrialLimits } from "../trial/stop-conditions.js";
 import { trialSeed } from "../world/canary.js";
 import { harnessErrorResult, runTrial, type TrialResult } from "./run-trial.js";
-import type { TrialLimits } from "./stop-conditions.js";
 
 export interface GridOptions {
   bank: Bank;

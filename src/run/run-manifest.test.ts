@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS } from "../trial/stop-conditions.js";
 import { DEFAULT_PRICE_TABLE, priceTokens } from "./price-table.js";
 import { buildRunManifest, manifestConflicts, mergeManifests } from "./run-manifest.js";
 import { formatProgressLine } from "./run-progress.js";
-import { DEFAULT_LIMITS } from "./stop-conditions.js";
 
 const base = {
   bankHash: "a".repeat(64),

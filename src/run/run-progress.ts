@@ -1,4 +1,4 @@
-import type { AimdLimiter } from "./aimd-limiter.js";
+import type { AimdLimiter } from "../agents/aimd-limiter.js";
 
 /** Live counters of one agent in a run. */
 export interface AgentProgress {

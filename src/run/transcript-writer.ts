@@ -1,13 +1,13 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import type { TrialResult } from "./run-trial.js";
 import {
   TRANSCRIPT_SCHEMA_VERSION,
   type Transcript,
   type Verifier,
   type VerifierPredicate,
-} from "./transcript-schema.js";
+} from "../trial/transcript-schema.js";
+import type { TrialResult } from "./run-trial.js";
 import { UNSCORED_OUTCOMES } from "./trial-record.js";
 
 /**

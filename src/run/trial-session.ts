@@ -1,8 +1,8 @@
-import type { AgentToolCall, StepResult, StopReason, TrialSession } from "../agents/agent.js";
+import type { AgentToolCall, StepResult, StopReason, TrialSession } from "../trial/agent.js";
+import type { StepHistory, StopCondition } from "../trial/stop-conditions.js";
+import type { TokenUsage, TranscriptMessage } from "../trial/transcript-schema.js";
 import { toolJsonSchemas } from "../workspace/tool-definitions.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
-import type { StepHistory, StopCondition } from "./stop-conditions.js";
-import type { TokenUsage, TranscriptMessage } from "./transcript-schema.js";
 
 /**
  * The tool contract is static, and rendering its JSON Schemas is about a millisecond of zod work,

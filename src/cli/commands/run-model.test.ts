@@ -6,7 +6,7 @@ import { writeBank } from "../../bank/load-bank.js";
 import { harborTasks } from "../../generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../../generate/harbor-world.js";
 import { type FakeServer, startFakeOpenAiServer } from "../../run/fake-openai-server.test-fixture.js";
-import { TranscriptSchema } from "../../run/transcript-schema.js";
+import { TranscriptSchema } from "../../trial/transcript-schema.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 

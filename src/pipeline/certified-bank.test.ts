@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Axis } from "../bank/task-schema.js";
 import { certifyBank } from "../certify/certify-bank.js";
+import { certificationLines } from "../generate/datasheet.js";
+import { generateBank } from "../generate/generate-bank.js";
+import { TEMPLATES } from "../generate/storyline.js";
+import type { SubtaskTemplate } from "../generate/subtask-template.js";
 import { generateCertifiedBank } from "./certified-bank.js";
-import { certificationLines } from "./datasheet.js";
-import { generateBank } from "./generate-bank.js";
-import { TEMPLATES } from "./storyline.js";
-import type { SubtaskTemplate } from "./subtask-template.js";
 
 /** A template whose grader expects a value no response carries: its answer key cannot pass. */
 function broken(t: SubtaskTemplate): SubtaskTemplate {

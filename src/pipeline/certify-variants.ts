@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
 import type { BankContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
-import { type CertifyOptions, certifyBank, dropUncertified, recordGates } from "./certify-bank.js";
-import type { CertifyReport } from "./certify-schema.js";
+import { type CertifyOptions, certifyBank, dropUncertified, recordGates } from "../certify/certify-bank.js";
+import type { CertifyReport } from "../certify/certify-schema.js";
 
 /** What `withProtocolVariants` returns: the REST bank (maybe with variants added) and a separate variant bank. */
 export interface VariantBanks {

@@ -1,4 +1,4 @@
-import type { StopReason } from "../agents/agent.js";
+import type { StopReason } from "./agent.js";
 
 /** What limits look at: the history of the trial so far. */
 export interface StepHistory {

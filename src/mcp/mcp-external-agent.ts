@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mcpBridgeAgent } from "../mcp/mcp-bridge-agent.js";
-import type { AgentFactory } from "./agent.js";
+import type { AgentFactory } from "../trial/agent.js";
+import { mcpBridgeAgent } from "./mcp-bridge-agent.js";
 
 /** A stable agent name for an external command: `mcp-` and a short digest of its template. */
 export function mcpAgentName(commandTemplate: string): string {

@@ -1,5 +1,5 @@
-import type { TokenUsage } from "../run/transcript-schema.js";
 import type { ToolResult } from "../workspace/workspace.js";
+import type { TokenUsage } from "./transcript-schema.js";
 
 /** One tool call an agent wants to make. `id` is the provider's call id, when it has one. */
 export interface AgentToolCall {

@@ -1,14 +1,14 @@
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
-import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
-import { openRunDirectory, type RunDirectoryError } from "../run/run-directory.js";
-import { trialRecordOf } from "../run/run-into-dir.js";
-import { runTrial, type TrialResult } from "../run/run-trial.js";
-import { DEFAULT_LIMITS, type TrialLimits } from "../run/stop-conditions.js";
-import { transcriptRelPath } from "../run/store.js";
-import { buildTranscript, writeTranscript } from "../run/transcript-writer.js";
-import type { TrialRecord } from "../run/trial-record.js";
-import { type McpBridgeMode, mcpBridgeAgent } from "./mcp-bridge-agent.js";
+import { type McpBridgeMode, mcpBridgeAgent } from "../mcp/mcp-bridge-agent.js";
+import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
+import { DEFAULT_PRICE_TABLE } from "./price-table.js";
+import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
+import { trialRecordOf } from "./run-into-dir.js";
+import { runTrial, type TrialResult } from "./run-trial.js";
+import { transcriptRelPath } from "./store.js";
+import { buildTranscript, writeTranscript } from "./transcript-writer.js";
+import type { TrialRecord } from "./trial-record.js";
 
 export interface McpTrialOptions {
   bank: Bank;
