@@ -1,6 +1,7 @@
 import type { JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { mintTokenReply } from "./auth.js";
+import { canonicalUrl } from "./canonical-request.js";
 import { redactHeaders } from "./engine.js";
 import { fail, type Reply, styleReply } from "./reply.js";
 import { serveRoute } from "./serve-route.js";
@@ -79,7 +80,8 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
       type: "exchange",
       protocol: op.protocol,
       method,
-      url: pathAndQuery,
+      // The canonical form (see canonical-request.ts): parameters are sent encoded, logged decoded.
+      url: canonicalUrl(pathAndQuery),
       request_headers: redactHeaders(op.headers),
       request_body: op.body,
       status: reply.status,

@@ -176,6 +176,7 @@ export function listedIdUsed(
     from_body_key: `${a.plural}.${a.idField}`,
     must_be_stored: false,
     used_in_request_url_pattern: `^${re(built.routes.asset(assetId))}$`,
+    used_in_slot: { in: "path" },
   };
 }
 

@@ -51,8 +51,10 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           explain: `The new ${w.noun} must be moved to ${next} on its own route.`,
           method: t.updateMethod,
           url_pattern: workItemRe,
+          target: wid,
           status: 200,
-          body_has_keys: [w.statusField],
+          body_has_keys: [],
+          sent: { [w.statusField]: next },
         });
       }
       if (difficulty === "easy")
@@ -75,6 +77,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             from_body_key: w.idField,
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
+            used_in_slot: { in: "body", key: a.linkField.name },
           },
           linkFromAsset(built, "link_read_back", id, `The link must be confirmed by reading ${id}.`),
         );
@@ -136,6 +139,7 @@ function createFlows(ctx: TemplateContext, id: string, workItemRe: string): G1Pr
       from_body_key: w.idField,
       must_be_stored: false,
       used_in_request_url_pattern: workItemRe,
+      used_in_slot: { in: "path" },
     },
     {
       kind: "data_flow",
@@ -146,6 +150,7 @@ function createFlows(ctx: TemplateContext, id: string, workItemRe: string): G1Pr
       from_body_key: w.copyField,
       must_be_stored: false,
       used_in_request_url_pattern: `^${re(built.routes.work)}$`,
+      used_in_slot: { in: "body", key: w.copyField },
     },
   ];
 }
@@ -238,6 +243,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
             from_body_key: "job_id",
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(built.routes.jobs)}/[^/]+$`,
+            used_in_slot: { in: "path" },
           },
           {
             kind: "data_flow",

@@ -54,6 +54,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           from_body_key: w.idField,
           must_be_stored: true,
           used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : null,
+          ...(difficulty === "hard" ? { used_in_slot: { in: "body", key: a.linkField.name } as const } : {}),
         },
         copyReadLive(built, id, built.routes.work),
         {
@@ -178,6 +179,17 @@ function pickUp(
     ],
     g1: [
       {
+        kind: "call",
+        id: "status_moved",
+        explain: `The planted ${w.noun} itself must be moved to ${next} with ${t.updateMethod}.`,
+        method: t.updateMethod,
+        url_pattern: itemRe,
+        target: record[w.idField] ?? null,
+        status: 200,
+        body_has_keys: [],
+        sent: { [w.statusField]: next },
+      },
+      {
         kind: "data_flow",
         id: "moved_on",
         explain: `The planted ${w.noun} must be moved to ${next}; its ${w.copyField} comes from that update.`,
@@ -252,7 +264,14 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       // already saw, and the chain's canary-without-call exam could not tell the two apart.
       state.variables[planted.scope][variable] = wid;
       const itemRe = `^${re(built.routes.work)}/[^/]+$`;
-      const g1 = supersedeChecks(ctx, difficulty, planted, { assetId, variable, wid, itemRe });
+      const g1 = supersedeChecks(ctx, difficulty, planted, {
+        assetId,
+        variable,
+        wid,
+        itemRe,
+        oldId: old[w.idField] ?? null,
+        linkKey: a.linkField.name,
+      });
       const carriedAnswer = field(
         w.copyField,
         old[w.copyField] ?? null,
@@ -312,7 +331,16 @@ function supersedeChecks(
     variable,
     wid,
     itemRe,
-  }: { assetId: string; variable: string; wid: ExpectedValue; itemRe: string },
+    oldId,
+    linkKey,
+  }: {
+    assetId: string;
+    variable: string;
+    wid: ExpectedValue;
+    itemRe: string;
+    oldId: ExpectedValue;
+    linkKey: string;
+  },
 ): G1Predicate[] {
   const { built } = ctx;
   const w = built.template.work;
@@ -323,6 +351,7 @@ function supersedeChecks(
       explain: `The superseded ${w.noun} must be deleted (204).`,
       method: "DELETE",
       url_pattern: itemRe,
+      target: oldId,
       status: 204,
       body_has_keys: [],
     },
@@ -332,6 +361,7 @@ function supersedeChecks(
       explain: `A read of the deleted ${w.noun} must show it is gone (404).`,
       method: "GET",
       url_pattern: itemRe,
+      target: oldId,
       status: 404,
       body_has_keys: [],
     },
@@ -347,6 +377,7 @@ function supersedeChecks(
       from_body_key: w.idField,
       must_be_stored: true,
       used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(assetId))}$` : null,
+      ...(difficulty === "hard" ? { used_in_slot: { in: "body", key: linkKey } as const } : {}),
     },
     {
       kind: "data_flow",
@@ -357,6 +388,7 @@ function supersedeChecks(
       from_body_key: w.copyField,
       must_be_stored: false,
       used_in_request_url_pattern: `^${re(built.routes.work)}$`,
+      used_in_slot: { in: "body", key: w.copyField },
     },
     {
       kind: "workspace_value",
