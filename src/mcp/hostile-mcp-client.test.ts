@@ -110,7 +110,8 @@ describe("a hostile MCP client over stdio gets an answer to every bad message", 
     const badArgs = await client.send(call(9, { name: "read", arguments: { entity: 1 } }));
     expect(badArgs.result).toMatchObject({ isError: true });
     const tools = await client.send('{"jsonrpc": "2.0", "id": 10, "method": "tools/list"}');
-    expect((tools.result?.tools as Array<{ name: string }>).map((t) => t.name).join(", ")).toBe(EIGHT);
+    const listed = (tools.result?.tools ?? []) as Array<{ name: string }>;
+    expect(listed.map((t) => t.name).join(", ")).toBe(EIGHT);
     const prompt = await client.send(
       '{"jsonrpc": "2.0", "id": 11, "method": "prompts/get", "params": {"name": "ticket"}}',
     );
