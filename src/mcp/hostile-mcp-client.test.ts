@@ -1,13 +1,15 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../bank/bank.js";
+import type { Task } from "../bank/task-schema.js";
 import { skeletonBankContent } from "../generate/skeleton-bank.js";
 import { runTrial } from "../run/run-trial.js";
 import { mcpBridgeAgent } from "./mcp-bridge-agent.js";
 
 const bank = bankFromContent(skeletonBankContent());
-const task = bank.tasks[0];
-if (!task) throw new Error("the skeleton bank has no task");
+const first = bank.tasks[0];
+if (!first) throw new Error("the skeleton bank has no task");
+const task: Task = first;
 const EIGHT = "read, write, edit, search, execute, clarify, report_blocked, deliver";
 const INIT = {
   jsonrpc: "2.0",

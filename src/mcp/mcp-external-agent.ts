@@ -11,6 +11,32 @@ export function mcpAgentName(commandTemplate: string): string {
   return `mcp-${createHash("sha256").update(commandTemplate).digest("hex").slice(0, 8)}`;
 }
 
+/** What an agent name may hold: it names a folder of transcripts and a column of the reports. */
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Null when `name` may name an agent, else why not. */
+export function agentNameProblem(name: string): string | null {
+  return AGENT_NAME.test(name)
+    ? null
+    : `an agent name is 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit; got ${JSON.stringify(name)}`;
+}
+
+/**
+ * The agent name an MCP client's `clientInfo.name` stands for (what it calls itself is not ours
+ * to trust): runs of other characters become one dash, 64 characters at most; `mcp` when nothing
+ * is left.
+ *
+ * @example mcpClientAgentName("Claude Code") // "Claude-Code"
+ */
+export function mcpClientAgentName(clientName: string | undefined): string {
+  const name = (clientName ?? "")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, 64)
+    .replace(/-+$/, "");
+  return name === "" ? "mcp" : name;
+}
+
 /** Quote a value for a POSIX shell. */
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;

@@ -7,7 +7,7 @@ import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../../agents/model-ag
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../agents/model-call-retry.js";
 import { createModel, describeModel } from "../../agents/providers.js";
 import { SCRIPTED_AGENTS } from "../../agents/scripted-agents.js";
-import { mcpAgentFactory } from "../../mcp/mcp-external-agent.js";
+import { agentNameProblem, mcpAgentFactory } from "../../mcp/mcp-external-agent.js";
 import type { runViaQueue } from "../../queue/queue-coordinator.js";
 import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
 import { DEFAULT_PRICE_TABLE, loadPriceTable, type PriceTable } from "../../run/price-table.js";
@@ -15,10 +15,10 @@ import { taskGlob } from "../../run/run-grid.js";
 import { type RunAgent, runIntoDir } from "../../run/run-into-dir.js";
 import { type AgentProgress, RunProgress } from "../../run/run-progress.js";
 import { type TrialRecord, trialKeyString } from "../../run/trial-record.js";
-import { DEFAULT_LIMITS, type TrialLimits } from "../../trial/stop-conditions.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import { queueFromOption } from "../queue-option.js";
+import { addTrialLimitFlags, type TrialLimitFlags, trialLimitsFromFlags } from "../trial-limit-flags.js";
 import type { SetExit } from "./index.js";
 
 /** Agents `--agent NAME` knows without a module path. */
@@ -29,7 +29,7 @@ const NAMED_AGENTS = { ...SCRIPTED_AGENTS, baseline: baselineAgentFactory };
  * directory (results store, transcripts, manifest), resuming what is already there.
  */
 export function registerRun(program: Command, io: CliIo, setExit: SetExit): void {
-  program
+  const run = program
     .command("run")
     .description("run agents over the bank's tasks, grade every trial, store results and transcripts")
     .option("--bank <dir>", "bank folder (default: the built-in bank)")
@@ -47,10 +47,8 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     .option("--out <dir>", "run directory (default: .apiflow/runs/<bank>-<hash>); rerunning resumes it")
     .option("--base-url <url>", "API base URL (required for openai-compatible/…)")
     .option("--temperature <t>", "sampling temperature of model agents", "1")
-    .option("--max-output-tokens <n>", "per model call")
-    .option("--max-tool-calls <n>", "tool-call limit per trial", String(DEFAULT_LIMITS.maxToolCalls))
-    .option("--max-tokens <n>", "token limit per trial", String(DEFAULT_LIMITS.maxTokens))
-    .option("--max-seconds <n>", "wall-time limit per trial", String(DEFAULT_LIMITS.maxSeconds))
+    .option("--max-output-tokens <n>", "per model call");
+  addTrialLimitFlags(run)
     .option("--max-retries <n>", "retries of a failing model call", String(DEFAULT_RETRY_POLICY.maxRetries))
     .option(
       "--retry-delay-ms <n>",
@@ -62,6 +60,10 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     .option(
       "--price-table <file>",
       "price table JSON (version, models: {id: {input, output, cache_read, cache_write}})",
+    )
+    .option(
+      "--agent-name <name>",
+      'the name of the mcp:"<command>" agent in the store and the reports (default mcp-<digest of the command>)',
     )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
@@ -78,11 +80,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
         command.getOptionValueSource("epochs") === "default";
       const epochs = bareBaseline ? 1 : positiveInt(opts.epochs, "--epochs");
       const concurrency = positiveInt(opts.concurrency, "--concurrency");
-      const limits: TrialLimits = {
-        maxToolCalls: positiveInt(opts.maxToolCalls, "--max-tool-calls"),
-        maxTokens: positiveInt(opts.maxTokens, "--max-tokens"),
-        maxSeconds: positiveNumber(opts.maxSeconds, "--max-seconds"),
-      };
+      const limits = trialLimitsFromFlags(opts);
       const retry: RetryPolicy = {
         maxRetries: nonNegativeInt(opts.maxRetries, "--max-retries"),
         baseDelayMs: nonNegativeInt(opts.retryDelayMs, "--retry-delay-ms"),
@@ -209,7 +207,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     });
 }
 
-interface RunFlags {
+interface RunFlags extends TrialLimitFlags {
   bank?: string;
   model?: string[];
   agent?: string[];
@@ -220,9 +218,7 @@ interface RunFlags {
   baseUrl?: string;
   temperature: string;
   maxOutputTokens?: string;
-  maxToolCalls: string;
-  maxTokens: string;
-  maxSeconds: string;
+  agentName?: string;
   maxRetries: string;
   retryDelayMs: string;
   callTimeout: string;
@@ -308,7 +304,13 @@ async function resolveAgents(
         throw new UsageError(
           '--agent mcp: needs a command, e.g. mcp:"my-agent --server {url} --ticket-file {ticket_file}"',
         );
-      agents.push({ factory: mcpAgentFactory(command), settings: { kind: "mcp", command } });
+      const named = opts.agentName?.trim();
+      const problem = named === undefined ? null : agentNameProblem(named);
+      if (problem) throw new UsageError(`--agent-name: ${problem}`);
+      agents.push({
+        factory: mcpAgentFactory(command, named ? { name: named } : {}),
+        settings: { kind: "mcp", command },
+      });
       continue;
     }
     const named = NAMED_AGENTS[name as keyof typeof NAMED_AGENTS];
@@ -326,6 +328,11 @@ async function resolveAgents(
       `unknown agent "${name}"; known agents: ${Object.keys(NAMED_AGENTS).join(", ")} (or a module path like ./my-agent.js, or mcp:"<command>")`,
     );
   }
+  const external = agents.filter((a) => a.settings.kind === "mcp").length;
+  if (opts.agentName !== undefined && external !== 1)
+    throw new UsageError(
+      `--agent-name names the one mcp:"<command>" agent of a run; this run has ${external}`,
+    );
   const seen = new Set<string>();
   for (const a of agents) {
     if (seen.has(a.factory.name)) throw new UsageError(`agent "${a.factory.name}" is given twice`);
