@@ -4,6 +4,7 @@ import type { QueryParam, Route } from "../bank/world-schema.js";
 import { authorize } from "./auth.js";
 import { paginate } from "./paginate.js";
 import { fail, ok, type Problem, type Reply } from "./reply.js";
+import type { WorldProtocol } from "./token-wording.js";
 import type { JobState, TrialWorld } from "./trial-world.js";
 import { isAbsent, summarizeProblems, validateBody } from "./validate-body.js";
 
@@ -21,6 +22,8 @@ export interface RouteRequest {
   header(name: string): string | undefined;
   body: JsonValue | null;
   bodyError: BodyError | null;
+  /** The protocol the request came in by, for the wording of hints; absent for REST. */
+  protocol?: WorldProtocol;
 }
 
 const DEFAULT_PENDING_SECONDS = 2;
@@ -40,7 +43,7 @@ export function serveRoute(trial: TrialWorld, route: Route, req: RouteRequest): 
 }
 
 function serveInner(trial: TrialWorld, route: Route, req: RouteRequest): Reply {
-  const denied = authorize(trial, route, req.header("authorization"));
+  const denied = authorize(trial, route, req.header("authorization"), req.protocol);
   if (denied) return denied;
   const call = trial.nextSeq(`call:${route.id}`);
 
