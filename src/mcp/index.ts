@@ -1,4 +1,3 @@
-export { type McpTrialError, type McpTrialOptions, runMcpTrial } from "../run/run-mcp-trial.js";
 export { DEFAULT_KILL_GRACE_MS, runAgentProcess } from "./agent-process.js";
 export {
   DEFAULT_IDLE_SECONDS,

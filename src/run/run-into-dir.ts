@@ -1,3 +1,4 @@
+import type { AgentSettings } from "../agents/agent-registry.js";
 import type { AimdLimiter } from "../agents/aimd-limiter.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
@@ -6,7 +7,6 @@ import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { type PriceTable, priceTokens } from "./price-table.js";
 import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { gridCells, runGrid } from "./run-grid.js";
-import type { AgentSettings } from "./run-manifest.js";
 import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";
 import { type ResultsStore, transcriptRelPath } from "./store.js";

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { type Comparison, compareRuns, type PairedComparison } from "../../analyze/compare-runs.js";
 import { pct, renderTerminal } from "../../analyze/format-tables.js";
 import { loadRuns } from "../../analyze/load-runs.js";
+import { bootstrapOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -45,13 +46,10 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .argument("<runA>", "run directory A (the baseline)")
     .argument("<runB>", "run directory B")
     .option("--json <file>", "also write the comparison as JSON")
-    .option("--bootstrap <n>", "bootstrap resamples", "2000")
+    .addOption(bootstrapOption("bootstrap resamples"))
     .option("--seed <seed>", "bootstrap seed", "apiflow-compare")
-    .action(async (runA: string, runB: string, flags: { json?: string; bootstrap: string; seed: string }) => {
-      const resamples = Number(flags.bootstrap);
-      if (!Number.isInteger(resamples) || resamples < 0) {
-        throw new UsageError(`compare: --bootstrap must be a non-negative integer, got ${flags.bootstrap}`);
-      }
+    .action(async (runA: string, runB: string, flags: { json?: string; bootstrap: number; seed: string }) => {
+      const resamples = flags.bootstrap;
       const load = (dir: string) => {
         const res = loadRuns([resolve(io.cwd, dir)]);
         if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
