@@ -55,7 +55,7 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
   const pathAndQuery = operationUrl(world, op);
   const method = op.target === "token" ? "POST" : op.target.method;
   let reply: Reply;
-  if (op.target === "token") reply = mintTokenReply(trial, op.body);
+  if (op.target === "token") reply = mintTokenReply(trial, op.body, op.protocol);
   else {
     const missing = [...op.target.path.matchAll(/\{([^}]+)\}/g)]
       .map((m) => m[1] as string)
@@ -70,6 +70,7 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
           header: (name) => op.headers.get(name) ?? undefined,
           body: op.body,
           bodyError: null,
+          protocol: op.protocol,
         });
   }
   const headers: Record<string, string> = {};

@@ -4,6 +4,7 @@ import { authorize } from "./auth.js";
 import type { Reply } from "./reply.js";
 import { act } from "./route-actions.js";
 import { checkQuery, throttleReply, transientReply, withIdempotency } from "./route-behaviours.js";
+import type { WorldProtocol } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
 
 /** Why a request body could not be read; answered only by routes that read a body. */
@@ -20,6 +21,8 @@ export interface RouteRequest {
   header(name: string): string | undefined;
   body: JsonValue | null;
   bodyError: BodyError | null;
+  /** The protocol the request came in by, for the wording of hints; absent for REST. */
+  protocol?: WorldProtocol;
 }
 
 /**
@@ -37,7 +40,7 @@ export function serveRoute(trial: TrialWorld, route: Route, req: RouteRequest): 
 }
 
 function serveInner(trial: TrialWorld, route: Route, req: RouteRequest): Reply {
-  const denied = authorize(trial, route, req.header("authorization"));
+  const denied = authorize(trial, route, req.header("authorization"), req.protocol);
   if (denied) return denied;
   const call = trial.nextSeq(`call:${route.id}`);
   const throttled = throttleReply(trial, route, call);

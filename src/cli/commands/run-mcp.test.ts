@@ -68,6 +68,28 @@ describe('apiflow run --agent mcp:"<command>"', () => {
     expect(storedTrials(out)).toEqual(before);
   }, 180_000);
 
+  it("names the agent --agent-name says, in the store and the transcripts", async () => {
+    const out = join(dir, "named");
+    const io = bufferIo({}, ROOT);
+    const only = content.tasks[0]?.id ?? "";
+    const args = ["run", "--bank", bankDir, "--agent", "mcp:exit 0", "--agent-name", "quitter"];
+    // (Its exit status is issue 17's run-exit-code item, not asserted here.)
+    await runCli([...args, "--tasks", only, "--epochs", "1", "--out", out], io);
+    const store = openStore(out, { readonly: true });
+    const rows = [...store.all()];
+    store.close();
+    expect(rows, io.err()).toEqual([
+      expect.objectContaining({ agent: "quitter", task_id: only, stop_reason: "disconnected" }),
+    ]);
+    expect(rows[0]?.transcript).toBe(`transcripts/quitter/${only}-t1.json`);
+    const two = bufferIo({}, ROOT);
+    const both = ["--agent", "mcp:exit 0", "mcp:exit 1", "--agent-name", "x", "--out", join(dir, "y")];
+    expect(await runCli(["run", "--bank", bankDir, ...both], two)).toBe(2);
+    expect(two.err()).toBe(
+      'apiflow: --agent-name names the one mcp:"<command>" agent of a run; this run has 2\n',
+    );
+  }, 60_000);
+
   it("refuses an empty command and the queue, each in one line", async () => {
     const empty = bufferIo({}, ROOT);
     expect(await runCli(["run", "--bank", bankDir, "--agent", "mcp:", "--out", join(dir, "x")], empty)).toBe(
