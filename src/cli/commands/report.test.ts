@@ -53,8 +53,9 @@ describe("apiflow report", () => {
 
   it("prints the item table with --items, one row per task with a scored trial", async () => {
     const io = bufferIo({}, dir);
-    expect(await runCli(["report", "run", "--items", "--json", "items.json"], io)).toBe(0);
+    expect(await runCli(["report", "run", "--items"], io)).toBe(0);
     expect(io.out()).toContain("Items: spread of difficulty");
+    expect(await runCli(["report", "run", "--items", "--json", "items.json"], bufferIo({}, dir))).toBe(0);
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, "items.json"), "utf8")));
     const ids = report.items!.items.map((t) => t.task_id);
     expect(ids.length).toBeGreaterThan(0);
