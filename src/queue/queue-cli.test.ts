@@ -51,6 +51,9 @@ afterAll(async () => {
 function cli(args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
     cwd: process.cwd(),
+    // Slow steps long enough that workers are still in slow trials when the test kills one, even
+    // when the coordinator's start (tsx transforming the CLI) is slowed by a loaded machine.
+    env: { ...process.env, APIFLOW_TEST_SLOW_STEP_MS: "250" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

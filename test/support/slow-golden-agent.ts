@@ -1,8 +1,12 @@
 import { goldenAgentFactory } from "../../src/agents/scripted-agents.js";
 import type { AgentFactory, TrialSession } from "../../src/trial/agent.js";
 
-/** Milliseconds the slow golden agent waits before each step: long enough to kill a worker mid-trial. */
-export const SLOW_STEP_MS = 60;
+/**
+ * Milliseconds the slow golden agent waits before each step: long enough to kill a worker mid-trial.
+ * A test that spawns workers may ask for longer steps (APIFLOW_TEST_SLOW_STEP_MS) so that slow trials
+ * are still in flight however long its processes take to start on a loaded machine.
+ */
+export const SLOW_STEP_MS = Number(process.env.APIFLOW_TEST_SLOW_STEP_MS ?? 60);
 
 /**
  * The golden agent with a fixed delay before each step: deterministic results, but trials that
