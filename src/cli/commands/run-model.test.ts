@@ -5,7 +5,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { writeBank } from "../../bank/load-bank.js";
 import { harborTasks } from "../../generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../../generate/harbor-world.js";
-import { type FakeServer, startFakeOpenAiServer } from "../../run/fake-openai-server.test-fixture.js";
+import {
+  FAULT_KINDS,
+  type FakeServer,
+  startFakeOpenAiServer,
+} from "../../run/fake-openai-server.test-fixture.js";
 import { TranscriptSchema } from "../../trial/transcript-schema.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
@@ -79,18 +83,23 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("apiflow run --model through the real openai-compatible provider", () => {
-  it("plays the golden solution through a fake server, and faults change only the faulted trials", async () => {
+  it("plays the golden solution through a fake server; 20% faults of every kind lose no trial and change only the faulted ones", async () => {
     const clean = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    // One call in five is a fault, spread over every kind: 429, 5xx, a hanging call, a malformed
+    // tool call, a context error, a 200 that is not JSON, a 200 without choices, a cut body.
     const faulty = await startFakeOpenAiServer({
       tasks,
       apiKey: SECRET,
       seed: 7,
       faults: {
-        rate_limit: 0.06,
-        server_error: 0.04,
+        rate_limit: 0.03,
+        server_error: 0.03,
         timeout: 0.02,
-        malformed_tool_call: 0.04,
+        malformed_tool_call: 0.03,
         context_length: 0.01,
+        not_json: 0.03,
+        no_choices: 0.03,
+        cut_body: 0.02,
       },
     });
     servers.push(clean, faulty);
@@ -105,14 +114,7 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     expect(b.code, b.io.err()).toBe(0);
     const trials = b.json?.trials ?? [];
     expect(trials).toHaveLength(tasks.length * epochs);
-    for (const kind of [
-      "rate_limit",
-      "server_error",
-      "timeout",
-      "malformed_tool_call",
-      "context_length",
-    ] as const)
-      expect(faulty.injected[kind], kind).toBeGreaterThan(0);
+    for (const kind of FAULT_KINDS) expect(faulty.injected[kind], kind).toBeGreaterThan(0);
     // Every trial ends in exactly one outcome, with its cause; a context error is the only fault
     // that may change a trial's result, and it is recorded as context_overflow, once per injection.
     const clean1 = new Map(a.json?.trials.map((t) => [`${t.task_id}/${t.epoch}`, t]));
