@@ -27,7 +27,12 @@ describe("buildReport", () => {
     expect(r.screen).toEqual({ flagged_cells: ["v56-w02-chain-1to02"], flagged_trials: 2 });
     expect(r.clean.chain).toMatchObject({ n: 2, passes: 1 });
     expect(r.models.a).toMatchObject({ pass_rate: 0.75, n: 4, k: 1, best_of_k: 0.75, all_k_of_k: 0.75 });
-    expect(r.models.b?.trials).toEqual({ total: 5, scored: 4, unscored: 1 });
+    expect(r.models.b?.trials).toEqual({
+      total: 5,
+      scored: 4,
+      unscored: 1,
+      by_outcome: { pass: 1, fail: 3, harness_error: 1 },
+    });
     expect(r.spread.solo).toBeCloseTo(0.5);
     expect(r.spread.chain).toBeCloseTo(0.5);
     // Null for L=2: a in w01 → 1·1, b in w01 → 1·0; w02 has no solo data.

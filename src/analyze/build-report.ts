@@ -1,5 +1,5 @@
 import { Rng } from "../bank/rng.js";
-import { isScored, type Outcome, type TrialRecord } from "../run/trial-record.js";
+import { isScored, OUTCOMES, type Outcome, type TrialRecord } from "../run/trial-record.js";
 import { clusterBootstrapRatio } from "./cluster-bootstrap.js";
 import { cleanSlice, consensusScreen } from "./consensus-screen.js";
 import { costFrontier, costSummary } from "./cost.js";
@@ -50,6 +50,13 @@ function spreads(models: Report["models"]): { abs: Spread; logOdds: Spread } {
   return { abs: build("abs"), logOdds: build("log_odds") };
 }
 
+/** How many trials ended in each outcome, in the taxonomy's order. */
+function outcomeCounts(records: readonly TrialRecord[]): Partial<Record<Outcome, number>> {
+  const counts: Partial<Record<Outcome, number>> = {};
+  for (const r of records) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+  return Object.fromEntries(OUTCOMES.filter((o) => counts[o]).map((o) => [o, counts[o]]));
+}
+
 /**
  * Every figure of the report from the stored trials of one bank. Pure and deterministic: the
  * bootstrap draws from an `Rng` seeded with `opts.seed`, one stream per agent, so adding an agent
@@ -64,8 +71,7 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
   const screen = consensusScreen(records);
   const clean = cleanSlice(records, screen);
   const flagged = new Set(screen.flagged_cells);
-  const byOutcome: Partial<Record<Outcome, number>> = {};
-  for (const r of records) byOutcome[r.outcome] = (byOutcome[r.outcome] ?? 0) + 1;
+  const byOutcome = outcomeCounts(records);
   const scored = records.filter((r) => isScored(r)).length;
 
   const byAgent = groupBy(records, (r) => r.agent);
@@ -80,7 +86,12 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
       n: slices.all.n,
       ci90: boot.ci,
       ...reliability(rs),
-      trials: { total: rs.length, scored: slices.all.n, unscored: slices.all.unscored },
+      trials: {
+        total: rs.length,
+        scored: slices.all.n,
+        unscored: slices.all.unscored,
+        by_outcome: outcomeCounts(rs),
+      },
       slices,
       clean: computeSlices(cleanByAgent.get(agent) ?? []),
       cost: costSummary(rs),

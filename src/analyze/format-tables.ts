@@ -1,3 +1,4 @@
+import { OUTCOMES } from "../run/trial-record.js";
 import type { Report } from "./report-schema.js";
 
 /** A table as rows of cells, rendered by `renderTerminal` or `renderMarkdown`. */
@@ -35,6 +36,17 @@ export function reportTables(report: Report): Table[] {
         [num(t.total), num(t.scored), num(t.unscored), ...Object.values(t.by_outcome).map((v) => num(v))],
       ],
       right: Array.from({ length: 3 + Object.keys(t.by_outcome).length }, (_, i) => i),
+    },
+    {
+      title: "Outcomes by model (provider_error, harness_error and unscored are not scored)",
+      header: ["model", "total", "not scored", ...OUTCOMES.filter((o) => t.by_outcome[o])],
+      rows: models.map(([name, m]) => [
+        name,
+        num(m.trials.total),
+        num(m.trials.unscored),
+        ...OUTCOMES.filter((o) => t.by_outcome[o]).map((o) => num(m.trials.by_outcome?.[o] ?? 0)),
+      ]),
+      right: Array.from({ length: 2 + Object.keys(t.by_outcome).length }, (_, i) => i + 1),
     },
     {
       title: `Models (90% CI: cluster bootstrap over worlds, ${report.bootstrap.resamples} resamples)`,

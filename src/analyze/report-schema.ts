@@ -29,7 +29,8 @@ export const ModelReportSchema = ReliabilitySchema.extend({
   n: z.number().int(),
   /** 90% cluster-bootstrap interval of `pass_rate` over worlds. */
   ci90: z.tuple([z.number(), z.number()]).nullable(),
-  trials: TrialCountsSchema,
+  /** The agent's trials, with how each ended (`agent_error` is scored; provider/harness errors are not). */
+  trials: TrialCountsSchema.extend({ by_outcome: z.partialRecord(OutcomeSchema, z.number().int()) }),
   slices: SlicesSchema,
   clean: SlicesSchema,
   cost: CostSummarySchema,

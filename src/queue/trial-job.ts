@@ -42,6 +42,7 @@ const STOP_REASONS = [
   "time_limit",
   "context_overflow",
   "provider_error",
+  "agent_error",
   "harness_error",
   "disconnected",
 ] as const satisfies readonly StopReason[];
@@ -51,6 +52,7 @@ const TRIAL_OUTCOMES = [
   "abstained",
   "limit",
   "context_overflow",
+  "agent_error",
   "provider_error",
   "harness_error",
 ] as const satisfies readonly TrialOutcomeKind[];

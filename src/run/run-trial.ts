@@ -23,6 +23,7 @@ export type TrialOutcomeKind =
   | "abstained"
   | "limit"
   | "context_overflow"
+  | "agent_error"
   | "provider_error"
   | "harness_error";
 
@@ -180,14 +181,16 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
   });
   try {
     await agent.forTask(task, { trialSeed: seed }).attempt(session);
-    if (!session.ended) session.abort("harness_error", "the agent returned without finishing the trial");
+    if (!session.ended) session.abort("agent_error", "the agent returned without finishing the trial");
   } catch (e) {
-    session.abort("harness_error", `agent threw: ${(e as Error).message ?? String(e)}`);
+    // The agent's own exception is its failure (scored); an exception our session raised inside
+    // its call has already ended the trial as harness_error, and `abort` keeps the first reason.
+    session.abort("agent_error", `agent threw: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
     session.dispose();
   }
   const events = await backend.events();
-  const grade = (options.grade ?? gradeTrial)({
+  const graded = (options.grade ?? gradeTrial)({
     grader: task.grader,
     ...(task.kind === "chain" && task.grader.chain_mode === "selective" && task.graded_segments
       ? { gradedSegments: task.graded_segments }
@@ -197,6 +200,9 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     finalMessage: session.finalMessage,
   });
   const stop = session.stopReason ?? "harness_error";
+  // The card of an agent that crashed is not graded as delivered: it scores 0 whatever it wrote.
+  // (A copy: certification's grade memo may share the object.)
+  const grade = stop === "agent_error" && graded.passed ? { ...graded, passed: false } : graded;
   return {
     task_id: task.id,
     epoch,
