@@ -21,8 +21,8 @@ const crashOnChains: AgentFactory = {
     return {
       name: "crashy",
       async attempt(session) {
-        if (task.kind !== "chain") return playGolden(task.golden, session);
-        await playGolden(task.golden, session, { finish: false });
+        await playGolden(task.golden, session, { finish: task.kind !== "chain" });
+        if (task.kind !== "chain") return;
         throw new Error("my agent broke");
       },
     };
