@@ -2,9 +2,12 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../agents/model-call-retry.js";
 import type { Task } from "../bank/task-schema.js";
+import { AuthRefusalWatch } from "../run/auth-refusal.js";
+import { DEFAULT_REDO } from "../run/redo-outcomes.js";
 import { openRunDirectory } from "../run/run-directory.js";
 import { gridCells } from "../run/run-grid.js";
 import {
+  authRefusalThreshold,
   countProgress,
   keepTrial,
   type RunAgent,
@@ -125,8 +128,10 @@ async function enqueueAndCollect(
     return { agent: options.agents[index] as RunAgent, index, task: c.task, epoch: c.epoch };
   });
 
+  const redo = options.redo ?? DEFAULT_REDO;
   let spent = 0;
   let resumed = 0;
+  let redone = 0;
   let ran = 0;
   /** Job id → cell, for trials not yet in the store. */
   const pending = new Map<string, Cell>();
@@ -136,7 +141,8 @@ async function enqueueAndCollect(
     const key = keyOf(cell.agent.factory.name, cell.task.id, cell.epoch);
     const id = trialJobId(key);
     const rec = store.get(key);
-    if (!rec) {
+    if (!rec || redo.has(rec.outcome)) {
+      if (rec) redone++;
       pending.set(id, cell);
       continue;
     }
@@ -171,7 +177,11 @@ async function enqueueAndCollect(
     for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
   }
 
+  const watch = new AuthRefusalWatch((agent) =>
+    authRefusalThreshold(cells.filter((c) => c.agent.factory.name === agent).length, options.concurrency),
+  );
   const record = (result: TrialResult, cell: Cell): TrialRecord => {
+    watch.note(result);
     const rec = keepTrial(result, cell.task, cell.agent, { ...options, bank, store, redact });
     ran++;
     spent += rec.cost_usd ?? 0;
@@ -182,6 +192,7 @@ async function enqueueAndCollect(
 
   const noticed = new Set<string>();
   let withdrawn = false;
+  const withdrawnAgents = new Set<string>();
   const pollMs = options.pollMs ?? 200;
   while (pending.size > 0) {
     if (limitReached() && !withdrawn) {
@@ -189,6 +200,12 @@ async function enqueueAndCollect(
       await withdrawWaiting(queue, pending);
       if (pending.size === 0) break;
     }
+    for (const agent of watch.refusedAgents()) {
+      if (withdrawnAgents.has(agent)) continue;
+      withdrawnAgents.add(agent);
+      await withdrawWaiting(queue, pending, (cell) => cell.agent.factory.name === agent);
+    }
+    if (pending.size === 0) break;
     let got = 0;
     const finished = await queue.getRanges(["completed", "failed"], 0, -1, true);
     for (const id of finished) {
@@ -255,14 +272,24 @@ async function enqueueAndCollect(
     records,
     ran,
     resumed,
+    redone,
     notRun: cells.length - records.length,
     costLimitReached: records.length < cells.length && limitReached(),
+    refused: watch.refusedAgents(),
   };
 }
 
-/** The cost limit was reached: take back every trial no worker has started (those in flight finish). */
-async function withdrawWaiting(queue: Queue, pending: Map<string, Cell>): Promise<void> {
-  for (const id of [...pending.keys()]) {
+/**
+ * The cost limit was reached (or a model's key was refused): take back every trial (of `which`) no
+ * worker has started; those in flight finish.
+ */
+async function withdrawWaiting(
+  queue: Queue,
+  pending: Map<string, Cell>,
+  which: (cell: Cell) => boolean = () => true,
+): Promise<void> {
+  for (const [id, cell] of [...pending]) {
+    if (!which(cell)) continue;
     const job = await queue.getJob(id);
     if (!job) {
       pending.delete(id);

@@ -16,8 +16,11 @@ export interface GridOptions {
   onTrial?: (result: TrialResult) => void | Promise<void>;
   /** Skip a cell that is already done (resume). */
   skip?: (cell: GridCell) => boolean;
-  /** Checked before each trial starts: true stops scheduling (a cost limit); trials in flight finish. */
-  shouldStop?: () => boolean;
+  /**
+   * Checked before each trial starts: true leaves the cell unrun (a cost limit, a model whose key
+   * is refused); trials in flight finish.
+   */
+  shouldStop?: (cell: GridCell) => boolean;
 }
 
 export interface GridCell {
@@ -52,9 +55,9 @@ export async function runGrid(options: GridOptions): Promise<TrialResult[]> {
   let next = 0;
   const worker = async () => {
     while (next < cells.length) {
-      if (options.shouldStop?.()) return;
       const index = next++;
       const cell = cells[index] as GridCell;
+      if (options.shouldStop?.(cell)) continue;
       const result = await runTrial({
         bank: options.bank,
         task: cell.task,

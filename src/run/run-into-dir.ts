@@ -3,7 +3,9 @@ import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
+import { AuthRefusalWatch } from "./auth-refusal.js";
 import { type PriceTable, priceTokens } from "./price-table.js";
+import { DEFAULT_REDO } from "./redo-outcomes.js";
 import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { gridCells, runGrid } from "./run-grid.js";
 import type { AgentSettings } from "./run-manifest.js";
@@ -11,7 +13,7 @@ import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";
 import { type ResultsStore, transcriptRelPath } from "./store.js";
 import { buildTranscript, redactor, trialFailureReason, writeTranscript } from "./transcript-writer.js";
-import { type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
+import { type Outcome, type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
 
 /** One agent of a run, with what the manifest and the pricing need to know about it. */
 export interface RunAgent {
@@ -42,6 +44,8 @@ export interface RunIntoDirOptions {
   onRecord?: (record: TrialRecord, result: TrialResult) => void;
   /** Counters kept up to date for a progress display (one per agent, in `agents` order). */
   progress?: AgentProgress[];
+  /** Outcomes found in the store that are run again (default: provider and harness errors). */
+  redo?: ReadonlySet<Outcome>;
 }
 
 export interface RunIntoDirSummary {
@@ -51,9 +55,18 @@ export interface RunIntoDirSummary {
   ran: number;
   /** Trials found finished in the store and not redone. */
   resumed: number;
-  /** Grid cells left unrun because the cost limit was reached. */
+  /** Trials found in the store with an outcome in `redo`, run again by this call. */
+  redone: number;
+  /** Grid cells left unrun (the cost limit, or a model whose key was refused). */
   notRun: number;
   costLimitReached: boolean;
+  /** Agents whose first trials were all refused with 401/403: their other trials were not started. */
+  refused: string[];
+}
+
+/** An agent's first trials that must all be refused (401/403) before its others are not started. */
+export function authRefusalThreshold(trialsOfAgent: number, concurrency: number): number {
+  return Math.max(1, Math.min(3, concurrency, trialsOfAgent));
 }
 
 export type RunIntoDirError = RunDirectoryError;
@@ -112,16 +125,28 @@ async function runWithStore(
     task_id: taskId,
     epoch,
   });
+  const redo = options.redo ?? DEFAULT_REDO;
   let spent = 0;
   let resumed = 0;
+  let redone = 0;
+  /** Cells whose stored trial is kept (not redone). */
+  const kept = new Set<string>();
   for (const cell of cells) {
     const rec = store.get(keyOf(cell.agent.name, cell.task.id, cell.epoch));
     if (!rec) continue;
+    if (redo.has(rec.outcome)) {
+      redone++;
+      continue;
+    }
+    kept.add(`${cell.agent.name}\u0000${cell.task.id}\u0000${cell.epoch}`);
     resumed++;
     spent += rec.cost_usd ?? 0;
     countProgress(options.progress?.[byName.get(cell.agent.name)?.index ?? -1], rec, false);
   }
   const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
+  const watch = new AuthRefusalWatch((agent) =>
+    authRefusalThreshold(cells.filter((c) => c.agent.name === agent).length, options.concurrency),
+  );
   let ran = 0;
   await runGrid({
     bank,
@@ -130,9 +155,10 @@ async function runWithStore(
     epochs: options.epochs,
     concurrency: options.concurrency,
     limits,
-    skip: (cell) => store.has(keyOf(cell.agent.name, cell.task.id, cell.epoch)),
-    shouldStop: limitReached,
+    skip: (cell) => kept.has(`${cell.agent.name}\u0000${cell.task.id}\u0000${cell.epoch}`),
+    shouldStop: (cell) => limitReached() || watch.refused(cell.agent.name),
     onTrial: (result) => {
+      watch.note(result);
       const entry = byName.get(result.agent);
       const task = taskById.get(result.task_id);
       if (!entry || !task)
@@ -153,8 +179,10 @@ async function runWithStore(
     records,
     ran,
     resumed,
+    redone,
     notRun: cells.length - records.length,
     costLimitReached: records.length < cells.length && limitReached(),
+    refused: watch.refusedAgents(),
   };
 }
 

@@ -168,7 +168,8 @@ describe("apiflow run --model through the real openai-compatible provider", () =
       ],
       io,
     );
-    expect(code).toBe(0);
+    // Non-zero: a trial ended unscored, so a rerun has work to redo.
+    expect(code).toBe(1);
     expect(io.out()).toMatch(
       /ERR .*\[provider_error\] provider error \(not scored\): server after 2 attempts/,
     );
@@ -176,6 +177,71 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     for (const f of filesUnder(out)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
     expect(io.out() + io.err()).not.toContain(SECRET);
     expect(io.out()).toContain("[redacted]");
+  });
+
+  it("a wrong key stops the run early with one line and exit 1; a rerun with the right key redoes those trials", async () => {
+    const server = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    const reference = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    servers.push(server, reference);
+    const out = tmp();
+    const run = (key: string, dir: string, at: FakeServer, extra: string[] = []) => {
+      const io = bufferIo({ OPENAI_COMPATIBLE_API_KEY: key });
+      const args = ["run", "--bank", bankDir, "--model", "openai-compatible/m", "--base-url", at.baseUrl];
+      return runCli(
+        [...args, "--epochs", "2", "--concurrency", "2", "--out", dir, "--json", ...extra],
+        io,
+      ).then((code) => ({
+        code,
+        io,
+        json: JSON.parse(io.out()) as { trials: JsonTrial[]; summary: Record<string, unknown> },
+      }));
+    };
+    const wrong = await run("sk-wrong-key-0000", out, server);
+    expect(wrong.code).toBe(1);
+    // The first two trials (the concurrency) were refused at their first call (a worker freed by
+    // the first refusal may start one more before the second); no other trial started.
+    const refused = server.requests;
+    expect(refused).toBeGreaterThanOrEqual(2);
+    expect(refused).toBeLessThanOrEqual(3);
+    expect(wrong.json.summary).toMatchObject({
+      total: refused,
+      unscored: refused,
+      not_run: tasks.length * 2 - refused,
+    });
+    expect(
+      wrong.io
+        .err()
+        .trim()
+        .split("\n")
+        .filter((l) => /refused the key/.test(l)),
+    ).toHaveLength(1);
+    expect(wrong.io.err()).toMatch(
+      /openai-compatible\/m: the provider refused the key \(401\/403\).*OPENAI_COMPATIBLE_API_KEY/,
+    );
+
+    // What the whole grid costs in calls, from a fresh run elsewhere.
+    const fresh = await run(SECRET, tmp(), reference);
+    expect(fresh.code).toBe(0);
+    const before = server.requests;
+    const right = await run(SECRET, out, server);
+    expect(right.code, right.io.err()).toBe(0);
+    expect(right.json.trials.every((t) => t.outcome === "pass")).toBe(true);
+    expect(right.json.summary).toMatchObject({ total: tasks.length * 2, redone: refused, resumed: 0 });
+    expect(server.requests - before).toBe(reference.requests);
+    // A third run finds every trial scored: no call at all.
+    const again = await run(SECRET, out, server);
+    expect(again.code).toBe(0);
+    expect(again.json.summary).toMatchObject({ resumed: tasks.length * 2, redone: 0 });
+    expect(server.requests - before).toBe(reference.requests);
+    // --redo selects outcomes: "pass" redoes every trial of the grid.
+    const redoPass = await run(SECRET, out, server, ["--redo", "pass"]);
+    expect(redoPass.json.summary).toMatchObject({ redone: tasks.length * 2 });
+    expect(server.requests - before).toBe(2 * reference.requests);
+    const bad = bufferIo({});
+    expect(
+      await runCli(["run", "--bank", bankDir, "--agent", "golden", "--redo", "nope", "--out", tmp()], bad),
+    ).toBe(2);
+    expect(bad.err()).toMatch(/--redo takes "none" or outcomes/);
   });
 
   it("--cost-limit stops starting trials once the run has spent it, and a rerun continues", async () => {

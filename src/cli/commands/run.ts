@@ -5,12 +5,13 @@ import { baselineAgentFactory } from "../../agents/baseline-agent.js";
 import { loadAgentModule } from "../../agents/load-agent-module.js";
 import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../../agents/model-agent.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../agents/model-call-retry.js";
-import { createModel, describeModel } from "../../agents/providers.js";
+import { createModel, describeModel, PROVIDERS, parseModelId } from "../../agents/providers.js";
 import { SCRIPTED_AGENTS } from "../../agents/scripted-agents.js";
 import { mcpAgentFactory } from "../../mcp/mcp-external-agent.js";
 import type { runViaQueue } from "../../queue/queue-coordinator.js";
 import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
 import { DEFAULT_PRICE_TABLE, loadPriceTable, type PriceTable } from "../../run/price-table.js";
+import { DEFAULT_REDO, parseRedo } from "../../run/redo-outcomes.js";
 import { taskGlob } from "../../run/run-grid.js";
 import { type RunAgent, runIntoDir } from "../../run/run-into-dir.js";
 import { type AgentProgress, RunProgress } from "../../run/run-progress.js";
@@ -32,6 +33,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
   program
     .command("run")
     .description("run agents over the bank's tasks, grade every trial, store results and transcripts")
+    .addHelpText("after", RUN_HELP_AFTER)
     .option("--bank <dir>", "bank folder (default: the built-in bank)")
     .option(
       "--model <id...>",
@@ -62,6 +64,11 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     .option(
       "--price-table <file>",
       "price table JSON (version, models: {id: {input, output, cache_read, cache_write}})",
+    )
+    .option(
+      "--redo <outcomes>",
+      'outcomes found in the run directory to run again: comma-separated, or "none"',
+      [...DEFAULT_REDO].join(","),
     )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
@@ -97,6 +104,8 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
       const priceTable = readPriceTable(opts.priceTable, io.cwd);
       const costLimit =
         opts.costLimit === undefined ? undefined : positiveNumber(opts.costLimit, "--cost-limit");
+      const redo = parseRedo(opts.redo);
+      if (!redo.success) throw new UsageError(redo.error.message);
 
       const progress: AgentProgress[] = [];
       const { agents, secrets } = await resolveAgents(opts, io, { concurrency, retry, progress });
@@ -152,6 +161,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
           priceTable,
           ...(costLimit !== undefined ? { costLimitUsd: costLimit } : {}),
           ...(opts.force ? { force: true } : {}),
+          redo: redo.data,
           secrets,
           onRecord: (rec) => {
             ranNow.add(trialKeyString(rec));
@@ -162,7 +172,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
         display.stop();
       }
       if (!result.success) throw new UsageError(result.error.message);
-      const { records, resumed, notRun, costLimitReached } = result.data;
+      const { records, resumed, redone, notRun, costLimitReached, refused } = result.data;
       const passed = records.filter((r) => r.outcome === "pass").length;
       const unscored = records.filter((r) => r.passed === null).length;
       const cost = records.reduce((s, r) => s + (r.cost_usd ?? 0), 0);
@@ -184,7 +194,9 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
               passed,
               unscored,
               resumed,
+              redone,
               not_run: notRun,
+              refused,
               cost_usd: cost,
               bank: bank.manifest.content_hash,
               out: runDir,
@@ -196,6 +208,8 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
         for (const r of records) if (!ranNow.has(trialKeyString(r))) io.stdout(`${formatTrialLine(r)}\n`);
         const lines: string[] = [];
         if (resumed > 0) lines.push(`(${resumed} trials resumed from ${runDir}, not redone)`);
+        if (redone > 0)
+          lines.push(`(${redone} unscored trials found in ${runDir} were run again: --redo ${opts.redo})`);
         if (costLimitReached)
           lines.push(
             `cost limit reached: ${notRun} trials not run; rerun with a higher --cost-limit to continue`,
@@ -205,7 +219,9 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
         );
         io.stdout(`\n${lines.join("\n")}\n`);
       }
-      setExit(0);
+      // One clear line per model whose key was refused, on stderr whatever the output mode.
+      for (const name of refused) io.stderr(`apiflow: ${refusalLine(agents, name)}\n`);
+      setExit(unscored > 0 || refused.length > 0 ? EXIT_UNSCORED : 0);
     });
 }
 
@@ -229,6 +245,7 @@ interface RunFlags {
   costLimit?: string;
   priceTable?: string;
   force?: boolean;
+  redo: string;
   json?: boolean;
   queue?: string;
   queueName: string;
@@ -360,6 +377,40 @@ function positiveNumber(text: string, flag: string): number {
   if (!Number.isFinite(n) || n <= 0)
     throw new UsageError(`${flag} must be a positive number, got ${JSON.stringify(text)}`);
   return n;
+}
+
+/**
+ * Exit codes of `apiflow run`: 0 when every trial of the grid that ran was scored (a `--cost-limit`
+ * stop included); 1 when some trial ended unscored (provider or harness error) or a model's key
+ * was refused, so a rerun has work to redo; 2 for a usage error (bad flag, unreadable bank, a run
+ * directory pinned to other settings).
+ */
+export const EXIT_UNSCORED = 1;
+
+/** `apiflow run --help`, after the flags: where keys come from, and what the exit code says. */
+const RUN_HELP_AFTER = `
+API keys (read from the environment, never stored or written):
+${Object.entries(PROVIDERS)
+  .map(
+    ([name, p]) =>
+      `  ${`${name}/…`.padEnd(22)}${p.keyEnv}${p.keyRequired ? "" : " (optional: sent when set)"}`,
+  )
+  .join("\n")}
+
+Rerunning into the same --out resumes: scored trials are kept, trials whose outcome is in --redo
+(default ${[...DEFAULT_REDO].join(",")}) run again.
+
+Exit codes:
+  0  every trial that ran was scored (also when --cost-limit stopped the run)
+  1  some trial ended unscored (provider or harness error), or a model's key was refused (401/403)
+  2  usage error: a bad flag, an unreadable bank, a run directory pinned to other settings`;
+
+/** The line for a model whose first trials were all refused with 401/403. */
+function refusalLine(agents: readonly RunAgent[], name: string): string {
+  const api = agents.find((a) => a.factory.name === name)?.modelApi;
+  const parsed = api ? parseModelId(api) : null;
+  const key = parsed?.success ? ` (check ${PROVIDERS[parsed.data.provider].keyEnv})` : "";
+  return `${api ?? name}: the provider refused the key (401/403) on its first trials${key}; its other trials were not started. Rerun with the right key: refused trials are redone.`;
 }
 
 /** `PASS harbor-telemetry-sub01 t1 golden G1 ok G2 ok` or with the failure reason. */
