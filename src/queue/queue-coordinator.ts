@@ -23,6 +23,7 @@ import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { trialSeed } from "../world/canary.js";
 import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
 import { checkRedis, type QueueAddress, type QueueUrlError } from "./queue-url.js";
+import { RateLimitNoticeSchema } from "./shared-rate-limit.js";
 import {
   DEFAULT_QUEUE_NAME,
   fromJobResult,
@@ -85,6 +86,7 @@ export async function runViaQueue(
   const queue = new Queue(queueName, { connection, prefix: QUEUE_PREFIX });
   const side = new Redis(connection);
   side.on("error", () => {});
+  const notices = await watchRateLimits(connection, queueName, options);
   try {
     return {
       success: true,
@@ -93,6 +95,7 @@ export async function runViaQueue(
   } finally {
     store.close();
     side.disconnect();
+    notices?.disconnect();
     await queue.close();
   }
 }
@@ -277,6 +280,41 @@ async function enqueueAndCollect(
     costLimitReached: records.length < cells.length && limitReached(),
     refused: watch.refusedAgents(),
   };
+}
+
+/**
+ * The workers' 429s, for the progress display: every notice a worker publishes on the queue's
+ * rate-limit channel counts as a retry and a 429 of its model. (The workers' windows stay theirs.)
+ */
+async function watchRateLimits(
+  connection: QueueAddress["connection"] & { maxRetriesPerRequest: null },
+  queueName: string,
+  options: RunViaQueueOptions,
+): Promise<Redis | undefined> {
+  if (!options.progress?.length) return undefined;
+  const sub = new Redis(connection);
+  sub.on("error", () => {});
+  const channel = queueSideKeys(queueName).rateLimits;
+  sub.on("message", (ch: string, text: string) => {
+    if (ch !== channel) return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const notice = RateLimitNoticeSchema.safeParse(raw);
+    if (!notice.success) return;
+    for (const [i, a] of options.agents.entries()) {
+      if (a.settings.model_api !== notice.data.model) continue;
+      const p = options.progress?.[i];
+      if (!p) continue;
+      p.retries++;
+      if (p.limiter) p.limiter.rateLimited++;
+    }
+  });
+  await sub.subscribe(channel).catch(() => {});
+  return sub;
 }
 
 /**

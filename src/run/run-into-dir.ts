@@ -224,16 +224,15 @@ export function keepTrial(
 
 /**
  * Count a stored trial into its agent's progress counters: `ranHere` for a trial this process ran
- * (it counts towards the ETA, and an unknown cost marks the total), false for one resumed.
+ * (it counts towards the ETA), false for one resumed. An unknown cost marks the total.
  */
 export function countProgress(p: AgentProgress | undefined, record: TrialRecord, ranHere: boolean): void {
   if (!p) return;
   p.done++;
   if (record.outcome === "pass") p.passed++;
   p.costUsd += record.cost_usd ?? 0;
-  if (!ranHere) return;
-  p.doneHere++;
   if (record.cost_usd === null) p.costUnknown = true;
+  if (ranHere) p.doneHere++;
 }
 
 /**

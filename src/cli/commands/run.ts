@@ -72,6 +72,11 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
+    .option(
+      "--progress-every <s>",
+      "seconds between progress lines on stderr when it is not a terminal (a terminal redraws 4×/s)",
+      "10",
+    )
     .option("--queue <url>", "enqueue the trials on Redis (redis://HOST:PORT) for `apiflow worker`s to run")
     .option("--queue-name <name>", "BullMQ queue name shared with the workers", DEFAULT_QUEUE_NAME)
     .action(async (opts: RunFlags, command: Command) => {
@@ -136,7 +141,11 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
       const queue = opts.queue === undefined ? undefined : queueFromOption(opts.queue);
       // Loaded only for --queue: the local path never loads BullMQ.
       const viaQueue = queue ? (await import("../../queue/queue-coordinator.js")).runViaQueue : undefined;
-      const display = new RunProgress(progress, { write: io.stderr, tty: io.isTty });
+      const display = new RunProgress(progress, {
+        write: io.stderr,
+        tty: io.isTty,
+        ...(io.isTty ? {} : { intervalMs: positiveNumber(opts.progressEvery, "--progress-every") * 1000 }),
+      });
       display.start();
       const ranNow = new Set<string>();
       let result: Awaited<ReturnType<typeof runViaQueue>>;
@@ -162,6 +171,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
           ...(costLimit !== undefined ? { costLimitUsd: costLimit } : {}),
           ...(opts.force ? { force: true } : {}),
           redo: redo.data,
+          progress,
           secrets,
           onRecord: (rec) => {
             ranNow.add(trialKeyString(rec));
@@ -247,6 +257,7 @@ interface RunFlags {
   force?: boolean;
   redo: string;
   json?: boolean;
+  progressEvery: string;
   queue?: string;
   queueName: string;
 }
