@@ -15,8 +15,9 @@ import {
   type RunIntoDirOptions,
   type RunIntoDirSummary,
 } from "../run/run-into-dir.js";
+import { runSalt } from "../run/run-manifest.js";
 import { harnessErrorResult, type TrialResult } from "../run/run-trial.js";
-import type { ResultsStore } from "../run/store.js";
+import { type ResultsStore, readRunManifest } from "../run/store.js";
 import { redactor } from "../run/transcript-writer.js";
 import type { TrialRecord } from "../run/trial-record.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
@@ -71,12 +72,14 @@ export async function runViaQueue(
   const reachable = await checkRedis(options.address);
   if (!reachable.success) return reachable;
   // The run directory is pinned exactly as the local runner pins it.
+  const salt = runSalt(options.salt, readRunManifest(runDir));
   const opened = openRunDirectory({
     runDir,
     bank,
     agents: Object.fromEntries(options.agents.map((a) => [a.factory.name, a.settings])),
     limits,
     priceTableVersion: options.priceTable.version,
+    salt,
     ...(options.force !== undefined ? { force: options.force } : {}),
   });
   if (!opened.success) return opened;
@@ -90,7 +93,7 @@ export async function runViaQueue(
   try {
     return {
       success: true,
-      data: await enqueueAndCollect(options, { store, queue, side, queueName, limits, bankHash }),
+      data: await enqueueAndCollect(options, { store, queue, side, queueName, limits, bankHash, salt }),
     };
   } finally {
     store.close();
@@ -109,6 +112,7 @@ async function enqueueAndCollect(
     queueName: string;
     limits: TrialLimits;
     bankHash: string;
+    salt: string;
   },
 ): Promise<RunIntoDirSummary> {
   const { bank } = options;
@@ -168,6 +172,7 @@ async function enqueueAndCollect(
       epoch: cell.epoch,
       limits: { ...ctx.limits },
       retry,
+      salt: ctx.salt,
     };
     // Kept in Redis after they finish: the coordinator removes each once it is in the store.
     return {
@@ -221,7 +226,7 @@ async function enqueueAndCollect(
       if (!job) continue;
       const state = await job.getState();
       let result: TrialResult;
-      const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch);
+      const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch, ctx.salt);
       if (state === "completed") {
         const parsed = TrialJobResultSchema.safeParse(job.returnvalue);
         result = parsed.success
@@ -279,6 +284,7 @@ async function enqueueAndCollect(
     notRun: cells.length - records.length,
     costLimitReached: records.length < cells.length && limitReached(),
     refused: watch.refusedAgents(),
+    salt: ctx.salt,
   };
 }
 

@@ -30,6 +30,8 @@ export const TrialJobSchema = z.strictObject({
   epoch: z.number().int().positive(),
   limits: z.strictObject({ maxToolCalls: z.number(), maxTokens: z.number(), maxSeconds: z.number() }),
   retry: RetryPolicySchema,
+  /** The run's salt (it enters every canary); absent from jobs of an older coordinator. */
+  salt: z.string().optional(),
 });
 export type TrialJob = z.infer<typeof TrialJobSchema>;
 

@@ -22,6 +22,8 @@ export function openRunDirectory(options: {
   agents: Record<string, AgentSettings>;
   limits: TrialLimits;
   priceTableVersion: string;
+  /** The run's salt, recorded in the manifest (see `runSalt`). */
+  salt?: string;
   force?: boolean;
 }): { success: true; data: ResultsStore } | { success: false; error: RunDirectoryError } {
   const { runDir, bank } = options;
@@ -31,6 +33,7 @@ export function openRunDirectory(options: {
     agents: options.agents,
     limits: options.limits,
     priceTableVersion: options.priceTableVersion,
+    ...(options.salt ? { salt: options.salt } : {}),
   });
   const existing = readRunManifest(runDir);
   if (existing && !options.force) {

@@ -10,6 +10,8 @@ export interface GridOptions {
   agents: readonly AgentFactory[];
   tasks?: readonly Task[];
   epochs: number;
+  /** The run's salt, passed to every trial. */
+  salt?: string;
   concurrency?: number;
   limits?: TrialLimits;
   /** Called as each trial finishes (in completion order). */
@@ -63,13 +65,14 @@ export async function runGrid(options: GridOptions): Promise<TrialResult[]> {
         task: cell.task,
         agent: cell.agent,
         epoch: cell.epoch,
+        ...(options.salt ? { salt: options.salt } : {}),
         ...(options.limits ? { limits: options.limits } : {}),
       }).catch((e: unknown) =>
         harnessErrorResult(
           cell.task,
           cell.epoch,
           cell.agent.name,
-          trialSeed(options.bank.manifest.seed, cell.task.id, cell.epoch),
+          trialSeed(options.bank.manifest.seed, cell.task.id, cell.epoch, options.salt),
           e,
         ),
       );

@@ -9,9 +9,10 @@ import { DEFAULT_REDO } from "./redo-outcomes.js";
 import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { gridCells, runGrid } from "./run-grid.js";
 import type { AgentSettings } from "./run-manifest.js";
+import { runSalt } from "./run-manifest.js";
 import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";
-import { type ResultsStore, transcriptRelPath } from "./store.js";
+import { type ResultsStore, readRunManifest, transcriptRelPath } from "./store.js";
 import { buildTranscript, redactor, trialFailureReason, writeTranscript } from "./transcript-writer.js";
 import { type Outcome, type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
 
@@ -46,6 +47,8 @@ export interface RunIntoDirOptions {
   progress?: AgentProgress[];
   /** Outcomes found in the store that are run again (default: provider and harness errors). */
   redo?: ReadonlySet<Outcome>;
+  /** The run's salt (`--salt`); default the run directory's, or a fresh random one (`runSalt`). */
+  salt?: string;
 }
 
 export interface RunIntoDirSummary {
@@ -62,6 +65,8 @@ export interface RunIntoDirSummary {
   costLimitReached: boolean;
   /** Agents whose first trials were all refused with 401/403: their other trials were not started. */
   refused: string[];
+  /** The salt every trial's canaries were minted with (recorded in the manifest). */
+  salt: string;
 }
 
 /** An agent's first trials that must all be refused (401/403) before its others are not started. */
@@ -86,25 +91,27 @@ export async function runIntoDir(
   const { bank, runDir } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const bankHash = bank.manifest.content_hash;
+  const salt = runSalt(options.salt, readRunManifest(runDir));
   const opened = openRunDirectory({
     runDir,
     bank,
     agents: Object.fromEntries(options.agents.map((a) => [a.factory.name, a.settings])),
     limits,
     priceTableVersion: options.priceTable.version,
+    salt,
     ...(options.force !== undefined ? { force: options.force } : {}),
   });
   if (!opened.success) return opened;
   const store = opened.data;
   try {
-    return { success: true, data: await runWithStore(options, store, limits, bankHash) };
+    return { success: true, data: await runWithStore({ ...options, salt }, store, limits, bankHash) };
   } finally {
     store.close();
   }
 }
 
 async function runWithStore(
-  options: RunIntoDirOptions,
+  options: RunIntoDirOptions & { salt: string },
   store: ResultsStore,
   limits: TrialLimits,
   bankHash: string,
@@ -153,6 +160,7 @@ async function runWithStore(
     agents: options.agents.map((a) => a.factory),
     tasks,
     epochs: options.epochs,
+    salt: options.salt,
     concurrency: options.concurrency,
     limits,
     skip: (cell) => kept.has(`${cell.agent.name}\u0000${cell.task.id}\u0000${cell.epoch}`),
@@ -183,6 +191,7 @@ async function runWithStore(
     notRun: cells.length - records.length,
     costLimitReached: records.length < cells.length && limitReached(),
     refused: watch.refusedAgents(),
+    salt: options.salt,
   };
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import type { TrialLimits } from "../trial/stop-conditions.js";
@@ -37,6 +38,8 @@ export const RunPinsSchema = z.object({
   price_table_version: z.string(),
   limits: z.object({ maxToolCalls: z.number(), maxTokens: z.number(), maxSeconds: z.number() }),
   agent_settings: z.record(z.string(), AgentSettingsSchema),
+  /** The run's salt: it enters every canary; `apiflow run --salt` reproduces the run. */
+  salt: z.string().optional(),
 });
 export type RunPins = z.infer<typeof RunPinsSchema>;
 
@@ -51,6 +54,7 @@ export function buildRunManifest(input: {
   agents: Record<string, AgentSettings>;
   limits: TrialLimits;
   priceTableVersion: string;
+  salt?: string;
   created?: string;
 }): RunManifest & RunPins {
   return {
@@ -66,7 +70,21 @@ export function buildRunManifest(input: {
     price_table_version: input.priceTableVersion,
     limits: { ...input.limits },
     agent_settings: input.agents,
+    ...(input.salt ? { salt: input.salt } : {}),
   };
+}
+
+/**
+ * The salt of a run about to start in `runDir`: the one asked for, else the one its manifest
+ * recorded (a resumed run keeps its canaries), else a fresh random one.
+ *
+ * @example runSalt(undefined, readRunManifest(runDir)) // "9c1f…" (16 hex digits)
+ */
+export function runSalt(asked: string | undefined, existing: RunManifest | null): string {
+  if (asked !== undefined && asked !== "") return asked;
+  const pinned = RunPinsSchema.partial().safeParse(existing ?? {});
+  const old = pinned.success ? pinned.data.salt : undefined;
+  return old ?? randomBytes(8).toString("hex");
 }
 
 /**
@@ -86,10 +104,12 @@ export function manifestConflicts(existing: RunManifest, next: RunManifest & Run
     "tool_contract_version",
     "harness_version",
     "price_table_version",
+    "salt",
   ] as const;
   for (const key of scalar) {
     const a = pins[key] ?? (key === "bank_hash" ? existing.bank_hash : undefined);
-    if (a !== undefined && a !== null && a !== next[key]) out.push(`${key}: ${a} ≠ ${next[key]}`);
+    const b = next[key];
+    if (a !== undefined && a !== null && b !== undefined && a !== b) out.push(`${key}: ${a} ≠ ${b}`);
   }
   if (pins.limits && JSON.stringify(pins.limits) !== JSON.stringify(next.limits)) {
     out.push(`limits: ${JSON.stringify(pins.limits)} ≠ ${JSON.stringify(next.limits)}`);

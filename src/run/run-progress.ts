@@ -89,12 +89,12 @@ export class RunProgress {
     this.draw();
   }
 
-  /** Stop updating; off a terminal, one last line per agent says where the run ended. */
-  stop(): void {
+  /** Stop updating; off a terminal, one last line per agent says where the run ended (`final`). */
+  stop(final = true): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (this.options.tty) this.erase();
-    else this.tick();
+    else if (final) this.tick();
   }
 
   private tick(): void {

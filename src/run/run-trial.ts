@@ -48,6 +48,8 @@ export interface RunTrialOptions {
   task: Task;
   agent: AgentFactory;
   epoch: number;
+  /** The run's salt (enters every canary); default none, as certification runs. */
+  salt?: string;
   limits?: TrialLimits;
   /** Use another transport (e.g. HTTP to a served world); default is in-process. */
   transport?: (trial: TrialWorld) => WorldTransport;
@@ -171,7 +173,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const world = bank.worlds.find((w) => w.id === task.world);
   if (!world) throw new Error(`task ${task.id} names unknown world ${task.world}`);
-  const seed = deriveTrialSeed(bank.manifest.seed, task.id, epoch);
+  const seed = deriveTrialSeed(bank.manifest.seed, task.id, epoch, options.salt);
   const started = performance.now();
   const backend = options.backend
     ? await options.backend(seed)

@@ -70,6 +70,10 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
       'outcomes found in the run directory to run again: comma-separated, or "none"',
       [...DEFAULT_REDO].join(","),
     )
+    .option(
+      "--salt <salt>",
+      "the run's salt, which enters every canary (default: the run directory's, else random); the same salt reproduces a run",
+    )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
     .option(
@@ -148,7 +152,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
       });
       display.start();
       const ranNow = new Set<string>();
-      let result: Awaited<ReturnType<typeof runViaQueue>>;
+      let result: Awaited<ReturnType<typeof runViaQueue>> | undefined;
       try {
         result = await (queue && viaQueue
           ? (o: Parameters<typeof runIntoDir>[0]) =>
@@ -171,6 +175,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
           ...(costLimit !== undefined ? { costLimitUsd: costLimit } : {}),
           ...(opts.force ? { force: true } : {}),
           redo: redo.data,
+          ...(opts.salt !== undefined ? { salt: opts.salt } : {}),
           progress,
           secrets,
           onRecord: (rec) => {
@@ -179,10 +184,11 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
           },
         });
       } finally {
-        display.stop();
+        // A run refused before its first trial (a pinned directory) has no progress to report.
+        display.stop(result?.success === true);
       }
       if (!result.success) throw new UsageError(result.error.message);
-      const { records, resumed, redone, notRun, costLimitReached, refused } = result.data;
+      const { records, resumed, redone, notRun, costLimitReached, refused, salt } = result.data;
       const passed = records.filter((r) => r.outcome === "pass").length;
       const unscored = records.filter((r) => r.passed === null).length;
       const cost = records.reduce((s, r) => s + (r.cost_usd ?? 0), 0);
@@ -209,6 +215,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
               refused,
               cost_usd: cost,
               bank: bank.manifest.content_hash,
+              salt,
               out: runDir,
             },
           })}\n`,
@@ -225,7 +232,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
             `cost limit reached: ${notRun} trials not run; rerun with a higher --cost-limit to continue`,
           );
         lines.push(
-          `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; $${cost.toFixed(2)}; ${runDir})`,
+          `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; salt ${salt}; $${cost.toFixed(2)}; ${runDir})`,
         );
         io.stdout(`\n${lines.join("\n")}\n`);
       }
@@ -256,6 +263,7 @@ interface RunFlags {
   priceTable?: string;
   force?: boolean;
   redo: string;
+  salt?: string;
   json?: boolean;
   progressEvery: string;
   queue?: string;
