@@ -80,6 +80,7 @@ export async function runViaQueue(
     limits,
     priceTableVersion: options.priceTable.version,
     salt,
+    taskIds: (options.tasks ?? bank.tasks).map((t) => t.id),
     ...(options.force !== undefined ? { force: options.force } : {}),
   });
   if (!opened.success) return opened;

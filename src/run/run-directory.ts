@@ -24,6 +24,8 @@ export function openRunDirectory(options: {
   priceTableVersion: string;
   /** The run's salt, recorded in the manifest (see `runSalt`). */
   salt?: string;
+  /** The grid's task ids, pinned as the manifest's task subset. */
+  taskIds?: readonly string[];
   force?: boolean;
 }): { success: true; data: ResultsStore } | { success: false; error: RunDirectoryError } {
   const { runDir, bank } = options;
@@ -34,6 +36,7 @@ export function openRunDirectory(options: {
     limits: options.limits,
     priceTableVersion: options.priceTableVersion,
     ...(options.salt ? { salt: options.salt } : {}),
+    ...(options.taskIds ? { taskIds: options.taskIds } : {}),
   });
   const existing = readRunManifest(runDir);
   if (existing && !options.force) {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { sha256Hex } from "../bank/canonical-json.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import type { TrialLimits } from "../trial/stop-conditions.js";
 import { TOOL_CONTRACT_VERSION } from "../workspace/tool-definitions.js";
@@ -40,6 +41,8 @@ export const RunPinsSchema = z.object({
   agent_settings: z.record(z.string(), AgentSettingsSchema),
   /** The run's salt: it enters every canary; `apiflow run --salt` reproduces the run. */
   salt: z.string().optional(),
+  /** The tasks of the last grid run into the directory: how many, and a hash of their sorted ids. */
+  task_subset: z.object({ count: z.number().int(), hash: z.string() }).optional(),
 });
 export type RunPins = z.infer<typeof RunPinsSchema>;
 
@@ -55,6 +58,7 @@ export function buildRunManifest(input: {
   limits: TrialLimits;
   priceTableVersion: string;
   salt?: string;
+  taskIds?: readonly string[];
   created?: string;
 }): RunManifest & RunPins {
   return {
@@ -71,7 +75,18 @@ export function buildRunManifest(input: {
     limits: { ...input.limits },
     agent_settings: input.agents,
     ...(input.salt ? { salt: input.salt } : {}),
+    ...(input.taskIds ? { task_subset: taskSubset(input.taskIds) } : {}),
   };
+}
+
+/**
+ * A task subset as the manifest pins it.
+ *
+ * @example taskSubset(["b", "a"]) // { count: 2, hash: "…" } (order does not matter)
+ */
+export function taskSubset(ids: readonly string[]): { count: number; hash: string } {
+  const sorted = [...new Set(ids)].sort();
+  return { count: sorted.length, hash: sha256Hex(sorted.join("\n")).slice(0, 16) };
 }
 
 /**

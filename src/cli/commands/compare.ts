@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { type Comparison, compareRuns, type PairedComparison } from "../../analyze/compare-runs.js";
 import { pct, renderTerminal } from "../../analyze/format-tables.js";
 import { loadRuns } from "../../analyze/load-runs.js";
+import { checkComparable } from "../comparable-runs.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -47,27 +48,49 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .option("--json <file>", "also write the comparison as JSON")
     .option("--bootstrap <n>", "bootstrap resamples", "2000")
     .option("--seed <seed>", "bootstrap seed", "apiflow-compare")
-    .action(async (runA: string, runB: string, flags: { json?: string; bootstrap: string; seed: string }) => {
-      const resamples = Number(flags.bootstrap);
-      if (!Number.isInteger(resamples) || resamples < 0) {
-        throw new UsageError(`compare: --bootstrap must be a non-negative integer, got ${flags.bootstrap}`);
-      }
-      const load = (dir: string) => {
-        const res = loadRuns([resolve(io.cwd, dir)]);
-        if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
-        return res.data.records;
-      };
-      const res = compareRuns(load(runA), load(runB), { resamples, seed: flags.seed });
-      if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
-      io.stdout(formatComparison(res.data, [runA, runB]));
-      if (flags.json !== undefined) {
-        try {
-          await writeFile(resolve(io.cwd, flags.json), `${JSON.stringify(res.data, null, 2)}\n`);
-        } catch (e) {
-          throw new UsageError(`compare: cannot write ${flags.json}: ${(e as Error).message}`);
+    .option(
+      "--force",
+      "compare runs whose manifests differ (versions, limits, prices), showing the differences",
+    )
+    .action(
+      async (
+        runA: string,
+        runB: string,
+        flags: { json?: string; bootstrap: string; seed: string; force?: boolean },
+      ) => {
+        const resamples = Number(flags.bootstrap);
+        if (!Number.isInteger(resamples) || resamples < 0) {
+          throw new UsageError(`compare: --bootstrap must be a non-negative integer, got ${flags.bootstrap}`);
         }
-        io.stdout(`wrote ${flags.json}\n`);
-      }
-      setExit(0);
-    });
+        const load = (dir: string) => {
+          const res = loadRuns([resolve(io.cwd, dir)]);
+          if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
+          return res.data.records;
+        };
+        const [a, b] = [load(runA), load(runB)];
+        // Tasks are paired (only those in both runs count), so the task subset may differ.
+        checkComparable(
+          io,
+          "compare",
+          [resolve(io.cwd, runA), resolve(io.cwd, runB)],
+          [a, b],
+          flags.force === true,
+          {
+            taskSubset: false,
+          },
+        );
+        const res = compareRuns(a, b, { resamples, seed: flags.seed });
+        if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
+        io.stdout(formatComparison(res.data, [runA, runB]));
+        if (flags.json !== undefined) {
+          try {
+            await writeFile(resolve(io.cwd, flags.json), `${JSON.stringify(res.data, null, 2)}\n`);
+          } catch (e) {
+            throw new UsageError(`compare: cannot write ${flags.json}: ${(e as Error).message}`);
+          }
+          io.stdout(`wrote ${flags.json}\n`);
+        }
+        setExit(0);
+      },
+    );
 }

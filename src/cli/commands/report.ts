@@ -5,6 +5,7 @@ import { buildReport } from "../../analyze/build-report.js";
 import { renderTerminal, reportMarkdown, reportTables } from "../../analyze/format-tables.js";
 import { buildHtmlReport, DEFAULT_EMBED_LIMIT_BYTES } from "../../analyze/html-report.js";
 import { loadRuns } from "../../analyze/load-runs.js";
+import { checkComparable } from "../comparable-runs.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -15,6 +16,7 @@ interface ReportFlags {
   bootstrap: string;
   seed: string;
   embedLimit: string;
+  force?: boolean;
 }
 
 const nonNegativeInt = (name: string, v: string): number => {
@@ -54,6 +56,10 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       "embed transcripts in the HTML up to this many MB",
       String(DEFAULT_EMBED_LIMIT_BYTES / 2 ** 20),
     )
+    .option(
+      "--force",
+      "read runs whose manifests differ (versions, limits, prices, tasks), showing the differences",
+    )
     .action(async (dirs: string[], flags: ReportFlags) => {
       const resamples = nonNegativeInt("--bootstrap", flags.bootstrap);
       const embedMb = nonNegativeInt("--embed-limit", flags.embedLimit);
@@ -61,6 +67,13 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       const loaded = loadRuns(runDirs);
       if (!loaded.success) throw new UsageError(`report: ${loaded.error.message}`);
       const { records, runs, duplicates } = loaded.data;
+      checkComparable(
+        io,
+        "report",
+        runDirs,
+        runDirs.map((_, i) => records.filter((_r, j) => loaded.data.runIndex[j] === i)),
+        flags.force === true,
+      );
       if (duplicates)
         io.stderr(`report: ${duplicates} trials appear in more than one run; the first is kept\n`);
       const report = buildReport(records, {
