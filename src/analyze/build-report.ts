@@ -16,6 +16,8 @@ export interface ReportOptions {
   seed?: string;
   /** Where the trials came from, recorded in the report. */
   runs?: Array<{ dir: string; trials: number }>;
+  /** The consensus screen's minimum of models (default `MIN_SCREEN_MODELS`). */
+  screenMinModels?: number;
 }
 
 /** Pooled pass rate by world, as bootstrap clusters. */
@@ -68,7 +70,7 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
   const resamples = opts.resamples ?? 2000;
   const seed = opts.seed ?? "apiflow-report";
   const level = 0.9;
-  const screen = consensusScreen(records);
+  const screen = consensusScreen(records, opts.screenMinModels ? { minModels: opts.screenMinModels } : {});
   const clean = cleanSlice(records, screen);
   const flagged = new Set(screen.flagged_cells);
   const byOutcome = outcomeCounts(records);
@@ -95,6 +97,7 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
       slices,
       clean: computeSlices(cleanByAgent.get(agent) ?? []),
       cost: costSummary(rs),
+      null_model: independentErrorNull(rs, (r) => !flagged.has(r.task_id)),
     };
   }
   const { abs, logOdds } = spreads(models);

@@ -105,6 +105,20 @@ export function reportTables(report: Report): Table[] {
       right: [0, 1, 2, 3, 4, 5, 6, 7, 8],
     },
     {
+      title: "Chains by length against the independent-error null, per model",
+      header: ["model", "L", "n", "observed", "predicted"],
+      rows: models.flatMap(([name, m]) =>
+        Object.entries(m.null_model ?? {}).map(([L, p]) => [
+          name,
+          L,
+          num(p.n),
+          pct(p.observed),
+          pct(p.predicted),
+        ]),
+      ),
+      right: [1, 2, 3, 4],
+    },
+    {
       title: "Failure composition (fractions of scored failures)",
       header: ["slice", "failures", "g1 only", "g2 only (delivery)", "both", "other"],
       rows: [
@@ -119,7 +133,10 @@ export function reportTables(report: Report): Table[] {
       right: [1, 2, 3, 4, 5],
     },
     {
-      title: `Consensus screen: ${report.screen.flagged_cells.length} chain cells no model passes (${report.screen.flagged_trials} trials)`,
+      title:
+        report.screen.computed === false
+          ? `Consensus screen: not computed (${report.screen.models} model${report.screen.models === 1 ? "" : "s"} with chain trials; it needs ${report.screen.min_models}); clean = inclusive`
+          : `Consensus screen: ${report.screen.flagged_cells.length} chain cells no model passes (${report.screen.flagged_trials} trials)`,
       header: ["slice", "inclusive", "clean"],
       rows: [
         ["solo", pct(report.slices.solo.pass_rate), pct(report.clean.solo.pass_rate)],

@@ -34,6 +34,8 @@ export const ModelReportSchema = ReliabilitySchema.extend({
   slices: SlicesSchema,
   clean: SlicesSchema,
   cost: CostSummarySchema,
+  /** The independent-error null of this agent alone (the report's `null_model` pools every agent). */
+  null_model: z.record(z.string(), NullModelPointSchema),
 });
 export type ModelReport = z.infer<typeof ModelReportSchema>;
 
