@@ -131,7 +131,7 @@ export function manifestConflicts(existing: RunManifest, next: RunManifest & Run
   }
   for (const [agent, settings] of Object.entries(next.agent_settings)) {
     const before = pins.agent_settings?.[agent];
-    if (before && canonical(before) !== canonical(settings)) {
+    if (before && canonical(pinned(before)) !== canonical(pinned(settings))) {
       out.push(`${agent} settings: ${canonical(before)} ≠ ${canonical(settings)}`);
     }
   }
@@ -152,6 +152,21 @@ export function mergeManifests(
     agents: [...new Set([...existing.agents, ...next.agents])].sort(),
     agent_settings: settings,
   };
+}
+
+/**
+ * Agent settings as they pin a run: the base URL without its port, so a local server restarted on
+ * another port (vLLM, Ollama, a fake on port 0) still resumes the run.
+ */
+function pinned(settings: AgentSettings): AgentSettings {
+  if (typeof settings.base_url !== "string") return settings;
+  try {
+    const url = new URL(settings.base_url);
+    url.port = "";
+    return { ...settings, base_url: url.toString() };
+  } catch {
+    return settings;
+  }
 }
 
 function canonical(value: unknown): string {
