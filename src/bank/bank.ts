@@ -106,7 +106,11 @@ function serializeParsed(content: BankContent): { files: Map<string, string>; ma
   return { files, manifest };
 }
 
-/** Build an in-memory bank from content, exactly as writing and loading it would. */
+/**
+ * Build an in-memory bank from content, exactly as writing and loading it would.
+ *
+ * @example const bank = bankFromContent(defaultBankContent()); bank.manifest.content_hash;
+ */
 export function bankFromContent(content: BankContent): Bank {
   // Each world and task goes through its schema once, for the manifest's hashes and the bank both.
   const worlds = content.worlds.map((w) => WorldSchema.parse(w));

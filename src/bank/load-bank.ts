@@ -73,7 +73,11 @@ export function loadBank(dir: string): BankResult {
   return { success: true, data: { manifest, worlds, tasks } };
 }
 
-/** Write a bank to a directory (files in canonical JSON, manifest last). Returns the manifest. */
+/**
+ * Write a bank to a directory (files in canonical JSON, manifest last). Returns the manifest.
+ *
+ * @example const manifest = writeBank("my-bank", defaultBankContent()); manifest.content_hash;
+ */
 export function writeBank(dir: string, content: BankContent) {
   const { files, manifest } = serializeBank(content);
   for (const [path, text] of files) {

@@ -1,4 +1,3 @@
-export { certifyVariants, type VariantBanks } from "../pipeline/certify-variants.js";
 export {
   type CertifyOptions,
   certifyBank,

@@ -2,8 +2,8 @@ import { type Bank, type BankContent, bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { harborTasks } from "../generate/harbor-tasks.js";
+import { protocolVariant, type VariantProtocol } from "../generate/protocol-variants.js";
 import { skeletonBankContent } from "../generate/skeleton-bank.js";
-import { protocolVariant, type VariantProtocol } from "../world/protocol-step.js";
 import { triadExams } from "./triad.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { BankContent, Manifest } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
-import type { CertificationLog } from "../pipeline/certified-bank.js";
+import type { CertificationLog } from "./certification-log.js";
 import { AXES } from "./story-state.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"] as const;

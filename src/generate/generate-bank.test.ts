@@ -3,7 +3,8 @@ import { blankAgentFactory, goldenAgentFactory } from "../agents/scripted-agents
 import { bankFromContent, serializeBank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
-import { prepareTrialWorld, runTrial } from "../run/run-trial.js";
+import { prepareTrialWorld } from "../run/replay-setup.js";
+import { runTrial } from "../run/run-trial.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
 import { phraseError, readError } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";

@@ -3,16 +3,8 @@ import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
 import { type Bank, bankFromContent } from "../bank/bank.js";
 import { type GoldenStep, type Task, TaskSchema } from "../bank/task-schema.js";
 import { runTrial } from "../run/run-trial.js";
-import {
-  PROTOCOL_VARIANT_GATE,
-  parseProtocols,
-  protocolVariant,
-  protocolVariants,
-  type VariantProtocol,
-  withProtocolVariants,
-} from "../world/protocol-step.js";
 import { defaultBankContent } from "./default-bank.js";
-import { skeletonBankContent } from "./skeleton-bank.js";
+import { parseProtocols, protocolVariant, type VariantProtocol } from "./protocol-variants.js";
 
 const bank = bankFromContent(defaultBankContent());
 const { golden: GOLDEN, blank: BLANK } = SCRIPTED_AGENTS;
@@ -88,50 +80,7 @@ describe.each(["graphql", "mcp"] as const)("the %s variant of a generated world"
   }, 60_000);
 });
 
-describe("withProtocolVariants (apiflow generate --protocols)", () => {
-  const content = skeletonBankContent();
-
-  it("adds a GraphQL and an MCP copy of every world and task, each replayed (golden passes, blank fails)", async () => {
-    const { rest, variants, dropped } = await withProtocolVariants(content, ["graphql", "mcp"], false);
-    expect(dropped).toEqual([]);
-    expect(variants).toBeNull();
-    const ids = content.worlds.map((w) => w.id);
-    expect(rest.worlds.map((w) => w.id)).toEqual([
-      ...ids,
-      ...ids.map((id) => `${id}-graphql`),
-      ...ids.map((id) => `${id}-mcp`),
-    ]);
-    expect(rest.tasks.slice(0, content.tasks.length)).toEqual(content.tasks);
-    expect(rest.tasks).toHaveLength(content.tasks.length * 3);
-    expect(rest.gates?.at(-1)).toEqual({
-      ...PROTOCOL_VARIANT_GATE,
-      checked: content.tasks.length * 2,
-      passed: content.tasks.length * 2,
-    });
-  }, 60_000);
-
-  it("or writes them as a bank of their own, leaving the REST bank as it was", async () => {
-    const { rest, variants } = await withProtocolVariants(content, ["mcp"], true);
-    expect(rest).toBe(content);
-    expect(variants?.name).toBe(`${content.name}-protocols`);
-    expect(variants?.worlds.map((w) => w.protocol)).toEqual(content.worlds.map(() => "mcp"));
-    expect(variants?.tasks).toHaveLength(content.tasks.length);
-  }, 60_000);
-
-  it("drops a variant task whose golden fails, saying why", async () => {
-    const [first, ...others] = content.tasks;
-    if (!first) throw new Error("no task");
-    const broken = { ...first, golden: first.golden.filter((s) => s.op !== "answer") };
-    const v = await protocolVariants({ ...content, tasks: [broken, ...others] }, ["graphql"]);
-    expect(v.dropped).toEqual([
-      {
-        id: `${first.world}-graphql-${first.id.slice(first.world.length + 1)}`,
-        reason: expect.stringMatching(/^the golden fails: /),
-      },
-    ]);
-    expect(v.gate).toMatchObject({ checked: content.tasks.length, passed: content.tasks.length - 1 });
-  }, 60_000);
-
+describe("parseProtocols (apiflow generate --protocols)", () => {
   it("parses --protocols", () => {
     expect(parseProtocols("graphql, mcp,graphql")).toEqual({ success: true, data: ["graphql", "mcp"] });
     expect(parseProtocols("rest").success).toBe(false);

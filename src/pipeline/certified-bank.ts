@@ -2,35 +2,15 @@ import type { BankContent } from "../bank/bank.js";
 import { Rng } from "../bank/rng.js";
 import { type CertifyOptions, certifyBank } from "../certify/certify-bank.js";
 import type { CertifyReport, GateFailure } from "../certify/certify-schema.js";
+import type { CertificationLog } from "../generate/certification-log.js";
 import { soloTaskId } from "../generate/compose.js";
 import { DEFAULT_SEED, type GenerateOptions, generateBank } from "../generate/generate-bank.js";
 import type { Redraw } from "../generate/storyline.js";
 
+export type { CertificationLog, Regeneration } from "../generate/certification-log.js";
+
 /** Re-draws a failing storyline position gets before its solo task is dropped. */
 export const DEFAULT_REDRAW_ATTEMPTS = 3;
-
-/** One re-draw of a storyline position whose subtask failed certification. */
-export interface Regeneration {
-  world: string;
-  position: number;
-  attempt: number;
-  /** The template that failed, and the one drawn in its place. */
-  from: string;
-  to: string;
-  /** The first gate failure of the failing solo task: `gate/check: message`. */
-  reason: string;
-}
-
-/**
- * What certification changed in the generated bank: positions re-drawn, tasks dropped (a solo task
- * still failing after its re-draws, and every chain that covers it), and chains truncated to their
- * world's longest certified prefix.
- */
-export interface CertificationLog {
-  regenerated: Regeneration[];
-  dropped: Array<{ task: string; reason: string }>;
-  truncated: Array<{ world: string; longest: number; was: number; reason: string }>;
-}
 
 export interface CertifiedBankOptions extends Omit<GenerateOptions, "redraws" | "inspect"> {
   /** How to certify (default: every gate, the golden oracle, this thread). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { GATE_NAMES } from "../certify/certify-schema.js";
 import { CHAIN, idIn, SUB01, SUB02, skeletonContent } from "../certify/test-banks.js";
-import { withProtocolVariants } from "../world/protocol-step.js";
 import { generateCertifiedBank } from "./certified-bank.js";
 import { certifyVariants } from "./certify-variants.js";
+import { withProtocolVariants } from "./protocol-variant-replay.js";
 
 const ONE_THREAD = { workers: 1 };
 

@@ -1,11 +1,7 @@
 import { hostname } from "node:os";
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { baselineAgentFactory } from "../agents/baseline-agent.js";
-import { loadAgentModule } from "../agents/load-agent-module.js";
-import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../agents/model-agent.js";
-import { createModel } from "../agents/providers.js";
-import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
+import { resolveAgent } from "../agents/agent-registry.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { harnessErrorResult, runTrial } from "../run/run-trial.js";
@@ -92,7 +88,7 @@ export async function startQueueWorker(
   const secrets = new Set<string>();
   const logged = new Set<string>();
 
-  const resolveAgent = async (job: TrialJob) => {
+  const agentFor = async (job: TrialJob) => {
     const cacheKey = JSON.stringify([job.agent, job.settings, job.retry]);
     const cached = agents.get(cacheKey);
     if (cached) return cached;
@@ -103,59 +99,26 @@ export async function startQueueWorker(
   const makeAgent = async (
     job: TrialJob,
   ): Promise<{ success: true; factory: AgentFactory } | { success: false; message: string }> => {
-    const { settings } = job;
-    if (settings.kind === "scripted") {
-      const named = { ...SCRIPTED_AGENTS, baseline: baselineAgentFactory }[job.agent];
-      return named
-        ? { success: true, factory: named }
-        : { success: false, message: `no scripted agent "${job.agent}"` };
-    }
-    if (settings.kind === "mcp") {
-      return {
-        success: false,
-        message: `agent ${job.agent} is an external MCP agent: workers do not launch commands from the queue (run it with apiflow run, without --queue)`,
-      };
-    }
-    if (settings.kind === "module") {
-      if (!settings.module) return { success: false, message: `agent ${job.agent} names no module` };
-      const loaded = await loadAgentModule(settings.module, options.cwd);
-      if (!loaded.success) return { success: false, message: loaded.error.message };
-      if (loaded.data.name !== job.agent)
-        return {
-          success: false,
-          message: `${settings.module} is agent "${loaded.data.name}" here, not "${job.agent}"`,
-        };
-      return { success: true, factory: loaded.data };
-    }
-    const modelApi = settings.model_api;
-    if (!modelApi) return { success: false, message: `model agent ${job.agent} names no model` };
-    const baseUrl = options.baseUrl ?? settings.base_url ?? undefined;
-    const made = createModel(modelApi, { env: options.env, ...(baseUrl ? { baseUrl } : {}) });
-    if (!made.success) return { success: false, message: made.error.message };
-    for (const s of made.data.secrets) secrets.add(s);
-    const limiter = shared.limiter(modelApi, options.concurrency);
-    return {
-      success: true,
-      factory: modelAgentFactory({
-        name: made.data.spec.slug,
-        model: made.data.model,
-        settings: {
-          ...DEFAULT_MODEL_SETTINGS,
-          ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-          ...(settings.max_output_tokens !== undefined
-            ? { maxOutputTokens: settings.max_output_tokens }
-            : {}),
-        },
-        calls: {
+    const made = await resolveAgent(
+      { settings: job.settings, name: job.agent },
+      {
+        cwd: options.cwd,
+        env: options.env,
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        refuseMcp: `agent ${job.agent} is an external MCP agent: workers do not launch commands from the queue (run it with apiflow run, without --queue)`,
+        calls: (modelApi) => ({
           retry: job.retry,
-          limiter,
+          limiter: shared.limiter(modelApi, options.concurrency),
           onEvent: (e) => {
             if (e.type === "retry" && e.failure.kind === "rate_limited")
               void shared.report(modelApi, e.delayMs);
           },
-        },
-      }),
-    };
+        }),
+      },
+    );
+    if (!made.success) return { success: false, message: made.error.message };
+    for (const s of made.data.secrets) secrets.add(s);
+    return { success: true, factory: made.data.factory };
   };
 
   const refuse = async (job: Job, token: string | undefined, refusal: JobRefusal): Promise<never> => {
@@ -189,7 +152,7 @@ export async function startQueueWorker(
       // Same hash, so the same tasks: a job naming another task was not made by apiflow.
       throw new UnrecoverableError(`bank ${bankHash.slice(0, 12)} has no task ${data.task_id}`);
     }
-    const agent = await resolveAgent(data);
+    const agent = await agentFor(data);
     if (!agent.success)
       return refuse(job, token, {
         code: "agent_unavailable",

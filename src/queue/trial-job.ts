@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { AgentSettingsSchema } from "../agents/agent-registry.js";
 import { RetryPolicySchema } from "../agents/model-call-retry.js";
 import { TrialGradeSchema } from "../grade/grade-schema.js";
-import { AgentSettingsSchema } from "../run/run-manifest.js";
 import type { TrialOutcomeKind, TrialResult } from "../run/run-trial.js";
 import type { StopReason } from "../trial/agent.js";
 import { TranscriptMessageSchema } from "../trial/transcript-schema.js";

@@ -1,6 +1,7 @@
+import type { AgentSettings } from "../agents/agent-registry.js";
 import type { Bank } from "../bank/bank.js";
 import type { TrialLimits } from "../trial/stop-conditions.js";
-import { type AgentSettings, buildRunManifest, manifestConflicts, mergeManifests } from "./run-manifest.js";
+import { buildRunManifest, manifestConflicts, mergeManifests } from "./run-manifest.js";
 import { type ResultsStore, readRunManifest, tryOpenStore, writeRunManifest } from "./store.js";
 
 export type RunDirectoryError =

@@ -1,3 +1,4 @@
+import type { AgentSettings } from "../agents/agent-registry.js";
 import type { AimdLimiter } from "../agents/aimd-limiter.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
@@ -8,7 +9,6 @@ import { type PriceTable, priceTokens } from "./price-table.js";
 import { DEFAULT_REDO } from "./redo-outcomes.js";
 import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { gridCells, runGrid } from "./run-grid.js";
-import type { AgentSettings } from "./run-manifest.js";
 import { runSalt } from "./run-manifest.js";
 import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";

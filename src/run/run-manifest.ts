@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { type AgentSettings, AgentSettingsSchema } from "../agents/agent-registry.js";
 import { sha256Hex } from "../bank/canonical-json.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import type { TrialLimits } from "../trial/stop-conditions.js";
@@ -8,27 +9,6 @@ import type { RunManifest } from "./store.js";
 
 /** Bumped when the trial loop, the session or the transcript writer changes what a trial records. */
 export const HARNESS_VERSION = "1.0.0";
-
-/** How one agent of a run was configured; it is pinned in the manifest. Never holds a key. */
-export const AgentSettingsSchema = z.looseObject({
-  kind: z.enum(["model", "scripted", "module", "mcp"]),
-  /** `openai/gpt-5-mini` for models. */
-  model_api: z.string().optional(),
-  /** Without credentials or query. */
-  base_url: z.string().nullable().optional(),
-  temperature: z.number().optional(),
-  max_output_tokens: z.number().optional(),
-  /** For `--agent ./my-agent.js`: the module path as given. */
-  module: z.string().optional(),
-  /**
-   * For `--agent mcp:"<command>"`: the command template as given (`{url}`, `{ticket_file}`,
-   * `{ticket}`). Pass keys to the agent through its environment, not in the template.
-   */
-  command: z.string().optional(),
-  /** For `apiflow mcp`: how the one trial was served. */
-  transport: z.enum(["stdio", "http"]).optional(),
-});
-export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
 
 /** What `apiflow run` pins beside the store's base manifest fields. */
 export const RunPinsSchema = z.object({

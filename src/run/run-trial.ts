@@ -1,19 +1,18 @@
 import type { Bank } from "../bank/bank.js";
-import type { JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
-import type { AgentFactory, StopReason, TrialSession } from "../trial/agent.js";
-import { playGolden } from "../trial/play-golden.js";
+import type { AgentFactory, StopReason } from "../trial/agent.js";
 import { DEFAULT_LIMITS, stopConditions, type TrialLimits } from "../trial/stop-conditions.js";
 import { SYSTEM_PROMPT } from "../trial/system-prompt.js";
 import type { TokenUsage, TranscriptMessage } from "../trial/transcript-schema.js";
-import { type ToolResult, Workspace } from "../workspace/workspace.js";
-import { trialSeed as deriveTrialSeed, resolveCanaries } from "../world/canary.js";
+import { Workspace } from "../workspace/workspace.js";
+import { trialSeed as deriveTrialSeed } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { inProcessTransport, type WorldTransport } from "../world/transport.js";
-import { TrialWorld } from "../world/trial-world.js";
+import type { TrialWorld } from "../world/trial-world.js";
+import { prepareTrialWorld, seededVariables } from "./replay-setup.js";
 import { HarnessSession, type ToolRunner } from "./trial-session.js";
 
 /** How a trial ended, for the store and the analysis; the last two are not scored. */
@@ -95,70 +94,6 @@ export async function freshBackend(
     workspace,
     call: (name, args) => workspace.call(name, args),
     events: () => trial.log.events,
-  };
-}
-
-/** The per-trial world, with the storyline before the task already replayed. */
-export async function prepareTrialWorld(world: World, task: Task, seed: string): Promise<TrialWorld> {
-  const trial = new TrialWorld(world, seed);
-  if (task.setup.length === 0) return trial;
-  // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
-  trial.recording = false;
-  const scratch = new Workspace({
-    world,
-    transport: inProcessTransport(trial),
-    log: trial.log,
-    variables: seededVariables(task, seed),
-  });
-  await playGolden(task.setup, replaySession(scratch), { finish: false });
-  trial.recording = true;
-  // Variable writes of the replay are not the agent's.
-  (trial.log.events as TrialEvent[]).length = 0;
-  return trial;
-}
-
-/**
- * The session the storyline replay runs in: tool calls straight to the scratch workspace, ending
- * where a harness session without limits would, but keeping no transcript (nobody reads it, and
- * recording one was a fifth of the replay, which every fresh trial runs before the agent starts).
- */
-function replaySession(runner: ToolRunner): TrialSession {
-  let stopped: StopReason | null = null;
-  return {
-    systemPrompt: "",
-    ticket: "",
-    tools: [],
-    signal: new AbortController().signal,
-    get ended() {
-      return stopped !== null;
-    },
-    async step(turn) {
-      const results: ToolResult[] = [];
-      for (const call of turn.toolCalls) {
-        if (stopped) break;
-        const result = await runner.call(call.name, call.arguments);
-        results.push(result);
-        if (result.ends) stopped = result.ends;
-      }
-      return { results, stopped };
-    },
-    finish() {
-      stopped ??= "answered";
-    },
-    addUsage() {},
-    abort(reason) {
-      stopped ??= reason;
-    },
-  };
-}
-
-function seededVariables(task: Task, seed: string) {
-  const resolve = (vars: Record<string, JsonValue>) =>
-    resolveCanaries(vars, seed) as Record<string, JsonValue>;
-  return {
-    vault: resolve(task.workspace.vault),
-    local: resolve(task.workspace.local),
-    global: resolve(task.workspace.global),
   };
 }
 

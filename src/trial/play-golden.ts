@@ -28,53 +28,113 @@ function splitAtPlaceholders(text: string): string[] {
 /**
  * Interpret a golden solution through the real tools, the way a careful agent would: it reads the
  * vault values it needs, sends literal values it has observed, reads each response in full,
- * stores what the ticket asks to store and answers with the card.
+ * stores what the ticket asks to store and answers with the card. It is the one interpreter of golden
+ * steps: the golden agent plays a task's golden with it, the harness replays a task's setup with it
+ * (`run/replay-setup`), and the exploits and gates play edited goldens with it.
  *
  * `tamper` lets the certification gates break one load-bearing step (sabotaged exams).
+ *
+ * @example await playGolden(task.golden, session); // the answer key
  */
 export async function playGolden(
   steps: readonly GoldenStep[],
   session: TrialSession,
   options: { finish?: boolean; tamper?: (step: GoldenStep, index: number) => GoldenStep | null } = {},
 ): Promise<Map<string, JsonValue>> {
-  const bindings = new Map<string, JsonValue>();
-  const act = async (call: AgentToolCall): Promise<StepResult | null> => {
-    const result = await session.step({ toolCalls: [call] });
+  const player = new GoldenPlayer(session);
+  for (const [index, original] of steps.entries()) {
+    const step = options.tamper ? options.tamper(original, index) : original;
+    if (step === null || session.ended) continue;
+    if ((await player.play(step, options.finish !== false)) === "stop") break;
+  }
+  return player.bindings;
+}
+
+/** One golden run: the values bound so far (captures and vault reads) and how each step is played. */
+class GoldenPlayer {
+  readonly bindings = new Map<string, JsonValue>();
+
+  constructor(private readonly session: TrialSession) {}
+
+  /** Play one step; "stop" when the run ends here (a failed call, an abstention, the answer). */
+  async play(step: GoldenStep, finish: boolean): Promise<"next" | "stop"> {
+    switch (step.op) {
+      case "read_spec":
+        return (await this.act({ name: "read", arguments: { entity_ref: { kind: "spec", id: "openapi" } } }))
+          ? "next"
+          : "stop";
+      case "execute": {
+        const request = await this.restRequest(step.request);
+        return request !== null && (await this.send(request, step.capture)) ? "next" : "stop";
+      }
+      case "execute_native": {
+        const request = await this.nativeRequest(step.request);
+        return request !== null && (await this.send(request, step.capture)) ? "next" : "stop";
+      }
+      case "store": {
+        const value = this.bindings.get(step.from);
+        if (value === undefined) return "next";
+        const r = await this.act({
+          name: "write",
+          arguments: {
+            entity_ref: { kind: "variable", id: step.name },
+            content: { value },
+            scope: step.scope,
+          },
+        });
+        return r ? "next" : "stop";
+      }
+      case "answer": {
+        if (!finish) return "next";
+        const card: Record<string, JsonValue> = {};
+        for (const [field, binding] of Object.entries(step.fields))
+          card[field] = this.bindings.get(binding) ?? null;
+        this.session.finish(`Done.\n\n\`\`\`json\n${JSON.stringify(card, null, 2)}\n\`\`\``);
+        return "stop";
+      }
+    }
+  }
+
+  private async act(call: AgentToolCall): Promise<StepResult | null> {
+    const result = await this.session.step({ toolCalls: [call] });
     return result.stopped ? null : result;
-  };
-  const resolve = async (text: string): Promise<string | null> => {
+  }
+
+  /** A string with its placeholders filled from the bindings (reading unbound vault values), or null. */
+  private async resolve(text: string): Promise<string | null> {
     // Most strings hold no placeholder: skip the two regex passes.
     if (!text.includes("{{")) return text;
     const parts = splitAtPlaceholders(text);
     for (let i = 1; i < parts.length; i += 2) {
       const key = parts[i] as string;
-      if (bindings.has(key)) continue;
-      const r = await act({ name: "read", arguments: { entity_ref: { kind: "variable", id: key } } });
+      if (this.bindings.has(key)) continue;
+      const r = await this.act({ name: "read", arguments: { entity_ref: { kind: "variable", id: key } } });
       const content = r?.results[0];
       if (!r || !content?.ok) return null;
-      bindings.set(key, (JSON.parse(content.content) as { value: JsonValue }).value);
+      this.bindings.set(key, (JSON.parse(content.content) as { value: JsonValue }).value);
     }
     let out = parts[0] as string;
     for (let i = 1; i < parts.length; i += 2) {
-      const v = bindings.get(parts[i] as string);
+      const v = this.bindings.get(parts[i] as string);
       out += `${typeof v === "string" ? v : JSON.stringify(v)}${parts[i + 1]}`;
     }
     return out;
-  };
-  const resolveDeep = async (value: JsonValue): Promise<JsonValue | null> => {
+  }
+
+  private async resolveDeep(value: JsonValue): Promise<JsonValue | null> {
     if (typeof value === "string") {
       // A body value that is exactly one placeholder keeps the bound value's JSON type.
       const whole = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/.exec(value);
       if (whole) {
-        if ((await resolve(value)) === null) return null;
-        return bindings.get(whole[1] as string) ?? null;
+        if ((await this.resolve(value)) === null) return null;
+        return this.bindings.get(whole[1] as string) ?? null;
       }
-      return resolve(value);
+      return this.resolve(value);
     }
     if (Array.isArray(value)) {
       const out: JsonValue[] = [];
       for (const v of value) {
-        const r = await resolveDeep(v);
+        const r = await this.resolveDeep(v);
         if (r === null && v !== null) return null;
         out.push(r);
       }
@@ -83,57 +143,74 @@ export async function playGolden(
     if (value !== null && typeof value === "object") {
       const out: Record<string, JsonValue> = {};
       for (const [k, v] of Object.entries(value)) {
-        const r = await resolveDeep(v);
+        const r = await this.resolveDeep(v);
         if (r === null && v !== null) return null;
         out[k] = r;
       }
       return out;
     }
     return value;
-  };
+  }
 
-  const resolveHeaders = async (
+  private async resolveHeaders(
     given: Record<string, string> | undefined,
-  ): Promise<Record<string, string> | null> => {
+  ): Promise<Record<string, string> | null> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(given ?? {})) {
-      const r = await resolve(v);
+      const r = await this.resolve(v);
       if (r === null) return null;
       headers[k] = r;
     }
     return headers;
-  };
+  }
+
   /** Send one request through `execute`, then read the stored response in full when a value is captured. */
-  const send = async (
-    request: Record<string, JsonValue>,
-    capture: Record<string, string>,
-  ): Promise<boolean> => {
-    const sent = await act({ name: "execute", arguments: { request } });
+  private async send(request: Record<string, JsonValue>, capture: Record<string, string>): Promise<boolean> {
+    const sent = await this.act({ name: "execute", arguments: { request } });
     const result = sent?.results[0];
     if (!sent || !result?.ok) return false;
     const { response_ref } = contentOf(result) as { response_ref: string };
     if (Object.keys(capture).length === 0) return true;
-    const read = await act({ name: "read", arguments: { entity_ref: response_ref } });
+    const read = await this.act({ name: "read", arguments: { entity_ref: response_ref } });
     const readResult = read?.results[0];
     if (!read || !readResult?.ok) return false;
     const responseBody = (contentOf(readResult) as { content: { body: JsonValue } }).content.body;
     for (const [name, path] of Object.entries(capture)) {
       const [first] = valuesAtPath(responseBody, path);
-      if (first !== undefined) bindings.set(name, first);
+      if (first !== undefined) this.bindings.set(name, first);
     }
     return true;
-  };
+  }
+
+  /** A golden REST request with its placeholders resolved, as the `execute` tool takes it. */
+  private async restRequest(
+    given: Extract<GoldenStep, { op: "execute" }>["request"],
+  ): Promise<Record<string, JsonValue> | null> {
+    const url = await this.resolve(given.url);
+    if (url === null) return null;
+    const headers = await this.resolveHeaders(given.headers);
+    if (headers === null) return null;
+    const body = given.body === undefined ? undefined : await this.resolveDeep(given.body);
+    return {
+      protocol: "rest",
+      method: given.method,
+      url,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      ...(body !== undefined && body !== null ? { body } : {}),
+    };
+  }
+
   /** A GraphQL or MCP request with its placeholders resolved, as the `execute` tool takes it. */
-  const nativeRequest = async (request: GoldenNativeRequest): Promise<Record<string, JsonValue> | null> => {
-    const headers = await resolveHeaders(request.headers);
+  private async nativeRequest(request: GoldenNativeRequest): Promise<Record<string, JsonValue> | null> {
+    const headers = await this.resolveHeaders(request.headers);
     if (headers === null) return null;
     const out: Record<string, JsonValue> = { protocol: request.protocol };
     if (request.protocol === "graphql") {
-      const query = await resolve(request.query);
+      const query = await this.resolve(request.query);
       if (query === null) return null;
       out.query = query;
       if (request.variables !== undefined) {
-        const variables = await resolveDeep(request.variables);
+        const variables = await this.resolveDeep(request.variables);
         if (variables === null) return null;
         out.variables = variables;
       }
@@ -141,67 +218,12 @@ export async function playGolden(
     } else {
       out.tool = request.tool;
       if (request.arguments !== undefined) {
-        const args = await resolveDeep(request.arguments);
+        const args = await this.resolveDeep(request.arguments);
         if (args === null) return null;
         out.arguments = args;
       }
     }
     if (Object.keys(headers).length) out.headers = headers;
     return out;
-  };
-
-  for (const [index, original] of steps.entries()) {
-    const step = options.tamper ? options.tamper(original, index) : original;
-    if (step === null || session.ended) continue;
-    switch (step.op) {
-      case "read_spec":
-        if (!(await act({ name: "read", arguments: { entity_ref: { kind: "spec", id: "openapi" } } })))
-          return bindings;
-        break;
-      case "execute": {
-        const url = await resolve(step.request.url);
-        if (url === null) return bindings;
-        const headers = await resolveHeaders(step.request.headers);
-        if (headers === null) return bindings;
-        const body = step.request.body === undefined ? undefined : await resolveDeep(step.request.body);
-        const request = {
-          protocol: "rest",
-          method: step.request.method,
-          url,
-          ...(Object.keys(headers).length ? { headers } : {}),
-          ...(body !== undefined && body !== null ? { body } : {}),
-        };
-        if (!(await send(request, step.capture))) return bindings;
-        break;
-      }
-      case "execute_native": {
-        const request = await nativeRequest(step.request);
-        if (request === null || !(await send(request, step.capture))) return bindings;
-        break;
-      }
-      case "store": {
-        const value = bindings.get(step.from);
-        if (value === undefined) break;
-        const r = await act({
-          name: "write",
-          arguments: {
-            entity_ref: { kind: "variable", id: step.name },
-            content: { value },
-            scope: step.scope,
-          },
-        });
-        if (!r) return bindings;
-        break;
-      }
-      case "answer": {
-        if (options.finish === false) break;
-        const card: Record<string, JsonValue> = {};
-        for (const [field, binding] of Object.entries(step.fields))
-          card[field] = bindings.get(binding) ?? null;
-        session.finish(`Done.\n\n\`\`\`json\n${JSON.stringify(card, null, 2)}\n\`\`\``);
-        return bindings;
-      }
-    }
   }
-  return bindings;
 }

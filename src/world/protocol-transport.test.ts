@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type Bank, bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { defaultBankContent } from "../generate/default-bank.js";
+import { protocolVariant, type VariantProtocol } from "../generate/protocol-variants.js";
 import { runTrial } from "../run/run-trial.js";
 import type { Agent, AgentFactory } from "../trial/agent.js";
 import { playGolden } from "../trial/play-golden.js";
-import { protocolVariant, type VariantProtocol } from "./protocol-step.js";
 import {
   httpTransport,
   inProcessTransport,

@@ -5,6 +5,7 @@ import { type Comparison, compareRuns, type PairedComparison } from "../../analy
 import { pct, renderTerminal } from "../../analyze/format-tables.js";
 import { loadRuns } from "../../analyze/load-runs.js";
 import { checkComparable } from "../comparable-runs.js";
+import { bootstrapOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -46,7 +47,7 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .argument("<runA>", "run directory A (the baseline)")
     .argument("<runB>", "run directory B")
     .option("--json <file>", "also write the comparison as JSON")
-    .option("--bootstrap <n>", "bootstrap resamples", "2000")
+    .addOption(bootstrapOption("bootstrap resamples"))
     .option("--seed <seed>", "bootstrap seed", "apiflow-compare")
     .option(
       "--force",
@@ -56,12 +57,9 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       async (
         runA: string,
         runB: string,
-        flags: { json?: string; bootstrap: string; seed: string; force?: boolean },
+        flags: { json?: string; bootstrap: number; seed: string; force?: boolean },
       ) => {
-        const resamples = Number(flags.bootstrap);
-        if (!Number.isInteger(resamples) || resamples < 0) {
-          throw new UsageError(`compare: --bootstrap must be a non-negative integer, got ${flags.bootstrap}`);
-        }
+        const resamples = flags.bootstrap;
         const load = (dir: string) => {
           const res = loadRuns([resolve(io.cwd, dir)]);
           if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
@@ -69,16 +67,8 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
         };
         const [a, b] = [load(runA), load(runB)];
         // Tasks are paired (only those in both runs count), so the task subset may differ.
-        checkComparable(
-          io,
-          "compare",
-          [resolve(io.cwd, runA), resolve(io.cwd, runB)],
-          [a, b],
-          flags.force === true,
-          {
-            taskSubset: false,
-          },
-        );
+        const dirs = [resolve(io.cwd, runA), resolve(io.cwd, runB)];
+        checkComparable(io, "compare", dirs, [a, b], flags.force === true, { taskSubset: false });
         const res = compareRuns(a, b, { resamples, seed: flags.seed });
         if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
         io.stdout(formatComparison(res.data, [runA, runB]));

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Bank, canonicalJson } from "../../bank/index.js";
 import { loadBank } from "../../bank/load-bank.js";
-import { PROTOCOL_VARIANT_GATE } from "../../world/protocol-step.js";
+import { PROTOCOL_VARIANT_GATE } from "../../pipeline/protocol-variant-replay.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 

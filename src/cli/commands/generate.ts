@@ -5,22 +5,18 @@ import { writeBank } from "../../bank/load-bank.js";
 import { recordGates } from "../../certify/certify-bank.js";
 import { bankDatasheet, bankStats, certificationLines } from "../../generate/datasheet.js";
 import { DEFAULT_SEED } from "../../generate/generate-bank.js";
+import { parseProtocols } from "../../generate/protocol-variants.js";
 import { generateCertifiedBank } from "../../pipeline/certified-bank.js";
 import { certifyVariants } from "../../pipeline/certify-variants.js";
-import { parseProtocols, withProtocolVariants } from "../../world/protocol-step.js";
+import { withProtocolVariants } from "../../pipeline/protocol-variant-replay.js";
+import { parsedOption, positiveInt } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
-const int = (flag: string, raw: string | undefined): number | undefined => {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`generate: ${flag} must be a positive integer, got "${raw}"`);
-  return Number(raw);
-};
-
 interface GenerateFlags {
   seed: string;
-  worlds?: string;
-  positions?: string;
+  worlds?: number;
+  positions?: number;
   out: string;
   protocols?: string;
   protocolsOut?: string;
@@ -38,8 +34,14 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .command("generate")
     .description("generate a bank from a seed: worlds, storylines, solo tasks and chains")
     .option("--seed <seed>", "generation seed", DEFAULT_SEED)
-    .option("--worlds <n>", "number of world templates to use (default 13)")
-    .option("--positions <p>", "storyline positions per world, 1..20 (default: the 1.0 shape)")
+    .addOption(parsedOption("--worlds <n>", "number of world templates to use (default 13)", positiveInt))
+    .addOption(
+      parsedOption(
+        "--positions <p>",
+        "storyline positions per world, 1..20 (default: the 1.0 shape)",
+        positiveInt,
+      ),
+    )
     .option("--out <dir>", "folder to write the bank into", "bank")
     .option(
       "--protocols <list>",
@@ -54,8 +56,7 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       if (protocols && !protocols.success) throw new UsageError(`generate: ${protocols.error.message}`);
       if (options.protocolsOut !== undefined && !protocols)
         throw new UsageError("generate: --protocols-out needs --protocols");
-      const worlds = int("--worlds", options.worlds);
-      const positions = int("--positions", options.positions);
+      const { worlds, positions } = options;
       // Certification (issue 8) before the manifest: a failing position is re-drawn from the seed,
       // then dropped; chains are truncated to their longest certified prefix.
       const result = await generateCertifiedBank({

@@ -1,7 +1,11 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { importOfficial } from "../../analyze/import-official.js";
+import { oneOf, parsedOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
+
+const TRANSCRIPT_MODES = ["copy", "link", "reference"] as const;
+
 import type { SetExit } from "./index.js";
 
 /** How many malformed files the terminal names (the run manifest keeps up to 1000). */
@@ -22,16 +26,16 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .description("import published APIFlow-Bench 1.0 transcripts (<model>/<task_id>-t<N>.json)")
     .argument("<dir>", "directory in the 1.0 layout")
     .requiredOption("--out <run-dir>", "run directory to create or add to")
-    .option(
-      "--transcripts <mode>",
-      "link (default): hard-link into the run (no bytes copied; copies where links cannot be made); copy: copy into the run; reference: keep the source paths",
-      "link",
+    .addOption(
+      parsedOption(
+        "--transcripts <mode>",
+        "link (default): hard-link into the run (no bytes copied; copies where links cannot be made); copy: copy into the run; reference: keep the source paths",
+        (flag) => oneOf(flag, TRANSCRIPT_MODES),
+        "link",
+      ),
     )
-    .action(async (dir: string, options: { out: string; transcripts: string }) => {
+    .action(async (dir: string, options: { out: string; transcripts: (typeof TRANSCRIPT_MODES)[number] }) => {
       const mode = options.transcripts;
-      if (mode !== "copy" && mode !== "link" && mode !== "reference") {
-        throw new UsageError(`import official: --transcripts must be copy, link or reference, got ${mode}`);
-      }
       const started = performance.now();
       const res = await importOfficial(resolve(io.cwd, dir), resolve(io.cwd, options.out), {
         transcripts: mode,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { runMcpTrial } from "../../run/run-mcp-trial.js";
+import { bankOption, epochOption, portOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import type { SetExit } from "./index.js";
@@ -14,32 +15,27 @@ export function registerMcp(program: Command, io: CliIo, setExit: SetExit): void
   program
     .command("mcp")
     .description("serve one trial's tools over MCP (stdio, or Streamable HTTP with --http) and grade it")
-    .option("--bank <dir>", "bank folder (default: the built-in bank)")
+    .addOption(bankOption())
     .requiredOption("--task <id>", "the task to attempt")
-    .option("--epoch <n>", "trial epoch (canaries differ per epoch)", "1")
+    .addOption(epochOption())
     .option("--http", "serve Streamable HTTP on 127.0.0.1 instead of stdio")
-    .option("--port <n>", "HTTP port; 0 picks a free one", "0")
+    .addOption(portOption(0, "HTTP port; 0 picks a free one"))
     .option("--out <dir>", "run directory (default: .apiflow/runs/mcp-<bank>-<hash>)")
     .option("--force", "store even if the run directory's manifest pins other settings")
     .action(
       async (opts: {
         bank?: string;
         task: string;
-        epoch: string;
+        epoch: number;
         http?: boolean;
-        port: string;
+        port: number;
         out?: string;
         force?: boolean;
       }) => {
         const bank = bankFromOption(opts.bank, io.cwd);
         const task = bank.tasks.find((t) => t.id === opts.task);
         if (!task) throw new UsageError(`no task "${opts.task}" in the bank`);
-        const epoch = Number(opts.epoch);
-        if (!Number.isInteger(epoch) || epoch < 1)
-          throw new UsageError(`--epoch must be a whole number ≥ 1, got ${opts.epoch}`);
-        const port = Number(opts.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535)
-          throw new UsageError(`--port must be 0..65535, got ${opts.port}`);
+        const { epoch, port } = opts;
         const runDir =
           opts.out ?? `.apiflow/runs/mcp-${bank.manifest.name}-${bank.manifest.content_hash.slice(0, 12)}`;
         const res = await runMcpTrial({

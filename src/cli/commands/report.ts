@@ -6,6 +6,7 @@ import { renderTerminal, reportMarkdown, reportTables } from "../../analyze/form
 import { buildHtmlReport, DEFAULT_EMBED_LIMIT_BYTES } from "../../analyze/html-report.js";
 import { loadRuns } from "../../analyze/load-runs.js";
 import { checkComparable } from "../comparable-runs.js";
+import { bootstrapOption, nonNegativeInt, parsedOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -13,18 +14,11 @@ interface ReportFlags {
   json?: string;
   md?: string;
   html?: string;
-  bootstrap: string;
+  bootstrap: number;
   seed: string;
-  embedLimit: string;
+  embedLimit: number;
   force?: boolean;
 }
-
-const nonNegativeInt = (name: string, v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`report: ${name} must be a non-negative integer, got ${v}`);
-  return n;
-};
 
 async function write(io: CliIo, file: string, text: string): Promise<void> {
   try {
@@ -49,20 +43,22 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .option("--json <file>", "write the report JSON")
     .option("--md <file>", "write the report as Markdown")
     .option("--html <file>", "write a self-contained HTML page with charts and a transcript viewer")
-    .option("--bootstrap <n>", "bootstrap resamples for the 90% CIs", "2000")
+    .addOption(bootstrapOption())
     .option("--seed <seed>", "bootstrap seed", "apiflow-report")
-    .option(
-      "--embed-limit <mb>",
-      "embed transcripts in the HTML up to this many MB",
-      String(DEFAULT_EMBED_LIMIT_BYTES / 2 ** 20),
+    .addOption(
+      parsedOption(
+        "--embed-limit <mb>",
+        "embed transcripts in the HTML up to this many MB",
+        nonNegativeInt,
+        DEFAULT_EMBED_LIMIT_BYTES / 2 ** 20,
+      ),
     )
     .option(
       "--force",
       "read runs whose manifests differ (versions, limits, prices, tasks), showing the differences",
     )
     .action(async (dirs: string[], flags: ReportFlags) => {
-      const resamples = nonNegativeInt("--bootstrap", flags.bootstrap);
-      const embedMb = nonNegativeInt("--embed-limit", flags.embedLimit);
+      const { bootstrap: resamples, embedLimit: embedMb } = flags;
       const runDirs = dirs.map((d) => resolve(io.cwd, d));
       const loaded = loadRuns(runDirs);
       if (!loaded.success) throw new UsageError(`report: ${loaded.error.message}`);

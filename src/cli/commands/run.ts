@@ -1,29 +1,35 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { agentRequest, modelRequest, NAMED_AGENTS, resolveAgent } from "../../agents/agent-registry.js";
 import { AimdLimiter } from "../../agents/aimd-limiter.js";
 import { baselineAgentFactory } from "../../agents/baseline-agent.js";
-import { loadAgentModule } from "../../agents/load-agent-module.js";
-import { DEFAULT_MODEL_SETTINGS, modelAgentFactory } from "../../agents/model-agent.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../agents/model-call-retry.js";
-import { createModel, describeModel, PROVIDERS, parseModelId } from "../../agents/providers.js";
-import { SCRIPTED_AGENTS } from "../../agents/scripted-agents.js";
-import { mcpAgentFactory } from "../../mcp/mcp-external-agent.js";
+import { PROVIDERS, parseModelId } from "../../agents/providers.js";
+import type { Bank } from "../../bank/bank.js";
+import type { Task } from "../../bank/task-schema.js";
 import type { runViaQueue } from "../../queue/queue-coordinator.js";
 import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
 import { DEFAULT_PRICE_TABLE, loadPriceTable, type PriceTable } from "../../run/price-table.js";
 import { DEFAULT_REDO, parseRedo } from "../../run/redo-outcomes.js";
 import { taskGlob } from "../../run/run-grid.js";
-import { type RunAgent, runIntoDir } from "../../run/run-into-dir.js";
+import { type RunAgent, type RunIntoDirSummary, runIntoDir } from "../../run/run-into-dir.js";
 import { type AgentProgress, RunProgress } from "../../run/run-progress.js";
 import { type TrialRecord, trialKeyString } from "../../run/trial-record.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../../trial/stop-conditions.js";
+import {
+  bankOption,
+  baseUrlOption,
+  concurrencyOption,
+  nonNegativeInt,
+  nonNegativeNumber,
+  parsedOption,
+  positiveInt,
+  positiveNumber,
+} from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import { queueFromOption } from "../queue-option.js";
 import type { SetExit } from "./index.js";
-
-/** Agents `--agent NAME` knows without a module path. */
-const NAMED_AGENTS = { ...SCRIPTED_AGENTS, baseline: baselineAgentFactory };
 
 /**
  * `apiflow run`: run agents (models, scripted agents, user modules) over a bank's tasks into a run
@@ -34,7 +40,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     .command("run")
     .description("run agents over the bank's tasks, grade every trial, store results and transcripts")
     .addHelpText("after", RUN_HELP_AFTER)
-    .option("--bank <dir>", "bank folder (default: the built-in bank)")
+    .addOption(bankOption())
     .option(
       "--model <id...>",
       "model(s) to run: provider/model, e.g. openai/gpt-5-mini, openai-compatible/llama3",
@@ -43,24 +49,65 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
       "--agent <name...>",
       `agent(s) to run: ${Object.keys(NAMED_AGENTS).join(", ")}, a module path (./my-agent.js), or mcp:"<command>" (an external MCP agent launched per trial; {url} {ticket_file} {ticket})`,
     )
-    .option("--epochs <n>", "trials per task and agent", "5")
+    .addOption(parsedOption("--epochs <n>", "trials per task and agent", positiveInt, 5))
     .option("--tasks <glob>", "only tasks whose id matches (* and ?)")
-    .option("--concurrency <n>", "trials in flight (model calls shrink below it on 429s)", "8")
+    .addOption(concurrencyOption("trials in flight (model calls shrink below it on 429s)"))
     .option("--out <dir>", "run directory (default: .apiflow/runs/<bank>-<hash>); rerunning resumes it")
-    .option("--base-url <url>", "API base URL (required for openai-compatible/…)")
-    .option("--temperature <t>", "sampling temperature of model agents", "1")
-    .option("--max-output-tokens <n>", "per model call")
-    .option("--max-tool-calls <n>", "tool-call limit per trial", String(DEFAULT_LIMITS.maxToolCalls))
-    .option("--max-tokens <n>", "token limit per trial", String(DEFAULT_LIMITS.maxTokens))
-    .option("--max-seconds <n>", "wall-time limit per trial", String(DEFAULT_LIMITS.maxSeconds))
-    .option("--max-retries <n>", "retries of a failing model call", String(DEFAULT_RETRY_POLICY.maxRetries))
-    .option(
-      "--retry-delay-ms <n>",
-      "first retry delay (doubles each time)",
-      String(DEFAULT_RETRY_POLICY.baseDelayMs),
+    .addOption(baseUrlOption())
+    .addOption(
+      parsedOption("--temperature <t>", "sampling temperature of model agents", nonNegativeNumber, 1),
     )
-    .option("--call-timeout <s>", "seconds before a model call is retried as a time-out", "300")
-    .option("--cost-limit <usd>", "stop starting trials once the run has cost this many dollars")
+    .addOption(parsedOption("--max-output-tokens <n>", "per model call", positiveInt))
+    .addOption(
+      parsedOption(
+        "--max-tool-calls <n>",
+        "tool-call limit per trial",
+        positiveInt,
+        DEFAULT_LIMITS.maxToolCalls,
+      ),
+    )
+    .addOption(
+      parsedOption("--max-tokens <n>", "token limit per trial", positiveInt, DEFAULT_LIMITS.maxTokens),
+    )
+    .addOption(
+      parsedOption(
+        "--max-seconds <n>",
+        "wall-time limit per trial",
+        positiveNumber,
+        DEFAULT_LIMITS.maxSeconds,
+      ),
+    )
+    .addOption(
+      parsedOption(
+        "--max-retries <n>",
+        "retries of a failing model call",
+        nonNegativeInt,
+        DEFAULT_RETRY_POLICY.maxRetries,
+      ),
+    )
+    .addOption(
+      parsedOption(
+        "--retry-delay-ms <n>",
+        "first retry delay (doubles each time)",
+        nonNegativeInt,
+        DEFAULT_RETRY_POLICY.baseDelayMs,
+      ),
+    )
+    .addOption(
+      parsedOption(
+        "--call-timeout <s>",
+        "seconds before a model call is retried as a time-out",
+        positiveNumber,
+        300,
+      ),
+    )
+    .addOption(
+      parsedOption(
+        "--cost-limit <usd>",
+        "stop starting trials once the run has cost this many dollars",
+        positiveNumber,
+      ),
+    )
     .option(
       "--price-table <file>",
       "price table JSON (version, models: {id: {input, output, cache_read, cache_write}})",
@@ -76,169 +123,18 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
     )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
-    .option(
-      "--progress-every <s>",
-      "seconds between progress lines on stderr when it is not a terminal (a terminal redraws 4×/s)",
-      "10",
+    .addOption(
+      parsedOption(
+        "--progress-every <s>",
+        "seconds between progress lines on stderr when it is not a terminal (a terminal redraws 4×/s)",
+        positiveNumber,
+        10,
+      ),
     )
     .option("--queue <url>", "enqueue the trials on Redis (redis://HOST:PORT) for `apiflow worker`s to run")
     .option("--queue-name <name>", "BullMQ queue name shared with the workers", DEFAULT_QUEUE_NAME)
     .action(async (opts: RunFlags, command: Command) => {
-      const bank = bankFromOption(opts.bank, io.cwd);
-      // The bare `apiflow run` (the README's first command) runs the deterministic baseline once per
-      // task, so it finishes in seconds offline; an explicit --epochs is always honoured.
-      const bareBaseline =
-        !opts.model?.length &&
-        !opts.agent?.length &&
-        !io.env.APIFLOW_MODEL?.trim() &&
-        command.getOptionValueSource("epochs") === "default";
-      const epochs = bareBaseline ? 1 : positiveInt(opts.epochs, "--epochs");
-      const concurrency = positiveInt(opts.concurrency, "--concurrency");
-      const limits: TrialLimits = {
-        maxToolCalls: positiveInt(opts.maxToolCalls, "--max-tool-calls"),
-        maxTokens: positiveInt(opts.maxTokens, "--max-tokens"),
-        maxSeconds: positiveNumber(opts.maxSeconds, "--max-seconds"),
-      };
-      const retry: RetryPolicy = {
-        maxRetries: nonNegativeInt(opts.maxRetries, "--max-retries"),
-        baseDelayMs: nonNegativeInt(opts.retryDelayMs, "--retry-delay-ms"),
-        maxDelayMs: Math.max(
-          DEFAULT_RETRY_POLICY.maxDelayMs,
-          nonNegativeInt(opts.retryDelayMs, "--retry-delay-ms"),
-        ),
-        callTimeoutMs: positiveNumber(opts.callTimeout, "--call-timeout") * 1000,
-      };
-      const tasks = opts.tasks ? bank.tasks.filter((t) => taskGlob(opts.tasks as string)(t.id)) : bank.tasks;
-      if (tasks.length === 0) throw new UsageError(`no task matches --tasks ${opts.tasks}`);
-      const priceTable = readPriceTable(opts.priceTable, io.cwd);
-      const costLimit =
-        opts.costLimit === undefined ? undefined : positiveNumber(opts.costLimit, "--cost-limit");
-      const redo = parseRedo(opts.redo);
-      if (!redo.success) throw new UsageError(redo.error.message);
-
-      const progress: AgentProgress[] = [];
-      const { agents, secrets } = await resolveAgents(opts, io, { concurrency, retry, progress });
-      const external = agents.find((a) => a.settings.kind === "mcp");
-      if (opts.queue !== undefined && external)
-        throw new UsageError(
-          `--queue cannot run ${external.factory.name} (an external MCP agent): workers do not launch commands from the queue; run it without --queue`,
-        );
-      const total = tasks.length * epochs;
-      for (const [i, a] of agents.entries()) {
-        progress[i] = {
-          name: a.factory.name,
-          total,
-          done: 0,
-          passed: 0,
-          doneHere: 0,
-          retries: 0,
-          costUsd: 0,
-          costUnknown: false,
-          ...(a.limiter ? { limiter: a.limiter } : {}),
-        };
-      }
-      const runDir = resolve(
-        io.cwd,
-        opts.out ?? `.apiflow/runs/${bank.manifest.name}-${bank.manifest.content_hash.slice(0, 12)}`,
-      );
-      // --queue: the same run directory, filled by workers through Redis (src/queue).
-      const queue = opts.queue === undefined ? undefined : queueFromOption(opts.queue);
-      // Loaded only for --queue: the local path never loads BullMQ.
-      const viaQueue = queue ? (await import("../../queue/queue-coordinator.js")).runViaQueue : undefined;
-      const display = new RunProgress(progress, {
-        write: io.stderr,
-        tty: io.isTty,
-        ...(io.isTty ? {} : { intervalMs: positiveNumber(opts.progressEvery, "--progress-every") * 1000 }),
-      });
-      display.start();
-      const ranNow = new Set<string>();
-      let result: Awaited<ReturnType<typeof runViaQueue>> | undefined;
-      try {
-        result = await (queue && viaQueue
-          ? (o: Parameters<typeof runIntoDir>[0]) =>
-              viaQueue({
-                ...o,
-                address: queue,
-                queueName: opts.queueName,
-                retry,
-                onNotice: (line) => display.log(`apiflow: ${line}\n`, io.stderr),
-              })
-          : runIntoDir)({
-          runDir,
-          bank,
-          agents,
-          tasks,
-          epochs,
-          concurrency,
-          limits,
-          priceTable,
-          ...(costLimit !== undefined ? { costLimitUsd: costLimit } : {}),
-          ...(opts.force ? { force: true } : {}),
-          redo: redo.data,
-          ...(opts.salt !== undefined ? { salt: opts.salt } : {}),
-          progress,
-          secrets,
-          onRecord: (rec) => {
-            ranNow.add(trialKeyString(rec));
-            if (!opts.json) display.log(`${formatTrialLine(rec)}\n`, io.stdout);
-          },
-        });
-      } finally {
-        // A run refused before its first trial (a pinned directory) has no progress to report.
-        display.stop(result?.success === true);
-      }
-      if (!result.success) throw new UsageError(result.error.message);
-      const { records, resumed, redone, notRun, costLimitReached, refused, salt } = result.data;
-      const passed = records.filter((r) => r.outcome === "pass").length;
-      const unscored = records.filter((r) => r.passed === null).length;
-      const cost = records.reduce((s, r) => s + (r.cost_usd ?? 0), 0);
-      if (opts.json) {
-        io.stdout(
-          `${JSON.stringify({
-            trials: records.map((r) => ({
-              task_id: r.task_id,
-              epoch: r.epoch,
-              agent: r.agent,
-              passed: r.outcome === "pass",
-              g1: r.g1_passed ?? false,
-              g2: r.g2_passed ?? false,
-              failure_reason: r.outcome === "pass" ? "" : r.failure_reason,
-              outcome: r.outcome,
-            })),
-            summary: {
-              total: records.length,
-              passed,
-              unscored,
-              resumed,
-              redone,
-              not_run: notRun,
-              refused,
-              cost_usd: cost,
-              bank: bank.manifest.content_hash,
-              salt,
-              out: runDir,
-            },
-          })}\n`,
-        );
-      } else {
-        // Resumed trials are listed too, so the listing is the whole grid whatever was redone.
-        for (const r of records) if (!ranNow.has(trialKeyString(r))) io.stdout(`${formatTrialLine(r)}\n`);
-        const lines: string[] = [];
-        if (resumed > 0) lines.push(`(${resumed} trials resumed from ${runDir}, not redone)`);
-        if (redone > 0)
-          lines.push(`(${redone} unscored trials found in ${runDir} were run again: --redo ${opts.redo})`);
-        if (costLimitReached)
-          lines.push(
-            `cost limit reached: ${notRun} trials not run; rerun with a higher --cost-limit to continue`,
-          );
-        lines.push(
-          `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; salt ${salt}; $${cost.toFixed(2)}; ${runDir})`,
-        );
-        io.stdout(`\n${lines.join("\n")}\n`);
-      }
-      // One clear line per model whose key was refused, on stderr whatever the output mode.
-      for (const name of refused) io.stderr(`apiflow: ${refusalLine(agents, name)}\n`);
-      setExit(unscored > 0 || refused.length > 0 ? EXIT_UNSCORED : 0);
+      setExit(await runCommand(opts, command.getOptionValueSource("epochs") === "default", io));
     });
 }
 
@@ -246,28 +142,209 @@ interface RunFlags {
   bank?: string;
   model?: string[];
   agent?: string[];
-  epochs: string;
+  epochs: number;
   tasks?: string;
-  concurrency: string;
+  concurrency: number;
   out?: string;
   baseUrl?: string;
-  temperature: string;
-  maxOutputTokens?: string;
-  maxToolCalls: string;
-  maxTokens: string;
-  maxSeconds: string;
-  maxRetries: string;
-  retryDelayMs: string;
-  callTimeout: string;
-  costLimit?: string;
+  temperature: number;
+  maxOutputTokens?: number;
+  maxToolCalls: number;
+  maxTokens: number;
+  maxSeconds: number;
+  maxRetries: number;
+  retryDelayMs: number;
+  callTimeout: number;
+  costLimit?: number;
   priceTable?: string;
   force?: boolean;
   redo: string;
   salt?: string;
   json?: boolean;
-  progressEvery: string;
+  progressEvery: number;
   queue?: string;
   queueName: string;
+}
+
+/** The grid `apiflow run` runs: bank, tasks, epochs, limits, retries, prices and agents. */
+interface RunPlan {
+  bank: Bank;
+  tasks: Task[];
+  epochs: number;
+  limits: TrialLimits;
+  retry: RetryPolicy;
+  priceTable: PriceTable;
+  agents: RunAgent[];
+  secrets: string[];
+  progress: AgentProgress[];
+  runDir: string;
+}
+
+/** Runs the grid; returns the exit code (see `EXIT_UNSCORED`). */
+async function runCommand(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promise<number> {
+  const plan = await planRun(opts, defaultEpochs, io);
+  const redo = parseRedo(opts.redo);
+  if (!redo.success) throw new UsageError(redo.error.message);
+  // --queue: the same run directory, filled by workers through Redis (src/queue).
+  const queue = opts.queue === undefined ? undefined : queueFromOption(opts.queue);
+  // Loaded only for --queue: the local path never loads BullMQ.
+  const viaQueue = queue ? (await import("../../queue/queue-coordinator.js")).runViaQueue : undefined;
+  const display = new RunProgress(plan.progress, {
+    write: io.stderr,
+    tty: io.isTty,
+    ...(io.isTty ? {} : { intervalMs: opts.progressEvery * 1000 }),
+  });
+  display.start();
+  const ranNow = new Set<string>();
+  let result: Awaited<ReturnType<typeof runViaQueue>> | undefined;
+  try {
+    result = await (queue && viaQueue
+      ? (o: Parameters<typeof runIntoDir>[0]) =>
+          viaQueue({
+            ...o,
+            address: queue,
+            queueName: opts.queueName,
+            retry: plan.retry,
+            onNotice: (line) => display.log(`apiflow: ${line}\n`, io.stderr),
+          })
+      : runIntoDir)({
+      runDir: plan.runDir,
+      bank: plan.bank,
+      agents: plan.agents,
+      tasks: plan.tasks,
+      epochs: plan.epochs,
+      concurrency: opts.concurrency,
+      limits: plan.limits,
+      priceTable: plan.priceTable,
+      ...(opts.costLimit !== undefined ? { costLimitUsd: opts.costLimit } : {}),
+      ...(opts.force ? { force: true } : {}),
+      redo: redo.data,
+      ...(opts.salt !== undefined ? { salt: opts.salt } : {}),
+      progress: plan.progress,
+      secrets: plan.secrets,
+      onRecord: (rec) => {
+        ranNow.add(trialKeyString(rec));
+        if (!opts.json) display.log(`${formatTrialLine(rec)}\n`, io.stdout);
+      },
+    });
+  } finally {
+    // A run refused before its first trial (a pinned directory) has no progress to report.
+    display.stop(result?.success === true);
+  }
+  if (!result.success) throw new UsageError(result.error.message);
+  printRun(result.data, plan, { json: opts.json === true, ranNow, redo: opts.redo }, io);
+  const { records, refused } = result.data;
+  // One clear line per model whose key was refused, on stderr whatever the output mode.
+  for (const name of refused) io.stderr(`apiflow: ${refusalLine(plan.agents, name)}\n`);
+  return records.some((r) => r.passed === null) || refused.length > 0 ? EXIT_UNSCORED : 0;
+}
+
+async function planRun(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promise<RunPlan> {
+  const bank = bankFromOption(opts.bank, io.cwd);
+  // The bare `apiflow run` (the README's first command) runs the deterministic baseline once per
+  // task, so it finishes in seconds offline; an explicit --epochs is always honoured.
+  const bareBaseline =
+    !opts.model?.length && !opts.agent?.length && !io.env.APIFLOW_MODEL?.trim() && defaultEpochs;
+  const epochs = bareBaseline ? 1 : opts.epochs;
+  const limits: TrialLimits = {
+    maxToolCalls: opts.maxToolCalls,
+    maxTokens: opts.maxTokens,
+    maxSeconds: opts.maxSeconds,
+  };
+  const retry: RetryPolicy = {
+    maxRetries: opts.maxRetries,
+    baseDelayMs: opts.retryDelayMs,
+    maxDelayMs: Math.max(DEFAULT_RETRY_POLICY.maxDelayMs, opts.retryDelayMs),
+    callTimeoutMs: opts.callTimeout * 1000,
+  };
+  const tasks = opts.tasks ? bank.tasks.filter((t) => taskGlob(opts.tasks as string)(t.id)) : bank.tasks;
+  if (tasks.length === 0) throw new UsageError(`no task matches --tasks ${opts.tasks}`);
+  const priceTable = readPriceTable(opts.priceTable, io.cwd);
+  const progress: AgentProgress[] = [];
+  const { agents, secrets } = await resolveAgents(opts, io, {
+    concurrency: opts.concurrency,
+    retry,
+    progress,
+  });
+  const external = agents.find((a) => a.settings.kind === "mcp");
+  if (opts.queue !== undefined && external)
+    throw new UsageError(
+      `--queue cannot run ${external.factory.name} (an external MCP agent): workers do not launch commands from the queue; run it without --queue`,
+    );
+  const total = tasks.length * epochs;
+  for (const [i, a] of agents.entries()) {
+    progress[i] = {
+      name: a.factory.name,
+      total,
+      done: 0,
+      passed: 0,
+      doneHere: 0,
+      retries: 0,
+      costUsd: 0,
+      costUnknown: false,
+      ...(a.limiter ? { limiter: a.limiter } : {}),
+    };
+  }
+  const runDir = resolve(
+    io.cwd,
+    opts.out ?? `.apiflow/runs/${bank.manifest.name}-${bank.manifest.content_hash.slice(0, 12)}`,
+  );
+  return { bank, tasks, epochs, limits, retry, priceTable, agents, secrets, progress, runDir };
+}
+
+function printRun(
+  summary: RunIntoDirSummary,
+  plan: RunPlan,
+  how: { json: boolean; ranNow: ReadonlySet<string>; redo: string },
+  io: CliIo,
+): void {
+  const { bank, runDir, agents } = plan;
+  const { records, resumed, redone, notRun, costLimitReached, refused, salt } = summary;
+  const passed = records.filter((r) => r.outcome === "pass").length;
+  const unscored = records.filter((r) => r.passed === null).length;
+  const cost = records.reduce((s, r) => s + (r.cost_usd ?? 0), 0);
+  if (how.json) {
+    io.stdout(
+      `${JSON.stringify({
+        trials: records.map((r) => ({
+          task_id: r.task_id,
+          epoch: r.epoch,
+          agent: r.agent,
+          passed: r.outcome === "pass",
+          g1: r.g1_passed ?? false,
+          g2: r.g2_passed ?? false,
+          failure_reason: r.outcome === "pass" ? "" : r.failure_reason,
+          outcome: r.outcome,
+        })),
+        summary: {
+          total: records.length,
+          passed,
+          unscored,
+          resumed,
+          redone,
+          not_run: notRun,
+          refused,
+          cost_usd: cost,
+          bank: bank.manifest.content_hash,
+          salt,
+          out: runDir,
+        },
+      })}\n`,
+    );
+    return;
+  }
+  // Resumed trials are listed too, so the listing is the whole grid whatever was redone.
+  for (const r of records) if (!how.ranNow.has(trialKeyString(r))) io.stdout(`${formatTrialLine(r)}\n`);
+  const lines: string[] = [];
+  if (resumed > 0) lines.push(`(${resumed} trials resumed from ${runDir}, not redone)`);
+  if (redone > 0)
+    lines.push(`(${redone} unscored trials found in ${runDir} were run again: --redo ${how.redo})`);
+  if (costLimitReached)
+    lines.push(`cost limit reached: ${notRun} trials not run; rerun with a higher --cost-limit to continue`);
+  lines.push(
+    `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; salt ${salt}; $${cost.toFixed(2)}; ${runDir})`,
+  );
+  io.stdout(`\n${lines.join("\n")}\n`);
 }
 
 async function resolveAgents(
@@ -291,31 +368,27 @@ async function resolveAgents(
   }
   const agents: RunAgent[] = [];
   const secrets: string[] = [];
-  const temperature = Number(opts.temperature);
-  if (!Number.isFinite(temperature) || temperature < 0)
-    throw new UsageError(`--temperature must be a number ≥ 0, got ${JSON.stringify(opts.temperature)}`);
-  const maxOutputTokens =
-    opts.maxOutputTokens === undefined ? undefined : positiveInt(opts.maxOutputTokens, "--max-output-tokens");
-  for (const id of models) {
-    const where = { env: io.env, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) };
-    // --queue: the workers build the model with their own keys; the coordinator only describes it.
-    const made = opts.queue === undefined ? createModel(id, where) : describeModel(id, where);
-    if (!made.success) throw new UsageError(made.error.message);
-    const { spec, model, publicBaseUrl } = made.data;
-    secrets.push(...made.data.secrets);
+  const { temperature, maxOutputTokens } = opts;
+  const requests = [
+    ...models.map((id) => modelRequest(id, { temperature, ...(maxOutputTokens ? { maxOutputTokens } : {}) })),
+    ...names.map((name) => {
+      const request = agentRequest(name);
+      if (!request.success) throw new UsageError(request.error.message);
+      return request.data;
+    }),
+  ];
+  for (const request of requests) {
     const index = agents.length;
-    const limiter = new AimdLimiter({ max: ctx.concurrency });
-    const settings = {
-      ...DEFAULT_MODEL_SETTINGS,
-      temperature,
-      ...(maxOutputTokens ? { maxOutputTokens } : {}),
-    };
-    agents.push({
-      factory: modelAgentFactory({
-        name: spec.slug,
-        model,
-        settings,
-        calls: {
+    let limiter: AimdLimiter | undefined;
+    const resolved = await resolveAgent(request, {
+      cwd: io.cwd,
+      env: io.env,
+      ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+      // --queue: the workers build the model with their own keys; the coordinator only describes it.
+      describeOnly: opts.queue !== undefined,
+      calls: () => {
+        limiter = new AimdLimiter({ max: ctx.concurrency });
+        return {
           retry: ctx.retry,
           limiter,
           onEvent: (e) => {
@@ -324,43 +397,13 @@ async function resolveAgents(
             const p = ctx.progress[index];
             if (p) p.retries++;
           },
-        },
-      }),
-      settings: {
-        kind: "model",
-        model_api: spec.id,
-        base_url: publicBaseUrl,
-        temperature,
-        ...(maxOutputTokens ? { max_output_tokens: maxOutputTokens } : {}),
+        };
       },
-      modelApi: spec.id,
-      limiter,
     });
-  }
-  for (const name of names) {
-    if (name.startsWith("mcp:")) {
-      const command = name.slice("mcp:".length).trim();
-      if (command === "")
-        throw new UsageError(
-          '--agent mcp: needs a command, e.g. mcp:"my-agent --server {url} --ticket-file {ticket_file}"',
-        );
-      agents.push({ factory: mcpAgentFactory(command), settings: { kind: "mcp", command } });
-      continue;
-    }
-    const named = NAMED_AGENTS[name as keyof typeof NAMED_AGENTS];
-    if (named) {
-      agents.push({ factory: named, settings: { kind: "scripted" } });
-      continue;
-    }
-    if (/[/\\]|\.(m?js|c?js|m?ts|cts)$/.test(name)) {
-      const loaded = await loadAgentModule(name, io.cwd);
-      if (!loaded.success) throw new UsageError(loaded.error.message);
-      agents.push({ factory: loaded.data, settings: { kind: "module", module: name } });
-      continue;
-    }
-    throw new UsageError(
-      `unknown agent "${name}"; known agents: ${Object.keys(NAMED_AGENTS).join(", ")} (or a module path like ./my-agent.js, or mcp:"<command>")`,
-    );
+    if (!resolved.success) throw new UsageError(resolved.error.message);
+    const { factory, settings, modelApi } = resolved.data;
+    secrets.push(...resolved.data.secrets);
+    agents.push({ factory, settings, ...(modelApi ? { modelApi } : {}), ...(limiter ? { limiter } : {}) });
   }
   const seen = new Set<string>();
   for (const a of agents) {
@@ -375,27 +418,6 @@ function readPriceTable(path: string | undefined, cwd: string): PriceTable {
   const loaded = loadPriceTable(resolve(cwd, path));
   if (!loaded.success) throw new UsageError(loaded.error.message);
   return loaded.data;
-}
-
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
-  return n;
-}
-
-function nonNegativeInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`${flag} must be a whole number ≥ 0, got ${JSON.stringify(text)}`);
-  return n;
-}
-
-function positiveNumber(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new UsageError(`${flag} must be a positive number, got ${JSON.stringify(text)}`);
-  return n;
 }
 
 /**

@@ -5,7 +5,7 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { writeBank } from "../../bank/load-bank.js";
 import { defaultBankContent } from "../../generate/default-bank.js";
-import { protocolVariant } from "../../world/protocol-step.js";
+import { protocolVariant } from "../../generate/protocol-variants.js";
 import { bufferIo } from "../io.js";
 import { registerServe } from "./serve.js";
 

@@ -1,10 +1,11 @@
 import type { Command } from "commander";
 import type { World } from "../../bank/world-schema.js";
-import { prepareTrialWorld } from "../../run/run-trial.js";
+import { prepareTrialWorld } from "../../run/replay-setup.js";
 import { trialSeed } from "../../world/canary.js";
 import { GRAPHQL_PATH } from "../../world/graphql-endpoint.js";
 import { MCP_WORLD_PATH } from "../../world/mcp-world.js";
 import { serveTrialWorld } from "../../world/transport.js";
+import { bankOption, epochOption, portOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import type { SetExit } from "./index.js";
@@ -26,19 +27,19 @@ export function registerServe(program: Command, io: CliIo, _setExit: SetExit, si
   program
     .command("serve")
     .description("serve a task's world over HTTP on 127.0.0.1")
-    .option("--bank <dir>", "bank folder (default: the built-in bank)")
+    .addOption(bankOption())
     .option("--task <id>", "task whose world to serve (default: the bank's first task)")
     .option("--world <id>", "world to serve (its first task's state)")
-    .option("--epoch <n>", "trial epoch (canaries differ per epoch)", "1")
-    .option("--port <n>", "port; 0 picks a free one", "8787")
+    .addOption(epochOption())
+    .addOption(portOption(8787))
     .option("--host <host>", "loopback host", "127.0.0.1")
     .action(
       async (opts: {
         bank?: string;
         task?: string;
         world?: string;
-        epoch: string;
-        port: string;
+        epoch: number;
+        port: number;
         host: string;
       }) => {
         const bank = bankFromOption(opts.bank, io.cwd);
@@ -54,10 +55,7 @@ export function registerServe(program: Command, io: CliIo, _setExit: SetExit, si
         if (!["127.0.0.1", "localhost", "::1"].includes(opts.host)) {
           throw new UsageError("--host must be a loopback address (127.0.0.1, localhost or ::1)");
         }
-        const port = Number(opts.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535)
-          throw new UsageError(`--port must be 0..65535, got ${opts.port}`);
-        const epoch = Number(opts.epoch);
+        const { port, epoch } = opts;
         const trial = await prepareTrialWorld(world, task, trialSeed(bank.manifest.seed, task.id, epoch));
         const served = await serveTrialWorld(trial, port, opts.host);
         io.stdout(`${served.baseUrl}\n`);

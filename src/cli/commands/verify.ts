@@ -2,11 +2,11 @@ import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { modelAgentFactory } from "../../agents/model-agent.js";
-import { createModel } from "../../agents/providers.js";
+import { modelRequest, resolveAgent } from "../../agents/agent-registry.js";
 import { certifyBank } from "../../certify/certify-bank.js";
 import { formatCertifyReport } from "../../certify/format-report.js";
 import type { AgentFactory } from "../../trial/agent.js";
+import { baseUrlOption, parsedOption, positiveInt } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import type { SetExit } from "./index.js";
@@ -15,8 +15,8 @@ interface VerifyFlags {
   json?: string;
   oracleModel?: string;
   baseUrl?: string;
-  attempts: string;
-  minPasses: string;
+  attempts: number;
+  minPasses: number;
 }
 
 /**
@@ -36,16 +36,15 @@ export function registerVerify(program: Command, io: CliIo, setExit: SetExit): v
       "--oracle-model <model>",
       "solvability oracle: a model id provider/model (default: the golden agent)",
     )
-    .option("--base-url <url>", "API base URL for the oracle model (required for openai-compatible/…)")
-    .option("--attempts <n>", "oracle attempts per task (N)", "10")
-    .option("--min-passes <k>", "oracle passes needed to admit a task (k)", "3")
+    .addOption(baseUrlOption("API base URL for the oracle model (required for openai-compatible/…)"))
+    .addOption(parsedOption("--attempts <n>", "oracle attempts per task (N)", positiveInt, 10))
+    .addOption(parsedOption("--min-passes <k>", "oracle passes needed to admit a task (k)", positiveInt, 3))
     .action(async (dir: string, opts: VerifyFlags) => {
       const bank = bankFromOption(dir, io.cwd);
-      const attempts = positiveInt(opts.attempts, "--attempts");
-      const minPasses = positiveInt(opts.minPasses, "--min-passes");
+      const { attempts, minPasses } = opts;
       if (minPasses > attempts)
         throw new UsageError(`--min-passes ${minPasses} exceeds --attempts ${attempts}`);
-      const oracle = opts.oracleModel ? oracleModel(opts.oracleModel, opts.baseUrl, io) : undefined;
+      const oracle = opts.oracleModel ? await oracleModel(opts.oracleModel, opts.baseUrl, io) : undefined;
       const report = await certifyBank(bank, {
         attempts,
         minPasses,
@@ -62,15 +61,12 @@ export function registerVerify(program: Command, io: CliIo, setExit: SetExit): v
     });
 }
 
-function oracleModel(id: string, baseUrl: string | undefined, io: CliIo): AgentFactory {
-  const made = createModel(id, { env: io.env, ...(baseUrl ? { baseUrl } : {}) });
+async function oracleModel(id: string, baseUrl: string | undefined, io: CliIo): Promise<AgentFactory> {
+  const made = await resolveAgent(modelRequest(id), {
+    cwd: io.cwd,
+    env: io.env,
+    ...(baseUrl ? { baseUrl } : {}),
+  });
   if (!made.success) throw new UsageError(made.error.message);
-  return modelAgentFactory({ name: made.data.spec.slug, model: made.data.model });
-}
-
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
-  return n;
+  return made.data.factory;
 }

@@ -4,6 +4,7 @@ import { buildReport } from "../../analyze/build-report.js";
 import { buildHtmlReport } from "../../analyze/html-report.js";
 import { loadRuns } from "../../analyze/load-runs.js";
 import { startViewServer, viewTranscriptBase } from "../../analyze/view-server.js";
+import { bootstrapOption, portOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -19,15 +20,10 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .command("view")
     .description("serve the HTML report with its transcript viewer on 127.0.0.1")
     .argument("<run-dirs...>", "run directories (of one bank)")
-    .option("--port <n>", "port on 127.0.0.1 (0 picks a free one)", "0")
-    .option("--bootstrap <n>", "bootstrap resamples for the 90% CIs", "2000")
-    .action(async (dirs: string[], flags: { port: string; bootstrap: string }) => {
-      const port = Number(flags.port);
-      const resamples = Number(flags.bootstrap);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new UsageError(`view: bad --port ${flags.port}`);
-      if (!Number.isInteger(resamples) || resamples < 0)
-        throw new UsageError(`view: bad --bootstrap ${flags.bootstrap}`);
+    .addOption(portOption(0, "port on 127.0.0.1 (0 picks a free one)"))
+    .addOption(bootstrapOption())
+    .action(async (dirs: string[], flags: { port: number; bootstrap: number }) => {
+      const { port, bootstrap: resamples } = flags;
       const runDirs = dirs.map((d) => resolve(io.cwd, d));
       const loaded = loadRuns(runDirs);
       if (!loaded.success) throw new UsageError(`view: ${loaded.error.message}`);

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
+import { bankOption, baseUrlOption, concurrencyOption, parsedOption, positiveNumber } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
 import { queueFromOption } from "../queue-option.js";
@@ -9,9 +10,9 @@ interface WorkerFlags {
   queue: string;
   queueName: string;
   bank?: string;
-  concurrency: string;
+  concurrency: number;
   baseUrl?: string;
-  stallTimeout: string;
+  stallTimeout: number;
 }
 
 /**
@@ -26,23 +27,21 @@ export function registerWorker(program: Command, io: CliIo, setExit: SetExit): v
     .description("run trials from a Redis queue filled by `apiflow run --queue` (until Ctrl-C)")
     .requiredOption("--queue <url>", "Redis of the queue: redis://HOST:PORT[/DB]")
     .option("--queue-name <name>", "BullMQ queue name (the same as the coordinator's)", DEFAULT_QUEUE_NAME)
-    .option("--bank <dir>", "bank folder (default: the built-in bank); it must be the coordinator's bank")
-    .option("--concurrency <n>", "trials in flight in this worker", "8")
-    .option("--base-url <url>", "API base URL for model jobs (default: the one the coordinator was given)")
-    .option("--stall-timeout <s>", "seconds of silence before a worker's trials go to another worker", "30")
+    .addOption(bankOption("bank folder (default: the built-in bank); it must be the coordinator's bank"))
+    .addOption(concurrencyOption("trials in flight in this worker"))
+    .addOption(baseUrlOption("API base URL for model jobs (default: the one the coordinator was given)"))
+    .addOption(
+      parsedOption(
+        "--stall-timeout <s>",
+        "seconds of silence before a worker's trials go to another worker",
+        positiveNumber,
+        30,
+      ),
+    )
     .action(async (opts: WorkerFlags) => {
       const address = queueFromOption(opts.queue);
       const bank = bankFromOption(opts.bank, io.cwd);
-      const concurrency = Number(opts.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1)
-        throw new UsageError(
-          `--concurrency must be a positive integer, got ${JSON.stringify(opts.concurrency)}`,
-        );
-      const stall = Number(opts.stallTimeout);
-      if (!Number.isFinite(stall) || stall <= 0)
-        throw new UsageError(
-          `--stall-timeout must be a positive number, got ${JSON.stringify(opts.stallTimeout)}`,
-        );
+      const { concurrency, stallTimeout: stall } = opts;
       const log = (line: string) => io.stderr(`${line}\n`);
       // Loaded only here, so other commands never load BullMQ.
       const { startQueueWorker } = await import("../../queue/queue-worker.js");

@@ -1,0 +1,102 @@
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
+import { convertStep, type VariantProtocol } from "../world/protocol-step.js";
+
+export type { VariantProtocol } from "../world/protocol-step.js";
+
+export type VariantResult =
+  | { success: true; data: { world: World; tasks: Task[] } }
+  | { success: false; error: { code: "unmapped_request"; path: string; message: string } };
+
+const NOTES: Record<VariantProtocol, string> = {
+  graphql:
+    "Note: this API is served as GraphQL at POST /graphql. Every REST route named above is a field of the schema (its description names the route: `GET /v3/things/{id}` is a query field, writes are mutations, `issueToken` mints tokens); send the bearer token as the request's Authorization header. The schema is the workspace's spec entity.",
+  mcp: "Note: this API is served as MCP tools at POST /mcp. Every REST route named above is a tool named after it (its description names the route; `issue_token` mints tokens); send the bearer token as the request's Authorization header. The tool list is the workspace's spec entity.",
+};
+
+function withNote(ticket: string, protocol: VariantProtocol): string {
+  const marker = "\n\nWhen you have finished";
+  const at = ticket.indexOf(marker);
+  const note = `\n\n${NOTES[protocol]}`;
+  return at < 0 ? `${ticket}${note}` : `${ticket.slice(0, at)}${note}${ticket.slice(at)}`;
+}
+
+/**
+ * The GraphQL or MCP variant of a generated world and its tasks: the same records, routes,
+ * behaviours and storyline, served through one endpoint. Golden and setup steps are rewritten call
+ * for call as protocol-native `execute_native` steps (`{protocol: "graphql", query, variables}`,
+ * `{protocol: "mcp", tool, arguments}`) with capture paths moved to where the value sits in the
+ * response the workspace stores, so the token budget, the clock and every
+ * canary match the REST storyline. Graders are kept as they are: every operation is logged as the
+ * REST exchange it stands for, so the same predicates hold. Ids get the protocol as a suffix
+ * (`harbor-telemetry-graphql`, tasks `harbor-telemetry-graphql-sub03`).
+ *
+ * @example const v = protocolVariant(world, tasks, "graphql"); if (v.success) bank.worlds.push(v.data.world);
+ */
+export function protocolVariant(
+  world: World,
+  tasks: readonly Task[],
+  protocol: VariantProtocol,
+): VariantResult {
+  const id = `${world.id}-${protocol}`;
+  const out: Task[] = [];
+  for (const task of tasks) {
+    if (task.world !== world.id) continue;
+    const convert = (steps: readonly GoldenStep[], part: string): GoldenStep[] | string => {
+      const converted: GoldenStep[] = [];
+      for (const [i, step] of steps.entries()) {
+        const c = convertStep(world, protocol, step, `${task.id}.${part}[${i}]`);
+        if (typeof c === "string") return c;
+        converted.push(c);
+      }
+      return converted;
+    };
+    const setup = convert(task.setup, "setup");
+    const golden = convert(task.golden, "golden");
+    for (const r of [setup, golden]) {
+      if (typeof r === "string") {
+        return {
+          success: false,
+          error: { code: "unmapped_request", path: r.split(":")[0] as string, message: r },
+        };
+      }
+    }
+    out.push({
+      ...task,
+      id: task.id.startsWith(`${world.id}-`)
+        ? `${id}-${task.id.slice(world.id.length + 1)}`
+        : `${task.id}.${protocol}`,
+      world: id,
+      ticket: withNote(task.ticket, protocol),
+      setup: setup as GoldenStep[],
+      golden: golden as GoldenStep[],
+    });
+  }
+  return { success: true, data: { world: { ...world, id, protocol }, tasks: out } };
+}
+
+/**
+ * `--protocols graphql,mcp` as a list, or a one-line error.
+ *
+ * @example parseProtocols("graphql,mcp") // { success: true, data: ["graphql", "mcp"] }
+ */
+export function parseProtocols(
+  list: string,
+):
+  | { success: true; data: VariantProtocol[] }
+  | { success: false; error: { code: "bad_protocol"; message: string } } {
+  const items = list
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const bad = items.find((p) => p !== "graphql" && p !== "mcp");
+  if (bad !== undefined || items.length === 0)
+    return {
+      success: false,
+      error: {
+        code: "bad_protocol",
+        message: `--protocols takes graphql, mcp or graphql,mcp, got ${JSON.stringify(list)}`,
+      },
+    };
+  return { success: true, data: [...new Set(items as VariantProtocol[])] };
+}
