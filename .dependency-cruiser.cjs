@@ -21,8 +21,8 @@ const FLOORS = [
   ["cli"], // thin commands
 ];
 
-/** Tests and test support (fixtures, shared test banks and helpers). */
-const TEST = "(\\.test\\.ts|\\.test-fixture\\.ts|/test-[^/]*\\.ts)$";
+/** Tests and test support (fixtures, shared test banks and helpers; test/ holds the shared ones). */
+const TEST = "(\\.test\\.ts|\\.test-fixture\\.ts|/test-[^/]*\\.ts)$|^test/";
 const folder = (names) => `^src/(${names.join("|")})/`;
 const ALL = FLOORS.flat();
 

@@ -6,7 +6,9 @@ import type { BenchFigure, Benchmark } from "./figure.js";
  */
 const BENCHMARKS: Array<() => Promise<Benchmark>> = [
   () => import("./grade.bench.js").then((m) => m.default),
+  () => import("./regrade.bench.js").then((m) => m.default),
   () => import("./analyze.bench.js").then((m) => m.benchmark()),
+  () => import("./analyze.bench.js").then((m) => m.reportBenchmark()),
   () => import("./world.bench.js").then((m) => m.default),
   () => import("./generate.bench.js").then((m) => m.default),
   () => import("./runner.bench.js").then((m) => m.default),

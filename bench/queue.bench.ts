@@ -8,8 +8,8 @@ import { harborTasks } from "../src/generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../src/generate/harbor-world.js";
 import { runViaQueue } from "../src/queue/queue-coordinator.js";
 import { parseQueueUrl } from "../src/queue/queue-url.js";
-import { testRedis } from "../src/queue/redis-server.test-fixture.js";
 import { DEFAULT_PRICE_TABLE } from "../src/run/price-table.js";
+import { testRedis } from "../test/support/redis-server.js";
 import type { BenchFigure, Benchmark } from "./figure.js";
 import fixedLatencyAgent, { STEP_MS, STEPS } from "./fixed-latency-agent.js";
 

@@ -141,7 +141,8 @@ export async function resolveAgent(
     case "mcp":
       if (context.refuseMcp !== undefined) return unavailable(context.refuseMcp);
       if (!settings.command) return unavailable(`agent ${name ?? "mcp"} names no command`);
-      return done(mcpAgentFactory(settings.command));
+      // Named by `run --agent-name` when given, else by a digest of the command.
+      return done(mcpAgentFactory(settings.command, name !== undefined ? { name } : {}));
     case "module": {
       if (!settings.module) return unavailable(`agent ${name ?? ""} names no module`);
       const loaded = await loadAgentModule(settings.module, context.cwd);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { buildReport } from "./build-report.js";
+import { reportMarkdown } from "./format-tables.js";
 import { ReportSchema } from "./report-schema.js";
-import { trial } from "./test-records.js";
 
 describe("buildReport", () => {
   const recs = [
@@ -44,6 +45,35 @@ describe("buildReport", () => {
     expect(r.null_model["2"]).toMatchObject({ observed: 0.25, predicted: 0.5, n: 4, n_predicted: 2 });
     expect(r.null_model["2"]).toMatchObject({ observed_clean: 0.5, predicted_clean: 0.5 });
     expect(r.slices.by_model.a?.failures).toMatchObject({ g2_only: 1, n: 1 });
+  });
+
+  it("names the interval method and worlds, warns below the minimum, and puts an interval on every slice", () => {
+    const r = buildReport(recs);
+    expect(r.interval).toMatchObject({ level: 0.9, clusters: 2, min_clusters: 10 });
+    expect(r.interval.method).toMatch(/cluster-robust/);
+    expect(r.interval.warning).toMatch(/only 2 worlds/);
+    // Two worlds: all, chain and chain length 2 have intervals; solo lives in w01 only (one cluster).
+    expect(r.slices.all.clusters).toBe(2);
+    expect(r.slices.all.ci90).not.toBeNull();
+    expect(r.slices.solo).toMatchObject({ clusters: 1, ci90: null });
+    // A single world's slice clusters by task: w01 has three tasks.
+    expect(r.slices.by_world.w01?.clusters).toBe(3);
+    expect(r.models.a?.best_of_k_ci90).not.toBeNull();
+    expect(r.models.a?.all_k_of_k_ci90).not.toBeNull();
+    expect(r.items).toBeUndefined();
+    const md = reportMarkdown(r);
+    expect(md).toContain("**Warning:** only 2 worlds");
+    expect(md).not.toContain("Items (per task)");
+  });
+
+  it("adds the item analysis on request, in JSON and Markdown", () => {
+    const r = ReportSchema.parse(buildReport(recs, { items: true }));
+    // w02-chain-1to02 is passed by no one (as the screen says); w01-sub01 by both models.
+    expect(r.items?.items.find((i) => i.task_id === "v56-w02-chain-1to02")?.flags).toEqual(["none_pass"]);
+    expect(r.items?.items.find((i) => i.task_id === "v56-w01-sub01")?.flags).toEqual(["all_pass"]);
+    const md = reportMarkdown(r);
+    expect(md).toContain("### Items (per task)");
+    expect(md).toMatch(/\| v56-w02-chain-1to02 \|.*\| none pass \|/);
   });
 
   it("is deterministic for a seed", () => {

@@ -1,8 +1,8 @@
-import { Rng } from "../bank/rng.js";
 import { isScored, OUTCOMES, type Outcome, type TrialRecord } from "../run/trial-record.js";
-import { clusterBootstrapRatio } from "./cluster-bootstrap.js";
+import { intervalHeader } from "./cluster-robust.js";
 import { cleanSlice, consensusScreen } from "./consensus-screen.js";
 import { costFrontier, costSummary } from "./cost.js";
+import { itemAnalysis } from "./item-analysis.js";
 import { independentErrorNull } from "./null-model.js";
 import { reliability } from "./reliability.js";
 import { REPORT_VERSION, type Report, type Spread } from "./report-schema.js";
@@ -10,26 +10,19 @@ import { computeSlices, groupBy, naturalCompare, type SliceStats, slicesBy } fro
 import { spread } from "./spread.js";
 
 export interface ReportOptions {
-  /** Bootstrap resamples for the CIs (default 2000; 0 skips the intervals). */
+  /**
+   * @deprecated Ignored: the intervals are closed-form (cluster-robust, `cluster-robust.ts`) since
+   * report version 2. Accepted so callers written for the bootstrap still compile.
+   */
   resamples?: number;
-  /** Bootstrap seed (default `apiflow-report`): the same seed gives the same intervals. */
+  /** @deprecated Ignored, as `resamples`. */
   seed?: string;
+  /** Add the item analysis (`report.items`). */
+  items?: boolean;
   /** Where the trials came from, recorded in the report. */
   runs?: Array<{ dir: string; trials: number }>;
   /** The consensus screen's minimum of models (default `MIN_SCREEN_MODELS`). */
   screenMinModels?: number;
-}
-
-/** Pooled pass rate by world, as bootstrap clusters. */
-function worldClusters(records: readonly TrialRecord[]) {
-  const byWorld = groupBy(
-    records.filter((r) => isScored(r)),
-    (r) => r.world,
-  );
-  return [...byWorld.keys()].sort(naturalCompare).map((w) => {
-    const rs = byWorld.get(w)!;
-    return { num: rs.filter((r) => r.passed).length, den: rs.length };
-  });
 }
 
 function spreads(models: Report["models"]): { abs: Spread; logOdds: Spread } {
@@ -60,16 +53,12 @@ function outcomeCounts(records: readonly TrialRecord[]): Partial<Record<Outcome,
 }
 
 /**
- * Every figure of the report from the stored trials of one bank. Pure and deterministic: the
- * bootstrap draws from an `Rng` seeded with `opts.seed`, one stream per agent, so adding an agent
- * leaves the others' intervals unchanged.
+ * Every figure of the report from the stored trials of one bank. Pure and deterministic; every
+ * interval is the cluster-robust one over worlds (`cluster-robust.ts`), so no seed is involved.
  *
- * @example const report = buildReport([...store.all()], { resamples: 2000, seed: "paper" });
+ * @example const report = buildReport([...store.all()], { items: true });
  */
 export function buildReport(records: readonly TrialRecord[], opts: ReportOptions = {}): Report {
-  const resamples = opts.resamples ?? 2000;
-  const seed = opts.seed ?? "apiflow-report";
-  const level = 0.9;
   const screen = consensusScreen(records, opts.screenMinModels ? { minModels: opts.screenMinModels } : {});
   const clean = cleanSlice(records, screen);
   const flagged = new Set(screen.flagged_cells);
@@ -82,11 +71,10 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
   for (const agent of [...byAgent.keys()].sort(naturalCompare)) {
     const rs = byAgent.get(agent)!;
     const slices = computeSlices(rs);
-    const boot = clusterBootstrapRatio(worldClusters(rs), { resamples, rng: Rng.derive(seed, agent), level });
     models[agent] = {
       pass_rate: slices.all.pass_rate,
       n: slices.all.n,
-      ci90: boot.ci,
+      ci90: slices.all.ci90,
       ...reliability(rs),
       trials: {
         total: rs.length,
@@ -101,11 +89,12 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
     };
   }
   const { abs, logOdds } = spreads(models);
+  const worlds = new Set(records.filter((r) => isScored(r)).map((r) => r.world)).size;
   return {
     report_version: REPORT_VERSION,
     bank_hashes: [...new Set(records.map((r) => r.bank_hash))].sort(),
     runs: opts.runs ?? [],
-    bootstrap: { resamples, seed, level },
+    interval: intervalHeader(worlds),
     trials: { total: records.length, scored, unscored: records.length - scored, by_outcome: byOutcome },
     slices: { ...computeSlices(records), by_model: slicesBy(records, (r) => r.agent) },
     clean: { ...computeSlices(clean), by_model: slicesBy(clean, (r) => r.agent) },
@@ -119,5 +108,6 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
         Object.entries(models).map(([agent, m]) => ({ agent, cost: m.cost, pass_rate: m.pass_rate })),
       ),
     },
+    ...(opts.items ? { items: itemAnalysis(records) } : {}),
   };
 }

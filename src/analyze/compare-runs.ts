@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { Rng } from "../bank/rng.js";
 import { isScored, type TrialRecord } from "../run/trial-record.js";
-import { clusterBootstrapRatio } from "./cluster-bootstrap.js";
+import {
+  clusterRobustRatio,
+  IntervalHeaderSchema,
+  intervalHeader,
+  mddFactor,
+  REPORT_LEVEL,
+} from "./cluster-robust.js";
 import { groupBy, naturalCompare } from "./slice-stats.js";
-
-/** z for a two-sided α = 0.05 test plus z for 80% power: the usual minimum-detectable-difference factor. */
-const MDD_FACTOR = 1.959964 + 0.841621;
 
 export const PairedComparisonSchema = z.object({
   /** Tasks scored in both runs (the paired units). */
@@ -15,12 +17,17 @@ export const PairedComparisonSchema = z.object({
   pass_rate_b: z.number().nullable(),
   /** B − A. */
   diff: z.number().nullable(),
-  /** 90% paired cluster-bootstrap interval of `diff` (worlds resampled, each task's A and B kept together). */
+  /** 90% paired cluster-robust interval of `diff`: per-task B − A, clustered by world. */
   ci90: z.tuple([z.number(), z.number()]).nullable(),
-  /** Bootstrap standard error of `diff`. */
+  /** Cluster-robust (CR2) standard error of `diff`. */
   se: z.number().nullable(),
-  /** Smallest |diff| this design detects at α = 0.05 (two-sided) with 80% power: 2.80 × se. */
+  /**
+   * Smallest |diff| this design detects with 80% power by a two-sided test at the interval's own
+   * level (α = 0.10 for a 90% interval), with t(W−1): (t₀.₉₅ + t₀.₈₀) × se, 2.65 × se at 13 worlds.
+   */
   mdd: z.number().nullable(),
+  /** Worlds the interval rests on. */
+  clusters: z.number().int(),
   /** Chance that one epoch of A and one of B disagree on a task, averaged over tasks. */
   flip_rate: z.number().nullable(),
   /** Of which A failed and B passed … */
@@ -34,7 +41,8 @@ export const ComparisonSchema = z.object({
   bank_hash: z.string(),
   /** How trials were paired: by agent name, or the single agent of A against the single agent of B. */
   pairing: z.enum(["by_agent", "single_agents"]),
-  bootstrap: z.object({ resamples: z.number().int(), seed: z.string() }),
+  /** The interval method, level and worlds of `overall`, with a warning below the minimum. */
+  interval: IntervalHeaderSchema,
   overall: PairedComparisonSchema,
   agents: z.record(z.string(), PairedComparisonSchema),
 });
@@ -61,7 +69,7 @@ function taskRates(records: readonly TrialRecord[]): Map<string, { world: string
   );
 }
 
-function compareUnits(units: readonly Unit[], resamples: number, rng: Rng): PairedComparison {
+function compareUnits(units: readonly Unit[]): PairedComparison {
   if (units.length === 0) {
     return {
       tasks: 0,
@@ -71,6 +79,7 @@ function compareUnits(units: readonly Unit[], resamples: number, rng: Rng): Pair
       ci90: null,
       se: null,
       mdd: null,
+      clusters: 0,
       flip_rate: null,
       flips_up: null,
       flips_down: null,
@@ -81,17 +90,19 @@ function compareUnits(units: readonly Unit[], resamples: number, rng: Rng): Pair
   const clusters = [...byWorld.keys()]
     .sort(naturalCompare)
     .map((w) => ({ num: byWorld.get(w)!.reduce((s, u) => s + (u.b - u.a), 0), den: byWorld.get(w)!.length }));
-  const boot = clusterBootstrapRatio(clusters, { resamples, rng, level: 0.9 });
+  const ci = clusterRobustRatio(clusters, { level: REPORT_LEVEL, proportion: false, bounds: [-1, 1] });
+  const factor = mddFactor(REPORT_LEVEL, ci.clusters);
   const up = mean((u) => (1 - u.a) * u.b);
   const down = mean((u) => u.a * (1 - u.b));
   return {
     tasks: units.length,
     pass_rate_a: mean((u) => u.a),
     pass_rate_b: mean((u) => u.b),
-    diff: boot.estimate,
-    ci90: boot.ci,
-    se: boot.se,
-    mdd: boot.se === null ? null : MDD_FACTOR * boot.se,
+    diff: ci.estimate,
+    ci90: ci.ci,
+    se: ci.se,
+    mdd: ci.se === null || factor === null ? null : factor * ci.se,
+    clusters: ci.clusters,
     flip_rate: up + down,
     flips_up: up,
     flips_down: down,
@@ -100,18 +111,17 @@ function compareUnits(units: readonly Unit[], resamples: number, rng: Rng): Pair
 
 /**
  * Compare two runs of the same bank, task by task: per-task flip rate, the difference in pass rate
- * (B − A) with a paired cluster-bootstrap CI over worlds, and the minimum detectable difference of
- * that design. Trials pair by agent; two single-agent runs of different agents pair with each other.
+ * (B − A) with a paired cluster-robust CI over worlds, and the minimum detectable difference of
+ * that design at the same level. Trials pair by agent; two single-agent runs of different agents
+ * pair with each other. (`opts` is accepted for callers written for the old bootstrap, and ignored.)
  *
- * @example const res = compareRuns(recordsA, recordsB, { resamples: 2000 }); if (res.success) res.data.overall.diff
+ * @example const res = compareRuns(recordsA, recordsB); if (res.success) res.data.overall.diff
  */
 export function compareRuns(
   a: readonly TrialRecord[],
   b: readonly TrialRecord[],
-  opts: { resamples?: number; seed?: string } = {},
+  _opts: { resamples?: number; seed?: string } = {},
 ): { success: true; data: Comparison } | { success: false; error: CompareError } {
-  const resamples = opts.resamples ?? 2000;
-  const seed = opts.seed ?? "apiflow-compare";
   const banks = [...new Set([...a, ...b].map((r) => r.bank_hash))];
   if (banks.length !== 1) {
     return {
@@ -150,18 +160,19 @@ export function compareRuns(
       .sort(naturalCompare)
       .map((t) => ({ world: ta.get(t)!.world, a: ta.get(t)!.rate, b: tb.get(t)!.rate }));
     all.push(...units);
-    agents[name] = compareUnits(units, resamples, Rng.derive(seed, name));
+    agents[name] = compareUnits(units);
   }
   if (all.length === 0) {
     return { success: false, error: { code: "no_pairs", message: "no task was scored in both runs" } };
   }
+  const overall = compareUnits(all);
   return {
     success: true,
     data: {
       bank_hash: banks[0]!,
       pairing,
-      bootstrap: { resamples, seed },
-      overall: compareUnits(all, resamples, Rng.derive(seed, "overall")),
+      interval: intervalHeader(overall.clusters),
+      overall,
       agents,
     },
   };

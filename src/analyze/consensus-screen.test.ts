@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { cleanSlice, consensusScreen, MIN_SCREEN_MODELS } from "./consensus-screen.js";
-import { trial } from "./test-records.js";
 
 describe("consensusScreen", () => {
   it("flags chain cells no model passes in any epoch, and the clean slice drops them", () => {

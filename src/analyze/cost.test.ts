@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { costFrontier, costSummary } from "./cost.js";
-import { trial } from "./test-records.js";
 
 describe("cost", () => {
   it("averages price over priced trials and tokens over all", () => {

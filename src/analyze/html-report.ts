@@ -3,9 +3,10 @@ import { isAbsolute, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { OUTCOMES, type TrialRecord } from "../run/trial-record.js";
 import { pct, reportTables } from "./format-tables.js";
-import { renderChartSvg, reportCharts } from "./report-charts.js";
+import { type ChartSpec, renderChartSvg, reportCharts, taskViewerHref } from "./report-charts.js";
 import type { Report } from "./report-schema.js";
 import { TRANSCRIPT_VIEWER_SCRIPT } from "./transcript-viewer-script.js";
+import { explainTranscript } from "./trial-evidence.js";
 
 /** A trial as the page's viewer knows it, with the run directory it came from. */
 export interface ViewerTrial {
@@ -39,20 +40,10 @@ function transcriptFile(runDir: string, path: string): string {
 }
 
 /**
- * The self-contained HTML report: every chart as inline SVG rendered at build time, the tables,
- * and the lazy transcript viewer. No script or style is loaded from anywhere; it works offline.
- *
- * @example writeFileSync("report.html", await buildHtmlReport(report, trials, { runs: ["runs/a"] }));
+ * The viewer's trial index: small integer rows referencing shared string tables (56k trials ≈
+ * 1–2 MB): agent, task, epoch, outcome, transcript path, run.
  */
-export async function buildHtmlReport(
-  report: Report,
-  trials: readonly ViewerTrial[],
-  opts: HtmlReportOptions,
-): Promise<string> {
-  const charts = reportCharts(report);
-  const svgs = await Promise.all(charts.map((c) => renderChartSvg(c.spec)));
-
-  // The trial index: small integer rows referencing shared string tables (56k trials ≈ 1–2 MB).
+function trialIndex(trials: readonly ViewerTrial[], opts: HtmlReportOptions) {
   const agents = [...new Set(trials.map((t) => t.record.agent))].sort();
   const tasks = [...new Set(trials.map((t) => t.record.task_id))].sort();
   const agentIx = new Map(agents.map((a, i) => [a, i]));
@@ -69,6 +60,32 @@ export async function buildHtmlReport(
     return [agentIx.get(r.agent)!, taskIx.get(r.task_id)!, r.epoch, outcomeIx.get(r.outcome)!, p, t.run];
   });
   const bases = opts.transcriptBases ?? opts.runs.map((d) => `${d.replace(/\/+$/, "")}/`);
+  return { agents, tasks, paths, bases, rows };
+}
+
+/** One chart as a figure: its title and caption, then its SVG. */
+function chartFigure(c: ChartSpec, svg: string): string {
+  return `<figure class="chart" data-chart="${c.id}">
+<figcaption><h2>${esc(c.title)}</h2><p>${esc(c.caption)}</p></figcaption>
+${svg}
+</figure>`;
+}
+
+/**
+ * The self-contained HTML report: every chart as inline SVG rendered at build time, the tables,
+ * and the lazy transcript viewer. No script or style is loaded from anywhere; it works offline.
+ *
+ * @example writeFileSync("report.html", await buildHtmlReport(report, trials, { runs: ["runs/a"] }));
+ */
+export async function buildHtmlReport(
+  report: Report,
+  trials: readonly ViewerTrial[],
+  opts: HtmlReportOptions,
+): Promise<string> {
+  const charts = reportCharts(report);
+  const svgs = await Promise.all(charts.map((c) => renderChartSvg(c.spec)));
+
+  const { agents, tasks, paths, bases, rows } = trialIndex(trials, opts);
 
   // Embed only when the whole set fits the budget, so a page never carries half of a large run.
   const limit = opts.embedLimitBytes ?? DEFAULT_EMBED_LIMIT_BYTES;
@@ -89,27 +106,24 @@ export async function buildHtmlReport(
     }
     if (total <= limit) {
       embedded = files
-        .map(
-          ({ i, file }) =>
-            `<script type="application/gzip-base64" id="tx-${i}">${gzipSync(readFileSync(file)).toString("base64")}</script>`,
-        )
+        .map(({ i, file }) => {
+          const tx = `<script type="application/gzip-base64" id="tx-${i}">${gzipSync(readFileSync(file)).toString("base64")}</script>`;
+          // The verdict's evidence, from the stored event log beside the transcript (when there is one).
+          const ex = explainTranscript(file);
+          return ex ? `${tx}\n<script type="application/json" id="ev-${i}">${scriptJson(ex)}</script>` : tx;
+        })
         .join("\n");
     }
   }
 
-  const figures = charts
-    .map(
-      (c, i) => `<figure class="chart" data-chart="${c.id}">
-<figcaption><h2>${esc(c.title)}</h2><p>${esc(c.caption)}</p></figcaption>
-${svgs[i]}
-</figure>`,
-    )
-    .join("\n");
+  const figures = charts.map((c, i) => chartFigure(c, svgs[i] as string)).join("\n");
   const tables = reportTables(report)
     .map(
-      (t) => `<section class="table"><h2>${esc(t.title)}</h2><table>
+      (
+        t,
+      ) => `<section class="table"><h2>${esc(t.title)}</h2>${t.note ? `<p class="note">${esc(t.note)}</p>` : ""}<table>
 <thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead>
-<tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => `<td${t.right?.includes(i) ? ' class="num"' : ""}>${esc(c)}</td>`).join("")}</tr>`).join("\n")}</tbody>
+<tbody>${t.rows.map((r) => `<tr>${r.map((c, i) => `<td${t.right?.includes(i) ? ' class="num"' : ""}>${i === t.taskColumn ? `<a href="${esc(taskViewerHref(c))}">${esc(c)}</a>` : esc(c)}</td>`).join("")}</tr>`).join("\n")}</tbody>
 </table></section>`,
     )
     .join("\n");
@@ -141,11 +155,17 @@ ol.messages { padding-left: 1.2rem; } li.msg { margin-bottom: 0.6rem; } .role { 
 li.msg pre { white-space: pre-wrap; word-break: break-word; background: #f9fafb; padding: 4px 6px; margin: 2px 0; font-size: 12px; }
 li.msg.user pre { background: #eff6ff; } li.msg.tool pre { background: #f0fdf4; } pre.call { background: #fefce8 !important; } .error { color: #b91c1c; }
 tr.bad td { color: #b91c1c; }
+.tx-body { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
+.evidence { font-size: 12px; position: sticky; top: 0; } .evidence li { margin-bottom: 0.4rem; } .evidence ul { padding-left: 1rem; margin: 2px 0; color: #374151; }
+.evidence .ok { color: #15803d; } .evidence .bad { color: #b91c1c; }
+p.warning { background: #fef3c7; border-left: 4px solid #d97706; padding: 0.4rem 0.8rem; } p.note { color: #4b5563; margin: 0 0 0.4rem; }
+figure.chart a { cursor: pointer; }
 </style>
 </head>
 <body>
 <h1>APIFlow-Bench report</h1>
-<p class="lede">Bank ${esc(report.bank_hashes.join(", ") || "—")} · ${report.runs.length} run(s) · denominators are scored trials; 90% intervals by cluster bootstrap over worlds (${report.bootstrap.resamples} resamples, seed ${esc(report.bootstrap.seed)}).</p>
+<p class="lede">Bank ${esc(report.bank_hashes.join(", ") || "—")} · ${report.runs.length} run(s) · denominators are scored trials; ${Math.round(report.interval.level * 100)}% intervals: ${esc(report.interval.method)}, ${report.interval.clusters} worlds.</p>
+${report.interval.warning ? `<p class="warning" id="interval-warning">Warning: ${esc(report.interval.warning)}.</p>` : ""}
 <div class="kpis">
 <div><b>${report.trials.total.toLocaleString("en-US")}</b>trials</div>
 <div><b>${report.trials.scored.toLocaleString("en-US")}</b>scored</div>

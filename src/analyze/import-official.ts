@@ -98,6 +98,18 @@ async function copyNotOntoItself(src: string, dest: string): Promise<void> {
   await copyFile(src, dest);
 }
 
+/** Why the source folder cannot be read, or null when it can. */
+async function sourceError(dir: string, source: string): Promise<ImportError | null> {
+  try {
+    const dirents = await opendir(source);
+    await dirents.close();
+    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code === "ENOTDIR" ? "source_not_dir" : "source_missing";
+    return { code, message: `cannot read ${dir}: ${(e as Error).message}` };
+  }
+}
+
 /**
  * Import published APIFlow-Bench 1.0 transcripts (`<dir>/<model-slug>/<task_id>-t<N>.json`) into the
  * results store of `outDir`, one agent per model slug. Streaming: files are read and parsed a few
@@ -115,13 +127,8 @@ export async function importOfficial(
   opts: ImportOptions = {},
 ): Promise<{ success: true; data: ImportResult } | { success: false; error: ImportError }> {
   const source = resolve(dir);
-  try {
-    const dirents = await opendir(source);
-    await dirents.close();
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code === "ENOTDIR" ? "source_not_dir" : "source_missing";
-    return { success: false, error: { code, message: `cannot read ${dir}: ${(e as Error).message}` } };
-  }
+  const unreadable = await sourceError(dir, source);
+  if (unreadable) return { success: false, error: unreadable };
   const mode = opts.transcripts ?? "link";
   const reference = mode === "reference";
   const concurrency = Math.max(1, opts.concurrency ?? 2);
@@ -227,6 +234,17 @@ export async function importOfficial(
 
   result.agents = [...agents].sort();
   result.bank_hashes = [...banks].sort();
+  writeImportManifest(outDir, source, mode, result);
+  return { success: true, data: result };
+}
+
+/** The run manifest of an import: its source and counts, the agents of earlier imports kept. */
+function writeImportManifest(
+  outDir: string,
+  source: string,
+  mode: NonNullable<ImportOptions["transcripts"]>,
+  result: ImportResult,
+): void {
   const previous = readRunManifest(outDir);
   writeRunManifest(outDir, {
     schema_version: 1,
@@ -245,5 +263,4 @@ export async function importOfficial(
       malformed_files: result.malformed.slice(0, 1000),
     },
   });
-  return { success: true, data: result };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isScored, type TrialRecord } from "../run/trial-record.js";
+import { clusterRobustRatio, REPORT_LEVEL } from "./cluster-robust.js";
 import { naturalCompare } from "./slice-stats.js";
 
 export const NullModelPointSchema = z.object({
@@ -15,6 +16,17 @@ export const NullModelPointSchema = z.object({
   n_predicted: z.number().int(),
   n_clean: z.number().int(),
   n_predicted_clean: z.number().int(),
+  /**
+   * Observed − predicted over the trials that have a prediction (mean of pass − product), with its
+   * 90% cluster-robust interval over worlds. The prediction is estimated from the same world's solo
+   * trials; clustering by world carries that noise into the interval too.
+   */
+  gap: z.number().nullable(),
+  gap_ci90: z.tuple([z.number(), z.number()]).nullable(),
+  gap_clean: z.number().nullable(),
+  gap_clean_ci90: z.tuple([z.number(), z.number()]).nullable(),
+  /** Worlds with a chain of this length (the intervals' clusters). */
+  worlds: z.number().int(),
 });
 export type NullModelPoint = z.infer<typeof NullModelPointSchema>;
 
@@ -40,15 +52,47 @@ export function independentErrorNull(
     if (r.passed) s.passes++;
     solo.set(key, s);
   }
+  type Gap = Map<string, { num: number; den: number }>;
   const acc = new Map<
     number,
-    { n: number; passes: number; np: number; sp: number; nc: number; pc: number; npc: number; spc: number }
+    {
+      n: number;
+      passes: number;
+      np: number;
+      sp: number;
+      nc: number;
+      pc: number;
+      npc: number;
+      spc: number;
+      worlds: Set<string>;
+      gap: Gap;
+      gapClean: Gap;
+    }
   >();
+  const addGap = (g: Gap, world: string, d: number) => {
+    const c = g.get(world) ?? { num: 0, den: 0 };
+    c.num += d;
+    c.den++;
+    g.set(world, c);
+  };
   for (const r of records) {
     if (r.kind !== "chain" || !isScored(r)) continue;
     const L = r.length!;
-    const a = acc.get(L) ?? { n: 0, passes: 0, np: 0, sp: 0, nc: 0, pc: 0, npc: 0, spc: 0 };
+    const a = acc.get(L) ?? {
+      n: 0,
+      passes: 0,
+      np: 0,
+      sp: 0,
+      nc: 0,
+      pc: 0,
+      npc: 0,
+      spc: 0,
+      worlds: new Set<string>(),
+      gap: new Map(),
+      gapClean: new Map(),
+    };
     acc.set(L, a);
+    a.worlds.add(r.world);
     const clean = isClean(r);
     const pass = r.passed ? 1 : 0;
     a.n++;
@@ -65,9 +109,11 @@ export function independentErrorNull(
     if (product === null) continue;
     a.np++;
     a.sp += product;
+    addGap(a.gap, r.world, pass - product);
     if (clean) {
       a.npc++;
       a.spc += product;
+      addGap(a.gapClean, r.world, pass - product);
     }
   }
   const ratio = (x: number, n: number) => (n ? x / n : null);
@@ -77,6 +123,9 @@ export function independentErrorNull(
       .sort(naturalCompare)
       .map((L) => {
         const a = acc.get(Number(L))!;
+        const diff = { level: REPORT_LEVEL, proportion: false, bounds: [-1, 1] as [number, number] };
+        const gap = clusterRobustRatio([...a.gap.values()], diff);
+        const gapClean = clusterRobustRatio([...a.gapClean.values()], diff);
         return [
           L,
           {
@@ -88,6 +137,11 @@ export function independentErrorNull(
             n_predicted: a.np,
             n_clean: a.nc,
             n_predicted_clean: a.npc,
+            gap: gap.estimate,
+            gap_ci90: gap.ci,
+            gap_clean: gapClean.estimate,
+            gap_clean_ci90: gapClean.ci,
+            worlds: a.worlds.size,
           },
         ];
       }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { passHatK, reliability } from "./reliability.js";
-import { trial } from "./test-records.js";
 
 describe("reliability", () => {
   it("computes the unbiased pass^k", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isScored, type TrialRecord } from "../run/trial-record.js";
+import { clusterRobustRatio, REPORT_LEVEL } from "./cluster-robust.js";
 import { groupBy } from "./slice-stats.js";
 
 export const ReliabilitySchema = z.object({
@@ -11,6 +12,9 @@ export const ReliabilitySchema = z.object({
   best_of_k: z.number().nullable(),
   /** Reliability: fraction of tasks passed in every scored epoch. */
   all_k_of_k: z.number().nullable(),
+  /** 90% cluster-robust intervals (tasks clustered by world) of `best_of_k` and `all_k_of_k`. */
+  best_of_k_ci90: z.tuple([z.number(), z.number()]).nullable(),
+  all_k_of_k_ci90: z.tuple([z.number(), z.number()]).nullable(),
   /** Unbiased pass^k (τ-bench): mean over tasks with ≥ k scored epochs of C(c, k) / C(n, k). */
   pass_hat_k: z.number().nullable(),
   /** pass^j for j = 1..k, the reliability curve. */
@@ -41,10 +45,30 @@ export function reliability(records: readonly TrialRecord[]): Reliability {
     records.filter((r) => isScored(r)),
     (r) => r.task_id,
   );
-  const cells = [...byTask.values()].map((rs) => ({ n: rs.length, c: rs.filter((r) => r.passed).length }));
+  const cells = [...byTask.values()].map((rs) => ({
+    world: rs[0]!.world,
+    n: rs.length,
+    c: rs.filter((r) => r.passed).length,
+  }));
   if (cells.length === 0) {
-    return { k: 0, tasks: 0, best_of_k: null, all_k_of_k: null, pass_hat_k: null, pass_hat_by_k: {} };
+    return {
+      k: 0,
+      tasks: 0,
+      best_of_k: null,
+      all_k_of_k: null,
+      best_of_k_ci90: null,
+      all_k_of_k_ci90: null,
+      pass_hat_k: null,
+      pass_hat_by_k: {},
+    };
   }
+  // A task is the unit of reach and reliability; tasks of one world are not independent.
+  const byWorld = [...groupBy(cells, (t) => t.world).values()];
+  const interval = (hit: (t: (typeof cells)[number]) => boolean) =>
+    clusterRobustRatio(
+      byWorld.map((ts) => ({ num: ts.filter(hit).length, den: ts.length })),
+      { level: REPORT_LEVEL },
+    ).ci;
   const freq = new Map<number, number>();
   for (const { n } of cells) freq.set(n, (freq.get(n) ?? 0) + 1);
   // The modal epoch count; on a tie the larger, so a few short tasks do not shrink k.
@@ -58,6 +82,8 @@ export function reliability(records: readonly TrialRecord[]): Reliability {
     tasks: cells.length,
     best_of_k: mean(cells.map((t) => (t.c > 0 ? 1 : 0))),
     all_k_of_k: mean(cells.map((t) => (t.c === t.n ? 1 : 0))),
+    best_of_k_ci90: interval((t) => t.c > 0),
+    all_k_of_k_ci90: interval((t) => t.c === t.n),
     pass_hat_k: hat(k),
     pass_hat_by_k: byK,
   };

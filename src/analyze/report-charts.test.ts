@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { buildReport } from "./build-report.js";
 import { renderChartSvg, reportCharts } from "./report-charts.js";
-import { trial } from "./test-records.js";
 
 describe("report charts", () => {
   it("the cost chart keeps its axis when an agent costs $0", async () => {

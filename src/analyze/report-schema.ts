@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { OutcomeSchema } from "../run/trial-record.js";
+import { IntervalHeaderSchema } from "./cluster-robust.js";
 import { ScreenSchema } from "./consensus-screen.js";
 import { CostSummarySchema, FrontierSchema } from "./cost.js";
+import { ItemAnalysisSchema } from "./item-analysis.js";
 import { NullModelPointSchema } from "./null-model.js";
 import { ReliabilitySchema } from "./reliability.js";
 import { SliceStatsSchema, SlicesSchema } from "./slice-stats.js";
 
-export const REPORT_VERSION = 1;
+export const REPORT_VERSION = 2;
 
 const SpreadSchema = z.object({
   solo: z.number().nullable(),
@@ -27,7 +29,7 @@ export const ModelReportSchema = ReliabilitySchema.extend({
   /** Pooled pass rate over the agent's scored trials. */
   pass_rate: z.number().nullable(),
   n: z.number().int(),
-  /** 90% cluster-bootstrap interval of `pass_rate` over worlds. */
+  /** 90% cluster-robust interval of `pass_rate` over worlds (the method is in `Report.interval`). */
   ci90: z.tuple([z.number(), z.number()]).nullable(),
   /** The agent's trials, with how each ended (`agent_error` is scored; provider/harness errors are not). */
   trials: TrialCountsSchema.extend({ by_outcome: z.partialRecord(OutcomeSchema, z.number().int()) }),
@@ -50,7 +52,8 @@ export const ReportSchema = z.object({
   report_version: z.literal(REPORT_VERSION),
   bank_hashes: z.array(z.string()),
   runs: z.array(z.object({ dir: z.string(), trials: z.number().int() })),
-  bootstrap: z.object({ resamples: z.number().int(), seed: z.string(), level: z.number() }),
+  /** How every interval of the report was computed, on how many worlds, and any warning. */
+  interval: IntervalHeaderSchema,
   trials: TrialCountsSchema.extend({ by_outcome: z.partialRecord(OutcomeSchema, z.number().int()) }),
   slices: SlicesSchema.extend({ by_model: z.record(z.string(), SliceStatsSchema) }),
   clean: SlicesSchema.extend({ by_model: z.record(z.string(), SliceStatsSchema) }),
@@ -62,5 +65,7 @@ export const ReportSchema = z.object({
   spread_log_odds: SpreadSchema,
   null_model: z.record(z.string(), NullModelPointSchema),
   cost: z.object({ frontier: FrontierSchema }),
+  /** The item analysis (`apiflow report --items`). */
+  items: ItemAnalysisSchema.optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { computeSlices, sliceStats } from "./slice-stats.js";
-import { trial } from "./test-records.js";
 
 describe("sliceStats", () => {
   it("uses scored trials as the denominator and splits failures by predicate group", () => {

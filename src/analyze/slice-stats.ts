@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isScored, type TrialRecord } from "../run/trial-record.js";
+import { clusterRobustRatio, REPORT_LEVEL } from "./cluster-robust.js";
 
 /**
  * Failure composition: among the scored failures of a slice, the fraction that failed only the
@@ -26,16 +27,26 @@ export const SliceStatsSchema = z.object({
   passes: z.number().int(),
   /** Trials of the slice that were counted but not scored (harness/provider errors, no verdict). */
   unscored: z.number().int(),
+  /** 90% cluster-robust interval of `pass_rate` (`cluster-robust.ts`); null with fewer than two clusters. */
+  ci90: z.tuple([z.number(), z.number()]).nullable(),
+  /** Independent units the interval rests on: worlds, or tasks within a single world's slice. */
+  clusters: z.number().int(),
   failures: FailureCompositionSchema,
 });
 export type SliceStats = z.infer<typeof SliceStatsSchema>;
 
+/** What a slice's trials cluster by: the world, or (inside one world) the task. */
+export type ClusterBy = "world" | "task";
+
 /**
- * Pass rate and failure composition of a set of trials. Denominators are scored trials.
+ * Pass rate, its cluster-robust interval and the failure composition of a set of trials.
+ * Denominators are scored trials. Trials cluster by world (a world's tasks and epochs are not
+ * independent); a slice of one world clusters by task instead.
  *
  * @example sliceStats(records.filter((r) => r.kind === "solo")).pass_rate // 0.62
  */
-export function sliceStats(records: Iterable<TrialRecord>): SliceStats {
+export function sliceStats(records: Iterable<TrialRecord>, clusterBy: ClusterBy = "world"): SliceStats {
+  const clusters = new Map<string, { num: number; den: number }>();
   let n = 0;
   let passes = 0;
   let unscored = 0;
@@ -49,7 +60,12 @@ export function sliceStats(records: Iterable<TrialRecord>): SliceStats {
       continue;
     }
     n++;
+    const key = clusterBy === "world" ? r.world : r.task_id;
+    const c = clusters.get(key) ?? { num: 0, den: 0 };
+    clusters.set(key, c);
+    c.den++;
     if (r.passed) {
+      c.num++;
       passes++;
       continue;
     }
@@ -60,11 +76,14 @@ export function sliceStats(records: Iterable<TrialRecord>): SliceStats {
   }
   const failures = n - passes;
   const frac = (x: number) => (failures ? x / failures : 0);
+  const interval = clusterRobustRatio([...clusters.values()], { level: REPORT_LEVEL });
   return {
     pass_rate: n ? passes / n : null,
     n,
     passes,
     unscored,
+    ci90: interval.ci,
+    clusters: interval.clusters,
     failures: {
       g1_only: frac(g1Only),
       g2_only: frac(g2Only),
@@ -98,10 +117,14 @@ export function naturalCompare(a: string, b: string): number {
 }
 
 /** Map a grouping to a plain object of slice stats, keys in natural order. */
-export function slicesBy(records: Iterable<TrialRecord>, key: (r: TrialRecord) => string | null) {
+export function slicesBy(
+  records: Iterable<TrialRecord>,
+  key: (r: TrialRecord) => string | null,
+  clusterBy: ClusterBy = "world",
+) {
   const groups = groupBy(records, key);
   return Object.fromEntries(
-    [...groups.keys()].sort(naturalCompare).map((k) => [k, sliceStats(groups.get(k)!)] as const),
+    [...groups.keys()].sort(naturalCompare).map((k) => [k, sliceStats(groups.get(k)!, clusterBy)] as const),
   ) as Record<string, SliceStats>;
 }
 
@@ -128,6 +151,6 @@ export function computeSlices(records: readonly TrialRecord[]): Slices {
     chain: sliceStats(records.filter((r) => r.kind === "chain")),
     chain_by_length: slicesBy(records, (r) => (r.kind === "chain" ? String(r.length) : null)),
     by_axis: slicesBy(records, (r) => r.axis),
-    by_world: slicesBy(records, (r) => r.world),
+    by_world: slicesBy(records, (r) => r.world, "task"),
   };
 }

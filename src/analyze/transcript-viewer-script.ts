@@ -3,7 +3,9 @@
  * no bundler at report time). It reads the trial index from `#trial-index`, lists trials with
  * filters, and opens one transcript on demand: from an embedded gzip blob when the page carries
  * the transcripts (small runs), else by fetching it (when `apiflow view` serves the page), else
- * by linking to the file. Everything the data says goes in through `textContent`, never as HTML.
+ * by linking to the file. Beside the transcript it shows the verdict's evidence, predicate by
+ * predicate, from the trial's stored event log. Everything the data says goes in through
+ * `textContent`, never as HTML.
  */
 export const TRANSCRIPT_VIEWER_SCRIPT = String.raw`
 (() => {
@@ -77,6 +79,43 @@ export const TRANSCRIPT_VIEWER_SCRIPT = String.raw`
     return res.json();
   }
 
+  // The verdict's evidence from the stored event log: embedded beside the transcript, or served by
+  // apiflow view as <transcript>.explain.json; null when the trial has no stored log.
+  async function loadEvidence(i) {
+    const embedded = document.getElementById("ev-" + i);
+    if (embedded) return JSON.parse(embedded.textContent);
+    const r = index.rows[i];
+    if (r[4] === null || location.protocol === "file:") return null;
+    try {
+      const res = await fetch(index.bases[r[5]] + index.paths[r[4]] + ".explain.json");
+      return res.ok ? await res.json() : null;
+    } catch {
+      return null;
+    }
+  }
+  function evidencePane(ex) {
+    const box = $("div", { class: "evidence" }, $("h4", { text: "Evidence from the event log" }));
+    if (!ex) {
+      box.append($("p", { text: "No stored event log for this trial (run before logs were kept)." }));
+      return box;
+    }
+    box.append($("p", { text: (ex.passed ? "PASS" : "FAIL") + " · " + ex.events + " events" + (ex.card_found ? "" : " · no answer card") }));
+    const list = $("ol", { class: "predicates" });
+    for (const p of ex.predicates) {
+      const mark = p.group === "checkpoint" ? (p.passed ? "•" : "◦") : p.passed ? "✓" : "✗";
+      const li = $("li", { class: "predicate " + (p.passed ? "ok" : "bad"), "data-group": p.group },
+        $("div", { text: mark + " " + p.group + " " + p.kind + " " + p.id + (p.segment ? " [segment " + p.segment + "]" : "") }));
+      const lines = [];
+      if (p.group === "G2") lines.push("expected " + JSON.stringify(p.expected) + ", got " + (p.got === null ? "(absent)" : JSON.stringify(p.got)));
+      if (p.reason) lines.push(p.reason);
+      for (const e of p.evidence) lines.push(e.role.replace(/_/g, " ") + ": " + e.summary);
+      if (lines.length) li.append($("ul", {}, ...lines.map((l) => $("li", { text: l }))));
+      list.append(li);
+    }
+    box.append(list);
+    return box;
+  }
+
   function text(content) {
     if (typeof content === "string") return content;
     if (!Array.isArray(content)) return JSON.stringify(content, null, 2);
@@ -119,12 +158,33 @@ export const TRANSCRIPT_VIEWER_SCRIPT = String.raw`
       for (const p of preds) table.append($("tr", { class: p.passed ? "ok" : "bad" }, $("td", { text: p.group }), $("td", { text: p.label }), $("td", { text: p.passed ? "✓" : "✗" })));
       verifier.append($("h4", { text: "Verifier predicates" }), table);
     }
-    pane.replaceChildren(head, verifier, $("h4", { text: (t.messages || []).length + " messages" }), msgs);
+    const evidence = evidencePane(await loadEvidence(i));
+    const txBody = $("div", { class: "tx-body" },
+      $("div", {}, $("h4", { text: (t.messages || []).length + " messages" }), msgs), evidence);
+    pane.replaceChildren(head, verifier, txBody);
     pane.setAttribute("data-open", String(i));
+  }
+
+  // A link from the item chart (#task=<id>): filter to the task, open its first trial, show it.
+  function openFromHash() {
+    const m = /^#task=(.+)$/.exec(location.hash);
+    if (!m) return;
+    const task = decodeURIComponent(m[1]);
+    const t = index.tasks.indexOf(task);
+    if (t < 0) return;
+    fModel.value = "";
+    fOutcome.value = "";
+    fTask.value = task;
+    renderList();
+    const i = index.rows.findIndex((r) => r[1] === t);
+    if (i >= 0) open(i);
+    document.getElementById("viewer-section").scrollIntoView();
   }
 
   for (const el of [fModel, fOutcome]) el.addEventListener("change", renderList);
   fTask.addEventListener("input", renderList);
+  window.addEventListener("hashchange", openFromHash);
   renderList();
+  openFromHash();
 })();
 `;

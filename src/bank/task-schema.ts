@@ -61,10 +61,31 @@ const explained = {
 };
 
 /**
+ * Where in a request a value must go (URLs in their canonical form, see the event log):
+ * - `path`: a whole segment of the path (a route parameter: the URL pattern fixes the rest);
+ * - `query`: the query parameter `name`;
+ * - `body`: the JSON body at `key` (dotted, through arrays);
+ * - `header`: the header `name` (any case), whole or after a scheme (`Bearer <value>`), or through
+ *   the digest of a credential header the log redacts.
+ * A value anywhere else in the request does not count.
+ *
+ * @example UseSlotSchema.parse({ in: "body", key: "asset_link" })
+ */
+export const UseSlotSchema = z.discriminatedUnion("in", [
+  z.strictObject({ in: z.literal("path") }),
+  z.strictObject({ in: z.literal("query"), name: z.string().min(1) }),
+  z.strictObject({ in: z.literal("body"), key: z.string().min(1) }),
+  z.strictObject({ in: z.literal("header"), name: z.string().min(1) }),
+]);
+export type UseSlot = z.infer<typeof UseSlotSchema>;
+
+/**
  * G1 data flow: a response whose URL matches `from_response_url_pattern` (a regular expression)
  * with status `from_status` carries at `from_body_key` (dotted, through arrays) the decisive value,
  * which must then reach the answer card field `answer_field`, and where required a stored variable
- * and a later request.
+ * and a later request to `used_in_request_url_pattern`, in the slot `used_in_slot`. (A grader
+ * without the slot, from before it existed, accepts the value anywhere in that request; the
+ * certification of a bank refuses such a grader.)
  */
 export const DataFlowPredicateSchema = z.strictObject({
   kind: z.literal("data_flow"),
@@ -75,9 +96,17 @@ export const DataFlowPredicateSchema = z.strictObject({
   answer_field: z.string().optional(),
   must_be_stored: z.boolean().default(false),
   used_in_request_url_pattern: PatternSchema.nullable().default(null),
+  used_in_slot: UseSlotSchema.optional(),
 });
 
-/** G1 call: a response to a request matching method / URL pattern / status with given body keys. */
+/**
+ * G1 call: a response to a request matching method / URL pattern / status. A write names what it
+ * sent and where: `sent` maps a dotted key of the request body to the value it must carry there,
+ * and `target` is a value (an id, a canary for a minted one) that must be a whole segment of the
+ * request path, the record written. `body_has_keys` are keys the *response* body must carry: for
+ * reads only (a write's response echoes its keys whatever was sent; certification refuses a write
+ * checked that way).
+ */
 export const CallPredicateSchema = z.strictObject({
   kind: z.literal("call"),
   ...explained,
@@ -85,6 +114,8 @@ export const CallPredicateSchema = z.strictObject({
   url_pattern: PatternSchema,
   status: z.number().int().optional(),
   body_has_keys: z.array(z.string()).default([]),
+  sent: z.record(z.string(), ExpectedValueSchema).optional(),
+  target: ExpectedValueSchema.optional(),
 });
 
 /** G1 workspace value: a variable in local or global scope holds this value at the end. */

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { skeletonContent } from "../../test/support/test-banks.js";
 import { contentHash, type Manifest } from "../bank/bank.js";
 import { sha256Hex } from "../bank/canonical-json.js";
 import { type BankError, jsonPath, loadBank, writeBank } from "../bank/load-bank.js";
-import { skeletonContent } from "./test-banks.js";
 
 /**
  * Issue 8: a malformed or hostile bank fails with the file and JSON path of the problem and never
@@ -66,6 +66,16 @@ function setAt(root: unknown, path: Path, value: unknown): unknown {
 }
 const original = (file: string) => JSON.parse(readFileSync(join(freshBank(), file), "utf8")) as unknown;
 const taskNodes = nodes(original(TASK));
+/** `golden.3.request.body` for a path, with array indices as `#`. */
+const dotted = (path: Path) => path.map((k) => (typeof k === "number" ? "#" : k)).join(".");
+/** The slots of a task file that take any JSON value: request bodies, expected values, variables. */
+const ANY_VALUE =
+  /^(golden|setup)\.#\.request\.body(\.|$)|^grader\.(answer|g1)\.#\.(expected|value)(\.|$)|^workspace\.(vault|local|global)\./;
+/** The slots that take null as well as their own type. */
+const NULLABLE = /^grader\.g1\.#\.used_in_request_url_pattern$/;
+/** The objects that take any key: records (bodies, headers, captures, fields, variables, values). */
+const ANY_KEY =
+  /^(golden|setup)\.#\.(capture|fields|request\.headers)$|^(golden|setup)\.#\.request\.body(\.|$)|^grader\.(answer|g1)\.#\.(expected|value)(\.|$)|^workspace\.(vault|local|global)$/;
 const FILES = [TASK, WORLD];
 
 describe("loading a malformed or hostile bank", () => {
@@ -96,7 +106,13 @@ describe("loading a malformed or hostile bank", () => {
         const dir = freshBank();
         plant(dir, TASK, JSON.stringify(setAt(original(TASK), leaf.path, wrong)));
         const error = loadError(dir);
-        if (error === null) return; // e.g. a request body or a record value: any JSON is valid there
+        if (ANY_VALUE.test(dotted(leaf.path)) || (wrong === null && NULLABLE.test(dotted(leaf.path)))) {
+          expect(error, dotted(leaf.path)).toBeNull();
+          return;
+        }
+        // Anywhere else the loader must reject it.
+        expect(error, `${dotted(leaf.path)} = ${JSON.stringify(wrong)} was accepted`).not.toBeNull();
+        if (!error) return;
         expect(error.file).toBe(TASK);
         // The error points at the changed value or at an enclosing node (a union, an object).
         expect(jsonPath(leaf.path).startsWith(error.path.replace(/\.$/, ""))).toBe(true);
@@ -132,7 +148,13 @@ describe("loading a malformed or hostile bank", () => {
           plant(dir, TASK, JSON.stringify(setAt(original(TASK), [...node.path, key], "surprise")));
           const error = loadError(dir);
           if (node.path.length === 0) expect(error).toMatchObject({ code: "schema", file: TASK, path: "$" });
-          if (error === null) return; // records (vault, headers, capture) take any key
+          if (ANY_KEY.test(dotted(node.path))) {
+            expect(error, dotted(node.path)).toBeNull();
+            return;
+          }
+          // Any other object is strict: the loader must reject the key.
+          expect(error, `${dotted(node.path)}.${key} was accepted`).not.toBeNull();
+          if (!error) return;
           expect(error.file).toBe(TASK);
           expect(jsonPath([...node.path, key]).startsWith(error.path)).toBe(true);
         },

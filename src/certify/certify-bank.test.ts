@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { CHAIN, SUB01, SUB02, skeletonContent } from "../../test/support/test-banks.js";
 import { serializeBank } from "../bank/bank.js";
 import { harborTasks } from "../generate/harbor-tasks.js";
 import { certifyBank, dropUncertified, recordGates } from "./certify-bank.js";
 import { CertifyReportSchema, GATE_NAMES } from "./certify-schema.js";
-import { CHAIN, SUB01, SUB02, skeletonContent } from "./test-banks.js";
 import { freshTrials } from "./trial-tree.js";
 
 describe("certifyBank", () => {

@@ -9,31 +9,17 @@ import {
   type GateFailure,
   type GateName,
   type GateReport,
-  gateReport,
 } from "./certify-schema.js";
-import { CHAIN_REPLAY_VERSION, chainReplayFindings } from "./chain-replay.js";
-import { DISCOVERABILITY_VERSION, discoverabilityFindings } from "./discoverability.js";
-import {
-  EXPLOIT_AUDIT_VERSION,
-  type ExploitFindings,
-  exploitAuditReport,
-  exploitFindings,
-} from "./exploit-audit.js";
-import { EXPLOITS, type Exploit } from "./exploits/index.js";
-import { LEAK_VERSION, leakFindings } from "./leak.js";
-import { SOLVABILITY_VERSION, solvabilityFindings } from "./solvability.js";
-import { TRIAD_VERSION, triadFindings } from "./triad.js";
+import type { ExploitFindings } from "./exploit-audit.js";
+import type { Exploit } from "./exploits/index.js";
+import { GATES } from "./gate-registry.js";
 import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 /** Each gate's version, recorded in the manifest with its counts. */
-export const GATE_VERSIONS: Record<GateName, string> = {
-  triad: TRIAD_VERSION,
-  solvability: SOLVABILITY_VERSION,
-  discoverability: DISCOVERABILITY_VERSION,
-  leak: LEAK_VERSION,
-  chain_replay: CHAIN_REPLAY_VERSION,
-  exploit_audit: EXPLOIT_AUDIT_VERSION,
-};
+export const GATE_VERSIONS = Object.fromEntries(GATES.map((g) => [g.name, g.version])) as Record<
+  GateName,
+  string
+>;
 
 export interface CertifyOptions {
   /** Gates to run, in the order of `GATE_NAMES`; default all six. */
@@ -107,33 +93,12 @@ export async function certifyTask(
     };
     return result;
   };
-  for (const name of GATE_NAMES) {
-    if (!wanted.has(name)) continue;
-    if (name === "triad") out.failures.triad = await timed(name, () => triadFindings(bank, task, runner));
-    else if (name === "solvability")
-      out.failures.solvability = await timed(name, () =>
-        solvabilityFindings(
-          task,
-          {
-            ...(options.oracle ? { oracle: options.oracle } : {}),
-            ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
-            ...(options.minPasses !== undefined ? { minPasses: options.minPasses } : {}),
-          },
-          runner,
-        ),
-      );
-    else if (name === "discoverability")
-      out.failures.discoverability = await timed(name, () => discoverabilityFindings(bank, task, runner));
-    else if (name === "leak") out.failures.leak = await timed(name, () => leakFindings(bank, task));
-    else if (name === "chain_replay") {
-      const found = await timed(name, () => chainReplayFindings(bank, task, runner));
-      out.failures.chain_replay = found.failures;
-      out.notes.push(...found.notes);
-    } else {
-      out.exploits = await timed(name, () =>
-        exploitFindings(bank, task, options.exploits ?? EXPLOITS, runner),
-      );
-    }
+  for (const gate of GATES) {
+    if (!wanted.has(gate.name)) continue;
+    const found = await timed(gate.name, () => gate.run({ bank, task, options, runner }));
+    if (found.failures) out.failures[gate.name] = found.failures;
+    if (found.notes) out.notes.push(...found.notes);
+    if (found.exploits) out.exploits = found.exploits;
   }
   runner.release(task);
   return out;
@@ -152,30 +117,10 @@ export function assembleReport(
 ): CertifyReport {
   const wanted = new Set(options.gates ?? GATE_NAMES);
   const gates: CertifyReport["gates"] = {};
-  const ids = tasks.map((t) => t.id);
-  const all = (name: GateName) => findings.flatMap((f) => f.failures[name] ?? []);
-  const build: Record<GateName, () => GateReport> = {
-    triad: () => gateReport(TRIAD_VERSION, ids, all("triad")),
-    solvability: () => gateReport(SOLVABILITY_VERSION, ids, all("solvability")),
-    discoverability: () => gateReport(DISCOVERABILITY_VERSION, ids, all("discoverability")),
-    leak: () => gateReport(LEAK_VERSION, ids, all("leak")),
-    chain_replay: () =>
-      gateReport(
-        CHAIN_REPLAY_VERSION,
-        tasks.filter((t) => t.kind === "chain").map((t) => t.id),
-        all("chain_replay"),
-        { notes: findings.flatMap((f) => f.notes) },
-      ),
-    exploit_audit: () =>
-      exploitAuditReport(
-        tasks,
-        options.exploits ?? EXPLOITS,
-        findings.flatMap((f) => (f.exploits ? [f.exploits] : [])),
-      ),
-  };
-  for (const name of GATE_NAMES) {
+  for (const gate of GATES) {
+    const name = gate.name;
     if (!wanted.has(name)) continue;
-    const report = build[name]();
+    const report = gate.report({ tasks, findings, options });
     gates[name] = report;
     const time = findings.reduce(
       (t, f) => ({

@@ -1,11 +1,12 @@
 import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
+import { placeholder, placeholderNames, replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { runTrial, type TrialResult } from "../run/run-trial.js";
 import type { AgentFactory, TrialSession } from "../trial/agent.js";
 import { playGolden } from "../trial/play-golden.js";
-import { routePathPattern } from "../world/route-path.js";
+import { matchRoute } from "../world/route-path.js";
 import { nativeOperations, nativeRetarget } from "./native-request.js";
 
 /** What every scripted certification agent is handed: the task, its world and the trial seed. */
@@ -136,15 +137,13 @@ export function describeStep(step: SendStep): string {
   return `graphql ${q.length > 80 ? `${q.slice(0, 77)}...` : q}`;
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
-
 /**
  * Names of the `{{placeholders}}` in a golden send step, by where they occur. A native step's
  * GraphQL query and variables, or MCP arguments, count as its body: they carry what a REST
  * request's path and body would.
  */
 export function placeholdersOf(step: GoldenStep): { url: string[]; headers: string[]; body: string[] } {
-  const names = (text: string) => [...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+  const names = placeholderNames;
   if (step.op === "execute_native") {
     const r = step.request;
     const sent =
@@ -164,9 +163,9 @@ export function placeholdersOf(step: GoldenStep): { url: string[]; headers: stri
 /** Rename a placeholder everywhere in a golden send step (URL, headers, body; query, variables, arguments). */
 export function renamePlaceholder(step: GoldenStep, from: string, to: string): GoldenStep {
   if (!isSendStep(step)) return step;
-  const re = new RegExp(`\\{\\{\\s*${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
   const swap = (value: JsonValue): JsonValue => {
-    if (typeof value === "string") return value.replace(re, `{{${to}}}`);
+    if (typeof value === "string")
+      return replacePlaceholders(value, (name, whole) => (name === from ? placeholder(to) : whole));
     if (Array.isArray(value)) return value.map(swap);
     if (value !== null && typeof value === "object")
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]));
@@ -207,43 +206,13 @@ export function renamePlaceholder(step: GoldenStep, from: string, to: string): G
   };
 }
 
-// A world's routes in matching order with their regexes, built once per world: the gates look up
-// every golden step's route many times (a few percent of certification when rebuilt per call).
-const routeTables = new WeakMap<World, Array<{ route: Route; re: RegExp; names: string[] }>>();
-
-function routeTable(world: World): Array<{ route: Route; re: RegExp; names: string[] }> {
-  let table = routeTables.get(world);
-  if (!table) {
-    // Literal segments beat parameters: `/v3/vessels/search` before `/v3/vessels/{id}`.
-    table = [...world.routes]
-      .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))
-      .map((route) => {
-        const { re, params } = routePathPattern(route.path);
-        return { route, re, names: params };
-      });
-    routeTables.set(world, table);
-  }
-  return table;
-}
-
-/** The world route a request goes to (method and path), with its path parameters. */
+/** The world route a request goes to (method and path), with its path parameters (`matchRoute`'s rule). */
 export function routeFor(
   world: World,
   method: string,
   url: string,
 ): { route: Route; params: Record<string, string> } | null {
-  const path = url.split("?")[0] ?? url;
-  for (const { route, re, names } of routeTable(world)) {
-    if (route.method !== method.toUpperCase()) continue;
-    const m = re.exec(path);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    names.forEach((n, i) => {
-      params[n] = m[i + 1] as string;
-    });
-    return { route, params };
-  }
-  return null;
+  return matchRoute(world.routes, method.toUpperCase(), url.split("?")[0] ?? url);
 }
 
 /**

@@ -1,7 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { bankFromContent } from "../bank/bank.js";
-import { chainSegments } from "./certify-kit.js";
-import { chainReplayGate, negativeReplays } from "./chain-replay.js";
 import {
   bankWith,
   CHAIN,
@@ -11,7 +8,10 @@ import {
   skeletonContent,
   taskOf,
   wrongSegmentBlind,
-} from "./test-banks.js";
+} from "../../test/support/test-banks.js";
+import { bankFromContent } from "../bank/bank.js";
+import { chainSegments } from "./certify-kit.js";
+import { chainReplayGate, negativeReplays } from "./chain-replay.js";
 
 describe("chain replays", () => {
   const bank = bankFromContent(skeletonContent());

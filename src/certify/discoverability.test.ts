@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { bankWith, SUB01, SUB03, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
 import { discoverabilityGate, sentLiterals } from "./discoverability.js";
-import { bankWith, SUB01, SUB03, skeletonContent, taskOf } from "./test-banks.js";
 
 describe("discoverability", () => {
   const bank = bankFromContent(skeletonContent());

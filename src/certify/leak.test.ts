@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { bankWith, SUB01, SUB02, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
 import { leakGate } from "./leak.js";
-import { bankWith, SUB01, SUB02, skeletonContent, taskOf } from "./test-banks.js";
 
 describe("leak check", () => {
   const bank = bankFromContent(skeletonContent());

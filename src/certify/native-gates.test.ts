@@ -1,11 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { bankFromContent } from "../bank/bank.js";
-import type { GoldenStep, Task } from "../bank/task-schema.js";
-import { chainSegments } from "./certify-kit.js";
-import { chainReplayGate, negativeReplays } from "./chain-replay.js";
-import { discoverabilityGate, sentLiterals } from "./discoverability.js";
-import { exploitAuditGate } from "./exploit-audit.js";
-import { leakGate } from "./leak.js";
 import {
   bankWith,
   CHAIN,
@@ -23,7 +16,14 @@ import {
   storeUnchecked,
   taskOf,
   wrongSegmentBlind,
-} from "./test-banks.js";
+} from "../../test/support/test-banks.js";
+import { bankFromContent } from "../bank/bank.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import { chainSegments } from "./certify-kit.js";
+import { chainReplayGate, negativeReplays } from "./chain-replay.js";
+import { discoverabilityGate, sentLiterals } from "./discoverability.js";
+import { exploitAuditGate } from "./exploit-audit.js";
+import { leakGate } from "./leak.js";
 import { triadGate } from "./triad.js";
 
 /** A golden step with every occurrence of `from` in its request replaced by `to`. */

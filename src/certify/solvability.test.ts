@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { bankWith, SUB02, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import { blankAgent } from "../agents/blank-agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { solvabilityGate } from "./solvability.js";
-import { bankWith, SUB02, skeletonContent, taskOf } from "./test-banks.js";
 
 /** An oracle that solves its first `n` attempts and then gives up. */
 function flakyOracle(n: number): AgentFactory {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { bankFromContent } from "../bank/bank.js";
 import {
   bankWith,
   canaryTypedIn,
@@ -11,7 +10,8 @@ import {
   skeletonContent,
   storeUnchecked,
   taskOf,
-} from "./test-banks.js";
+} from "../../test/support/test-banks.js";
+import { bankFromContent } from "../bank/bank.js";
 import { triadGate } from "./triad.js";
 import { freshTrials, type TrialRunner } from "./trial-tree.js";
 

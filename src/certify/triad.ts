@@ -19,6 +19,7 @@ import {
   worldOf,
 } from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+import { graderCoverageFindings } from "./grader-coverage.js";
 import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 export const TRIAD_VERSION = "1.0.0";
@@ -165,7 +166,8 @@ export async function triadGate(
  * @example await triadFindings(bank, task, sharedTrials(bank)) // []
  */
 export async function triadFindings(bank: Bank, task: Task, runner: TrialRunner): Promise<GateFailure[]> {
-  const failures: GateFailure[] = [];
+  // A grader must first hold, by its form, what the ticket demands (see grader-coverage.ts).
+  const failures: GateFailure[] = graderCoverageFindings(task);
   for (const exam of triadExams(bank, task)) {
     const r = await runner.run(task, exam.agent);
     if (r.grade.passed === exam.mustPass) continue;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { skeletonContent } from "../../test/support/test-banks.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
@@ -8,7 +9,6 @@ import { playGolden } from "../trial/play-golden.js";
 import { chainSegments, playAndAnswer, scripted } from "./certify-kit.js";
 import { negativeReplays } from "./chain-replay.js";
 import { EXPLOITS } from "./exploits/index.js";
-import { skeletonContent } from "./test-banks.js";
 import { triadExams } from "./triad.js";
 import { freshTrials, sharedTrials } from "./trial-tree.js";
 

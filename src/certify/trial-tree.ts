@@ -197,6 +197,11 @@ class TrialTree {
         if (!cursor.state) cursor.state = await this.materialize(cursor);
         return cursor.state.trial.log.events;
       },
+      // The world's records when the trial ended, from the state its log was read from.
+      finalRecords: () => {
+        const state = live ?? cursor.state;
+        return state ? Object.fromEntries(state.trial.records) : {};
+      },
     };
   }
 }

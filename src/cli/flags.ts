@@ -1,4 +1,5 @@
 import { Option } from "commander";
+import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { UsageError } from "./io.js";
 
 /**
@@ -85,3 +86,29 @@ export const concurrencyOption = (description: string) =>
 /** `--base-url <url>`: the API base URL of a model (required for openai-compatible/…). */
 export const baseUrlOption = (description = "API base URL (required for openai-compatible/…)") =>
   new Option("--base-url <url>", description);
+
+/*
+ * `--max-tool-calls`, `--max-tokens`, `--max-seconds`: the trial limits of every command that
+ * plays trials (`run`, `mcp`), so a trial has the same limits whichever command served it.
+ */
+
+/** `--max-tool-calls <n>`: the tool-call limit per trial. */
+export const maxToolCallsOption = () =>
+  parsedOption("--max-tool-calls <n>", "tool-call limit per trial", positiveInt, DEFAULT_LIMITS.maxToolCalls);
+
+/** `--max-tokens <n>`: the token limit per trial. */
+export const maxTokensOption = () =>
+  parsedOption("--max-tokens <n>", "token limit per trial", positiveInt, DEFAULT_LIMITS.maxTokens);
+
+/** `--max-seconds <n>`: the wall-time limit per trial. */
+export const maxSecondsOption = () =>
+  parsedOption("--max-seconds <n>", "wall-time limit per trial", positiveNumber, DEFAULT_LIMITS.maxSeconds);
+
+/**
+ * The limits the three limit options name.
+ *
+ * @example trialLimitsOf({ maxToolCalls: 300, maxTokens: 2e6, maxSeconds: 1800, epochs: 5 }) // the three limits only
+ */
+export function trialLimitsOf(opts: TrialLimits): TrialLimits {
+  return { maxToolCalls: opts.maxToolCalls, maxTokens: opts.maxTokens, maxSeconds: opts.maxSeconds };
+}

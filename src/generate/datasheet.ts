@@ -94,7 +94,12 @@ and whether the position consumes a value an earlier one planted. The template w
 failure-first ticket, a golden solution and a grader for the state the earlier goldens left, then
 applies its golden's effects. A solo task is one position with the earlier goldens replayed as
 setup (and the variables they stored seeded into the workspace); a chain \`1toN\` runs positions
-1..N in one session and is graded \`selective\` (final segment plus consumed ones) or \`full\`.
+1..N in one session and is graded \`full\`: every card field and every segment's work its ticket
+demands is graded (a \`selective\` grade of the final and consumed segments would leave demanded
+fields ungraded, and the ticket cannot demand less: every segment's writes shape the state the
+later ones are checked against). Certification refuses a chain that demands what it does not
+grade, a use check that does not name the slot its value goes in, and a write check that reads
+the response's echo instead of what was sent, or that any record of the collection satisfies.
 Expected answers are canaries minted per trial, or literals that appear in neither the ticket nor
 the seed workspace.
 

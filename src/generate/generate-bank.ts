@@ -51,19 +51,16 @@ export type GenerateResult =
   | { success: false; error: { code: string; message: string } };
 
 /**
- * `selective` or `full`, drawn from the seed, except that a chain is graded `full` when no segment
- * consumes an earlier one (selective would then grade the last segment alone) or when a segment
- * stores a variable no later segment reads (a stored value is an outcome the ticket asks for).
+ * Every chain is graded `full`: its ticket demands every segment's work and card fields, and a
+ * `selective` grader (final segment plus consumed ones) would leave the rest of what it demands
+ * ungraded — a card skipping the ungraded segments would pass (issue 20). The ticket cannot ask
+ * for less instead: the ungraded segments' writes shape the state (minted ids count every create)
+ * the graded ones are checked against. The seed's draw is kept, so the rest of the bank is drawn
+ * from the same stream as before.
  */
-function chainMode(subs: readonly Subtask[], rng: Rng): "selective" | "full" {
-  const last = subs[subs.length - 1]?.position;
-  const consumed = new Set(subs.flatMap((s) => s.consumes));
-  const unreadStore = subs.some(
-    (s) => s.position !== last && !consumed.has(s.position) && s.golden.some((g) => g.op === "store"),
-  );
-  const drawn = rng.chance(0.5) ? "selective" : "full";
-  // Selective grading is only meaningful when earlier segments are load-bearing for later ones.
-  return unreadStore || consumed.size === 0 ? "full" : drawn;
+function chainMode(_subs: readonly Subtask[], rng: Rng): "full" {
+  rng.chance(0.5);
+  return "full";
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { JsonValue } from "../bank/json.js";
+import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { ListingPage } from "./build-world.js";
@@ -320,7 +321,7 @@ export function readFromListing(
       const at = page.items.get(index);
       if (at !== undefined) capture[name] = `${at}.${fieldName}`;
     }
-    const url = page.url.replace(/\{\{(\w+)\}\}/g, (_m, c: string) => gb.ref(c));
+    const url = replacePlaceholders(page.url, (name) => gb.ref(name));
     gb.call("GET", url, capture);
   }
 }

@@ -69,6 +69,7 @@ export const HARBOR_STORYLINE: Subtask[] = [
           from_body_key: "access_token",
           must_be_stored: false,
           used_in_request_url_pattern: "^/v3/vessels/V-204$",
+          used_in_slot: { in: "header", name: "authorization" },
         },
         {
           kind: "data_flow",
@@ -201,6 +202,7 @@ export const HARBOR_STORYLINE: Subtask[] = [
           answer_field: "order_id",
           must_be_stored: true,
           used_in_request_url_pattern: "^/v3/maintenance-orders/MO-",
+          used_in_slot: { in: "path" },
         },
         {
           kind: "data_flow",
@@ -211,6 +213,7 @@ export const HARBOR_STORYLINE: Subtask[] = [
           from_body_key: "firmware_build",
           must_be_stored: false,
           used_in_request_url_pattern: "^/v3/maintenance-orders$",
+          used_in_slot: { in: "body", key: "firmware_build" },
         },
         {
           kind: "workspace_value",

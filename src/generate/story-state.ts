@@ -234,6 +234,7 @@ export function tokenUsed(tokenPath: string, url: string, id = "fresh_token_used
     from_body_key: "access_token",
     must_be_stored: false,
     used_in_request_url_pattern: `^${re(url)}$`,
+    used_in_slot: { in: "header", name: "authorization" },
   };
 }
 

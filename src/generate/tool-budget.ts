@@ -1,3 +1,4 @@
+import { placeholderNames } from "../bank/placeholder-grammar.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import { DEFAULT_LIMITS } from "../trial/stop-conditions.js";
 
@@ -12,8 +13,6 @@ export const GOLDEN_BUDGET_SHARE = 0.5;
 /** The most tool calls a golden may make: half the default limit (150 of 300). */
 export const GOLDEN_TOOL_CALL_BUDGET = Math.floor(DEFAULT_LIMITS.maxToolCalls * GOLDEN_BUDGET_SHARE);
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
-
 /**
  * Tool calls the golden interpreter (`playGolden`) makes for these steps: one `read` of the spec per
  * `read_spec`; per `execute` one call, one `read` of its response when it captures anything, and one
@@ -26,9 +25,9 @@ export function goldenToolCalls(steps: readonly GoldenStep[]): number {
   const bound = new Set<string>();
   let calls = 0;
   const resolve = (text: string) => {
-    for (const [, name] of text.matchAll(PLACEHOLDER)) {
-      if (bound.has(name as string)) continue;
-      bound.add(name as string);
+    for (const name of placeholderNames(text)) {
+      if (bound.has(name)) continue;
+      bound.add(name);
       calls += 1;
     }
   };

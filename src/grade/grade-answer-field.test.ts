@@ -84,6 +84,19 @@ describe("numeric comparator", () => {
     expect(grade(num(0), 14.7).reason).toBe("14.7 != 0.0 (tol ±0.01)");
   });
 
+  it("passes at exactly ±tolerance and fails just past it, as Python's float arithmetic gives it", () => {
+    // 100.5 − 100 and 99.5 − 100 are exact in binary: the edge itself passes.
+    expect(grade(num(100, 0.5), 100.5).passed).toBe(true);
+    expect(grade(num(100, 0.5), 99.5).passed).toBe(true);
+    expect(grade(num(100, 0.5), 100.500001).reason).toBe("100.500001 != 100.0 (tol ±0.5)");
+    expect(grade(num(100, 0.5), 99.499999).reason).toBe("99.499999 != 100.0 (tol ±0.5)");
+    // Default ±0.01: 3.01 − 3 is 0.00999…787 in binary (passes); 1.01 − 1 is 0.0100…009 (fails, as in 1.0).
+    expect(grade(num(3), 3.01).passed).toBe(true);
+    expect(grade(num(3), 2.99).passed).toBe(true);
+    expect(grade(num(3), 3.0101).reason).toBe("3.0101 != 3.0 (tol ±0.01)");
+    expect(grade(num(1), 1.01).reason).toBe("1.01 != 1.0 (tol ±0.01)");
+  });
+
   it("uses a given tolerance", () => {
     expect(grade(num(100, 5), 104).passed).toBe(true);
     expect(grade(num(100, 0.5), 104).reason).toBe("104.0 != 100.0 (tol ±0.5)");

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type JsonValue, JsonValueSchema } from "../bank/json.js";
 import { ComparatorSchema } from "../bank/task-schema.js";
 import { type AnswerCardErrorCode, extractAnswerCard } from "./answer-card.js";
+import { normalString, pyStrip } from "./string-equality.js";
 
 /**
  * G2, the delivery: one answer-card field against its expected value, with the comparators and
@@ -12,7 +13,7 @@ import { type AnswerCardErrorCode, extractAnswerCard } from "./answer-card.js";
  * anything else as its Python repr: `True`, `None`, `3`, `['a']`), stripped, lower-cased.
  *
  * - `string` — `norm(got) == norm(expected)`. So the comparison ignores case and surrounding
- *   whitespace, and JSON `true` matches the expected string `"true"` (the 1.0 bank states boolean
+ *   whitespace (the grader's one string equality, `string-equality.ts`, which G1 shares), and JSON `true` matches the expected string `"true"` (the 1.0 bank states boolean
  *   answers as strings; five sample trials pass that way). Fail: `'checking' != expected 'committed'`.
  * - `numeric` — Python `float()` of both, `abs(got - expected) <= tolerance` (default 0.01).
  *   Numeric strings count (`"3"`, `" 2.5 "`, `"1e3"`, `"1_000"`), as do booleans (Python's bool is
@@ -137,9 +138,9 @@ function compare(spec: AnswerFieldSpec, got: JsonValue): string | undefined {
   }
 }
 
-/** 1.0's normal form: Python `str(v).strip().lower()`. */
+/** 1.0's normal form: Python `str(v).strip().lower()` (a string's is the grader's one `normalString`). */
 function norm(value: JsonValue): string {
-  return pyStrip(typeof value === "string" ? value : pyRepr(value)).toLowerCase();
+  return normalString(typeof value === "string" ? value : pyRepr(value));
 }
 
 /** 1.0's set: elements of a list, else the comma-separated parts of `str(v)`; sorted, unique. */
@@ -167,15 +168,6 @@ function asBoolean(value: JsonValue): boolean | undefined {
     if (v === "false") return false;
   }
   return undefined;
-}
-
-/** Characters Python's `str.strip()` removes (`str.isspace`). */
-const PY_SPACE =
-  "\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, "g");
-
-function pyStrip(s: string): string {
-  return s.replace(PY_STRIP, "");
 }
 
 /** Python's `float(str)` grammar: optional sign, digits with single underscores, inf, nan. */

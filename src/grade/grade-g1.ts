@@ -1,8 +1,9 @@
 import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
-import type { Checkpoint, ForbidConstraint, G1Predicate, GraderSpec } from "../bank/task-schema.js";
+import type { Checkpoint, ForbidConstraint, G1Predicate, GraderSpec, UseSlot } from "../bank/task-schema.js";
 import { resolveCanaries } from "../world/canary.js";
+import { pathValues, queryParam } from "../world/canonical-request.js";
 import type { ExchangeEvent, TrialEvent, VariableWriteEvent } from "../world/event-log.js";
 import type { CheckpointResult, ConstraintResult, G1Result } from "./grade-schema.js";
 import { valuesEqual } from "./values-equal.js";
@@ -12,7 +13,8 @@ import { valuesEqual } from "./values-equal.js";
  * give the same result.
  *
  * Data flow passes when one value found at `from_body_key` in a matching response reaches every
- * required destination: the answer card field, a variable written after that response
+ * required destination (when the card is unreadable or lacks the field, the card destination is
+ * G2's to fail: the predicate is `not_evaluated` if the rest holds): the answer card field, a variable written after that response
  * (`must_be_stored`), and a later request matching `used_in_request_url_pattern` (URL, body or
  * header, compared through the header digest when the header was redacted).
  *
@@ -100,6 +102,8 @@ interface PreparedDataFlow {
   notInCard: string;
   notStored: string;
   notUsed: string;
+  notEvaluated: string;
+  fieldAbsent: string;
 }
 
 interface PreparedCall {
@@ -171,7 +175,9 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         noValue: `matching responses carry no value at ${key}`,
         notInCard: `answer field '${predicate.answer_field}' does not carry the ${key} the API returned`,
         notStored: `the ${key} from the response was not stored in a variable`,
-        notUsed: `the ${key} was not used in a later request to /${used}/`,
+        notUsed: `the ${key} was not used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`,
+        notEvaluated: `not evaluated: no readable answer card to find '${predicate.answer_field}' in`,
+        fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
       };
     }
     case "call":
@@ -180,7 +186,7 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         predicate,
         url: pattern(predicate.url_pattern),
         method: upperMethod(predicate.method),
-        failure: `no ${predicate.method ?? "call"} to /${predicate.url_pattern}/${predicate.status !== undefined ? ` answered ${predicate.status}` : ""}${predicate.body_has_keys.length ? ` with body keys ${predicate.body_has_keys.join(", ")}` : ""}`,
+        failure: `no ${predicate.method ?? "call"} to /${predicate.url_pattern}/${predicate.target !== undefined ? " on the target record" : ""}${predicate.status !== undefined ? ` answered ${predicate.status}` : ""}${predicate.sent ? ` sending ${Object.keys(predicate.sent).join(", ")} as required` : ""}${predicate.body_has_keys.length ? ` with body keys ${predicate.body_has_keys.join(", ")}` : ""}`,
       };
     case "workspace_value": {
       const scopes = predicate.scope === "any" ? ["local", "global"] : [predicate.scope];
@@ -233,13 +239,21 @@ function gradePrepared(
       const { predicate, method } = prepared;
       const matches = log.urlMatches(prepared.url);
       const exchanges = log.exchanges;
+      const sent =
+        predicate.sent === undefined
+          ? []
+          : Object.entries(predicate.sent).map(([key, v]) => [key, resolveCanaries(v, trialSeed)] as const);
+      const target =
+        predicate.target === undefined ? undefined : resolveCanaries(predicate.target, trialSeed);
       for (let i = 0; i < exchanges.length; i++) {
         const e = exchanges[i] as ExchangeEvent;
         if (
           matches[i] &&
           (method === undefined || e.method.toUpperCase() === method) &&
           (predicate.status === undefined || e.status === predicate.status) &&
-          predicate.body_has_keys.every((k) => valuesAtPath(e.response_body, k).length > 0)
+          predicate.body_has_keys.every((k) => valuesAtPath(e.response_body, k).length > 0) &&
+          sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => valuesEqual(got, v))) &&
+          (target === undefined || pathValues(e.url).some((seg) => valuesEqual(seg, target)))
         ) {
           return g1Result(predicate, true);
         }
@@ -263,8 +277,26 @@ function gradePrepared(
             `variable ${predicate.name} holds ${JSON.stringify(found)}, not the expected value`,
           );
     }
-    case "data_flow":
-      return gradeDataFlow(prepared, log, card);
+    case "data_flow": {
+      const field = prepared.predicate.answer_field;
+      if (field === undefined || (card !== null && Object.hasOwn(card, field)))
+        return gradeDataFlow(prepared, log, card);
+      // No readable card, or a card without the field: G2's delivery failure, not labour. Grade
+      // the rest; when it holds, the predicate is not evaluated rather than failed.
+      const labour = gradeDataFlow(prepared, log, card, false);
+      if (!labour.passed) return labour;
+      const { id, kind, explain, segment } = prepared.predicate;
+      return {
+        id,
+        kind,
+        explain,
+        ...(segment ? { segment } : {}),
+        passed: false,
+        not_evaluated: true,
+        ...(labour.value !== undefined ? { value: labour.value } : {}),
+        reason: card === null ? prepared.notEvaluated : prepared.fieldAbsent,
+      };
+    }
   }
 }
 
@@ -277,6 +309,7 @@ function gradeDataFlow(
   prepared: PreparedDataFlow,
   log: LogIndex,
   card: Record<string, unknown> | null,
+  toCard = true,
 ): G1Result {
   const { predicate } = prepared;
   const matches = log.urlMatches(prepared.from);
@@ -297,6 +330,7 @@ function gradeDataFlow(
       if (seen.has(value)) continue;
       seen.add(value);
       if (
+        toCard &&
         predicate.answer_field !== undefined &&
         (got === undefined || !valuesEqual(got as JsonValue, value))
       ) {
@@ -307,7 +341,7 @@ function gradeDataFlow(
         lastReason = prepared.notStored;
         continue;
       }
-      if (prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq)) {
+      if (prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq, predicate.used_in_slot)) {
         lastReason = prepared.notUsed;
         continue;
       }
@@ -407,10 +441,12 @@ class LogIndex {
   }
 
   /**
-   * Whether a request after `seq` to a URL matching `re` carries the value: in its URL (as is or
+   * Whether a request after `seq` to a URL matching `re` carries the value in `slot` (see
+   * `UseSlotSchema`). Without a slot (a grader from before slots), anywhere: in its URL (as is or
    * URI-encoded), its JSON body, or a header (as is, or through the digest of a redacted one).
    */
-  usedAfter(re: RegExp, value: JsonValue, seq: number): boolean {
+  usedAfter(re: RegExp, value: JsonValue, seq: number, slot: UseSlot | undefined): boolean {
+    if (slot) return this.usedInSlot(re, value, seq, slot);
     const matches = this.urlMatches(re);
     const needle = String(value);
     const json = JSON.stringify(value);
@@ -437,6 +473,16 @@ class LogIndex {
     return false;
   }
 
+  private usedInSlot(re: RegExp, value: JsonValue, seq: number, slot: UseSlot): boolean {
+    const matches = this.urlMatches(re);
+    for (let i = 0; i < this.exchanges.length; i++) {
+      const e = this.exchanges[i] as ExchangeEvent;
+      if (e.seq <= seq || !matches[i]) continue;
+      if (inSlot(e, slot, value)) return true;
+    }
+    return false;
+  }
+
   /** The request body of exchange `i` as JSON text ("" without a body), serialised at most once. */
   private bodyText(i: number): string {
     this.bodies ??= new Array<string | undefined>(this.exchanges.length);
@@ -447,6 +493,42 @@ class LogIndex {
       this.bodies[i] = text;
     }
     return text;
+  }
+}
+
+/** Whether an exchange's request carries the value in the slot. */
+function inSlot(e: ExchangeEvent, slot: UseSlot, value: JsonValue): boolean {
+  const same = (got: JsonValue) => valuesEqual(got, value);
+  switch (slot.in) {
+    case "path":
+      return pathValues(e.url).some(same);
+    case "query":
+      return queryParam(e.url, slot.name).some(same);
+    case "body":
+      return valuesAtPath(e.request_body, slot.key).some(same);
+    case "header": {
+      const h = e.request_headers[slot.name.toLowerCase()];
+      if (h === undefined) return false;
+      if (same(h)) return true;
+      const last = h.slice(h.lastIndexOf(" ") + 1);
+      if (last !== h && same(last)) return true;
+      return h.includes("<redacted:") && h.endsWith(`<redacted:${shortDigest(String(value))}>`);
+    }
+  }
+}
+
+/** A slot in words, for failure reasons: ` in its body at asset_link`. */
+function slotWords(slot: UseSlot | undefined): string {
+  if (!slot) return "";
+  switch (slot.in) {
+    case "path":
+      return " in its path";
+    case "query":
+      return ` in its query parameter ${slot.name}`;
+    case "body":
+      return ` in its body at ${slot.key}`;
+    case "header":
+      return ` in its ${slot.name} header`;
   }
 }
 

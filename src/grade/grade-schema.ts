@@ -8,6 +8,12 @@ export const G1ResultSchema = z.strictObject({
   kind: z.enum(["data_flow", "call", "workspace_value"]),
   segment: z.number().int().positive().optional(),
   passed: z.boolean(),
+  /**
+   * True when the predicate could not be evaluated: its value must reach the answer card and there
+   * is no readable card, or the card lacks the field (a delivery failure, graded by G2). Its labour part held; it is then
+   * neither passed nor failed, and G1's verdict, tallies and partial score leave it out.
+   */
+  not_evaluated: z.literal(true).optional(),
   reason: z.string().optional(),
   /** The value that travelled, when a data-flow predicate found one. */
   value: JsonValueSchema.optional(),

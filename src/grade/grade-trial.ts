@@ -47,13 +47,19 @@ export function gradeTrial(input: GradeInput): TrialGrade {
   const { constraints, checkpoints } = labour;
 
   const violated = constraints.filter((c) => c.violated);
+  // A predicate not evaluated (its card is missing: a delivery failure) is neither passed nor failed.
   let g1PassedCount = 0;
-  for (const r of g1) if (r.passed) g1PassedCount++;
+  let g1Evaluated = 0;
+  for (const r of g1) {
+    if (r.not_evaluated) continue;
+    g1Evaluated++;
+    if (r.passed) g1PassedCount++;
+  }
   let g2PassedCount = 0;
   for (const f of g2) if (f.passed) g2PassedCount++;
-  const g1Passed = g1PassedCount === g1.length && violated.length === 0;
+  const g1Passed = g1PassedCount === g1Evaluated && violated.length === 0;
   const g2Passed = g2PassedCount === g2.length;
-  const total = g1.length + g2.length;
+  const total = g1Evaluated + g2.length;
   const passedCount = g1PassedCount + g2PassedCount;
   const passed = g1Passed && g2Passed;
 
@@ -70,7 +76,16 @@ export function gradeTrial(input: GradeInput): TrialGrade {
     predicates_passed: passedCount,
     predicates_total: total,
     partial_score: total === 0 ? 0 : passedCount / total,
-    failure_reason: passed ? "" : failureReason(passedCount, total, g1, g2, violated),
+    failure_reason: passed
+      ? ""
+      : failureReason(
+          passedCount,
+          total,
+          g1.filter((r) => !r.not_evaluated),
+          g2,
+          violated,
+          cardResult.success ? null : cardResult.error.message,
+        ),
     ...(grader.chain_mode ? { chain_mode: grader.chain_mode } : {}),
   };
   const segments = segmentResults(g1, g2, g2Segments, violated);
@@ -95,7 +110,7 @@ function segmentResults(
     return t;
   };
   for (const r of g1) {
-    if (r.segment === undefined) continue;
+    if (r.segment === undefined || r.not_evaluated) continue;
     const t = entry(r.segment);
     t.total++;
     if (r.passed) t.passed++;
@@ -168,6 +183,7 @@ function failureReason(
   g1: readonly G1Result[],
   g2: readonly FieldGrade[],
   violated: ReadonlyArray<{ id: string; detail: string }>,
+  cardError: string | null,
 ): string {
   const failedGroups: string[] = [];
   if (g1.some((r) => !r.passed) || violated.length) failedGroups.push("G1 labour");
@@ -179,8 +195,10 @@ function failureReason(
     ? `constraint ${firstConstraint.id} violated by ${firstConstraint.detail}`
     : firstG1
       ? `${firstG1.kind} ${firstG1.id}: ${firstG1.reason ?? "failed"}`
-      : firstG2
-        ? `answer field '${firstG2.field}': ${firstG2.reason ?? "failed"}`
-        : "unknown";
+      : cardError !== null
+        ? `no readable answer card (${cardError})`
+        : firstG2
+          ? `answer field '${firstG2.field}': ${firstG2.reason ?? "failed"}`
+          : "unknown";
   return `${passed}/${total} predicates matched; failed: ${failedGroups.join(", ")}; first failure: ${first}`;
 }

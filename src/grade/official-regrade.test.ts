@@ -1,32 +1,62 @@
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MALFORMED_FIXTURES, OFFICIAL_FIXTURES, officialSample } from "../../test/support/official-sample.js";
+import { skipWithout } from "../../test/support/skip-without.js";
 import { OfficialRegradeSchema, regradeOfficial } from "./official-regrade.js";
 
-/** The published 1.0 sample, beside the repository (DESIGN.md §8); override with APIFLOW_OFFICIAL_SAMPLE. */
-const OFFICIAL_SAMPLE =
-  process.env.APIFLOW_OFFICIAL_SAMPLE ??
-  fileURLToPath(new URL("../../../shared/data/official-transcripts-sample", import.meta.url));
+const sample = officialSample();
 
-describe.skipIf(!existsSync(OFFICIAL_SAMPLE))("regrade of the published 1.0 sample", () => {
+describe("regrade of the fixture transcripts", () => {
   it("agrees with every recorded G2 field: verdict, value read and reason", async () => {
-    const r = await regradeOfficial(OFFICIAL_SAMPLE);
-    expect(r.success).toBe(true);
-    if (!r.success) return;
+    // The fixtures record 1.0's grades by hand: the last of three ```json blocks, a card drafted only
+    // in the reasoning, a bare fence, a trailing comma, sets, numeric strings, nulls, JSON true.
+    const r = await regradeOfficial(OFFICIAL_FIXTURES);
+    if (!r.success) throw new Error(r.error.message);
     expect(OfficialRegradeSchema.safeParse(r.data).success).toBe(true);
-    expect(r.data.malformed).toEqual([]);
-    expect(r.data.trials).toBe(242);
-    expect(r.data.unscored).toBe(2);
-    expect(r.data.fields).toBe(502);
-    // No remaining disagreement, so no recorded verdict had to be explained as a 1.0 defect.
+    expect(r.data).toMatchObject({ malformed: [], trials: 27, unscored: 2, fields: 50 });
     expect(r.data.disagreements).toEqual([]);
     expect(r.data.field_disagreements).toBe(0);
     expect(r.data.trial_disagreements).toBe(0);
   });
+
+  it("names each malformed fixture file and regrades the rest", async () => {
+    const r = await regradeOfficial(MALFORMED_FIXTURES);
+    if (!r.success) throw new Error(r.error.message);
+    // The good file, its copy under a wrong trial number and the one with task id sub00: the
+    // regrade reads transcripts, not file names or task ids.
+    expect(r.data).toMatchObject({ trials: 3, fields: 6, field_disagreements: 0 });
+    expect(r.data.malformed.map((m) => [m.file.replace("brook-7b/", ""), m.code])).toEqual([
+      ["v56-w01-sub01-t1.json", "not-json"],
+      ["v56-w01-sub04-t1.json", "not-json"],
+      ["v56-w01-sub05-t1.json", "not-a-transcript"],
+      ["v56-w01-sub06-t1.json", "not-a-transcript"],
+      ["v56-w04-sub01-t1.json", "not-json"],
+      ["v56-w04-sub02-t1.json", "bad-g2-predicate"],
+    ]);
+  });
 });
+
+describe.skipIf(skipWithout("the published 1.0 sample", sample.missing))(
+  "regrade of the published 1.0 sample (APIFLOW_OFFICIAL_SAMPLE)",
+  () => {
+    it("agrees with every recorded G2 field: verdict, value read and reason", async () => {
+      const r = await regradeOfficial(sample.dir!);
+      expect(r.success).toBe(true);
+      if (!r.success) return;
+      expect(OfficialRegradeSchema.safeParse(r.data).success).toBe(true);
+      expect(r.data.malformed).toEqual([]);
+      expect(r.data.trials).toBe(242);
+      expect(r.data.unscored).toBe(2);
+      expect(r.data.fields).toBe(502);
+      // No remaining disagreement, so no recorded verdict had to be explained as a 1.0 defect.
+      expect(r.data.disagreements).toEqual([]);
+      expect(r.data.field_disagreements).toBe(0);
+      expect(r.data.trial_disagreements).toBe(0);
+    });
+  },
+);
 
 /** A minimal 1.0 transcript with one G2 field graded as 1.0 would record it. */
 function transcript(finalText: string, recorded: { passed: boolean; got?: unknown; reason?: string }) {

@@ -1,32 +1,52 @@
-import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { serve } from "@hono/node-server";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Agent, TrialSession } from "../trial/agent.js";
+import { HttpTrialSessions } from "./http-trial-sessions.js";
+import { StrictStdioServerTransport } from "./strict-stdio-transport.js";
 import { trialMcpServer } from "./trial-mcp-server.js";
 
 /** Where the MCP endpoint of a trial served over Streamable HTTP lives. */
 export const TRIAL_MCP_PATH = "/mcp";
+
+/** Default idle limit of an HTTP session: with no request for this long, the client has left. */
+export const DEFAULT_IDLE_SECONDS = 300;
+
+/**
+ * After a trial ends, its server still answers (calls get an MCP error saying the trial ended)
+ * until the client leaves or this long has passed, so a client never meets a closed socket in
+ * the middle of a request.
+ */
+export const LINGER_MS = 5_000;
+
+/** Who is on the other end, as its `initialize` said. */
+export type McpClientInfo = { name: string; version: string };
 
 /**
  * How an agent outside our loop reaches the trial. `stdio`: the process's stdin/stdout (or the
  * given streams); the trial ends when the input closes. `http`: Streamable HTTP on 127.0.0.1;
  * `client`, when given, runs the agent once the server listens and resolves, when the agent is
  * gone, with a sentence saying how it went (the trial then ends); without it the trial ends when
- * the client deletes its session.
+ * the client deletes its session, reconnects, or sends nothing for `idleSeconds`.
  */
-export type McpBridgeMode =
+export type McpBridgeMode = (
   | { kind: "stdio"; stdin?: Readable; stdout?: Writable }
   | {
       kind: "http";
       port?: number;
       /** Default 127.0.0.1; only loopback addresses are accepted. */
       host?: string;
+      /** Default `DEFAULT_IDLE_SECONDS`. */
+      idleSeconds?: number;
       onListening?: (url: string) => void;
       client?: (url: string, signal: AbortSignal) => Promise<string>;
-    };
+    }
+) & {
+  /** Called when a client initializes, with its `clientInfo`. */
+  onClient?: (client: McpClientInfo) => void;
+  /** Default `LINGER_MS`. */
+  lingerMs?: number;
+};
 
 /** The stop detail of a trial whose agent went away without delivering. */
 export function disconnectDetail(how: string): string {
@@ -48,24 +68,48 @@ export function mcpBridgeAgent(mode: McpBridgeMode, name = "mcp"): Agent {
   };
 }
 
-function ender(session: TrialSession, cleanup: () => Promise<void>) {
-  let done: () => void = () => {};
-  const finished = new Promise<void>((resolve) => {
-    done = resolve;
+/**
+ * When the trial ends and when its server may close. `endTrial` ends the trial (as `disconnected`
+ * when it has not ended yet) and starts the linger; `clientGone` also closes now. `ended`
+ * resolves with the trial's end, `closed` once the server has been shut.
+ */
+function trialLifetime(session: TrialSession, lingerMs: number, close: () => Promise<void>) {
+  let why: string | null = null;
+  let markEnded: () => void = () => {};
+  const ended = new Promise<void>((resolve) => {
+    markEnded = resolve;
   });
-  let settled = false;
-  const end = (how?: string) => {
-    if (settled) return;
-    settled = true;
-    if (!session.ended) session.abort("disconnected", disconnectDetail(how ?? "the connection closed"));
-    // The reply to the last tool call is still on its way out: close a moment later.
-    setTimeout(() => void cleanup().catch(() => {}), 200).unref();
-    done();
+  let closing: Promise<void> | null = null;
+  let markClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  let linger: NodeJS.Timeout | null = null;
+  const shut = () => {
+    if (closing) return;
+    if (linger) clearTimeout(linger);
+    // The reply to the last request is still on its way out: close a moment later.
+    closing = new Promise<void>((resolve) => setTimeout(resolve, 100))
+      .then(close)
+      .catch(() => {})
+      .then(markClosed);
   };
-  session.signal.addEventListener("abort", () => end("the trial's wall-time limit was reached"), {
-    once: true,
-  });
-  return { end, finished };
+  const endTrial = (how: string) => {
+    if (why !== null) return;
+    if (session.ended) why = how;
+    else {
+      session.abort("disconnected", disconnectDetail(how));
+      why = `the client disconnected: ${how}`;
+    }
+    markEnded();
+    linger = setTimeout(shut, lingerMs);
+  };
+  const clientGone = (how: string) => {
+    endTrial(how);
+    shut();
+  };
+  session.signal.addEventListener("abort", () => endTrial("the wall-time limit was reached"), { once: true });
+  return { endTrial, clientGone, ended, closed, why: () => why ?? "it was stopped" };
 }
 
 async function overStdio(
@@ -73,16 +117,22 @@ async function overStdio(
   mode: Extract<McpBridgeMode, { kind: "stdio" }>,
 ): Promise<void> {
   const stdin = mode.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, mode.stdout ?? process.stdout);
-  const { end, finished } = ender(session, () => server.close());
-  const server = trialMcpServer(session, () => end());
-  const closed = () => end("stdin closed");
+  const transport = new StrictStdioServerTransport(stdin, mode.stdout ?? process.stdout);
+  const life = trialLifetime(session, mode.lingerMs ?? LINGER_MS, () => server.close());
+  const server = trialMcpServer(session, {
+    onEnd: life.endTrial,
+    endedBecause: life.why,
+    ...(mode.onClient ? { onClient: mode.onClient } : {}),
+  });
+  const closed = () => life.clientGone("stdin closed");
   stdin.once("end", closed);
   stdin.once("close", closed);
   await server.connect(transport);
-  await finished;
-  stdin.off("end", closed);
-  stdin.off("close", closed);
+  await life.ended;
+  void life.closed.then(() => {
+    stdin.off("end", closed);
+    stdin.off("close", closed);
+  });
 }
 
 async function overHttp(
@@ -94,24 +144,28 @@ async function overHttp(
     throw new Error(`refusing to serve a trial off this machine: ${host}`);
   }
   let closeHttp: () => Promise<void> = async () => {};
-  const { end, finished } = ender(session, async () => {
-    await server.close();
+  const life = trialLifetime(session, mode.lingerMs ?? LINGER_MS, async () => {
+    await sessions.close();
     await closeHttp();
   });
-  const server = trialMcpServer(session, () => end());
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    // A session id only names the connection; it never reaches the grade.
-    sessionIdGenerator: () => randomUUID(),
-    enableJsonResponse: true,
-    onsessionclosed: () => end("the client closed its MCP session"),
-  });
-  await server.connect(transport);
+  const sessions = new HttpTrialSessions(
+    {
+      onLeave: (how, gone) => (gone ? life.clientGone(how) : life.endTrial(how)),
+      newServer: () =>
+        trialMcpServer(session, {
+          onEnd: life.endTrial,
+          endedBecause: life.why,
+          ...(mode.onClient ? { onClient: mode.onClient } : {}),
+        }),
+    },
+    (mode.idleSeconds ?? DEFAULT_IDLE_SECONDS) * 1000,
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const http = serve(
       {
         fetch: (req) =>
           new URL(req.url).pathname === TRIAL_MCP_PATH
-            ? transport.handleRequest(req)
+            ? sessions.handle(req)
             : Response.json(
                 { error: "not_found", message: `the MCP endpoint is ${TRIAL_MCP_PATH}` },
                 { status: 404 },
@@ -132,13 +186,16 @@ async function overHttp(
   mode.onListening?.(url);
   if (mode.client) {
     const stop = new AbortController();
-    void mode.client(url, stop.signal).then(
-      (how) => end(how),
-      (e: unknown) => end(`the agent could not be run: ${e instanceof Error ? e.message : String(e)}`),
+    // The agent is stopped when the trial ends, and the attempt returns once it is gone.
+    const gone = mode.client(url, stop.signal).then(
+      (how) => life.clientGone(how),
+      (e: unknown) =>
+        life.clientGone(`the agent could not be run: ${e instanceof Error ? e.message : String(e)}`),
     );
-    await finished;
+    await life.ended;
     stop.abort();
+    await gone;
     return;
   }
-  await finished;
+  await life.ended;
 }

@@ -12,7 +12,7 @@ import { runTrial } from "../run/run-trial.js";
 import { trialFailureReason } from "../run/transcript-writer.js";
 import { mcpAgentFactory } from "./mcp-external-agent.js";
 
-const FIXTURE = join(import.meta.dirname, "golden-mcp-client.test-fixture.ts");
+const FIXTURE = join(import.meta.dirname, "../../test/support/golden-mcp-client.ts");
 const bank = bankFromContent(defaultBankContent());
 const dir = mkdtempSync(join(tmpdir(), "apiflow-mcp-test-"));
 

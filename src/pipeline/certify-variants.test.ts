@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { CHAIN, idIn, SUB01, SUB02, skeletonContent } from "../../test/support/test-banks.js";
 import { GATE_NAMES } from "../certify/certify-schema.js";
-import { CHAIN, idIn, SUB01, SUB02, skeletonContent } from "../certify/test-banks.js";
 import { generateCertifiedBank } from "./certified-bank.js";
 import { certifyVariants } from "./certify-variants.js";
 import { withProtocolVariants } from "./protocol-variant-replay.js";

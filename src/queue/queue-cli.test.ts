@@ -6,6 +6,9 @@ import Database from "better-sqlite3";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { testRedis } from "../../test/support/redis-server.js";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
+import { slowGoldenAgentFactory } from "../../test/support/slow-golden-agent.js";
 import { baselineAgentFactory } from "../agents/baseline-agent.js";
 import { writeBank } from "../bank/load-bank.js";
 import { bufferIo } from "../cli/io.js";
@@ -14,21 +17,18 @@ import { harborTasks } from "../generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
 import { runIntoDir } from "../run/run-into-dir.js";
-import { skeletonBank } from "../run/skeleton-bank.test-fixture.js";
 import { openStore } from "../run/store.js";
 import type { TrialRecord } from "../run/trial-record.js";
 import { runViaQueue } from "./queue-coordinator.js";
 import { QUEUE_PREFIX } from "./queue-keys.js";
 import { parseQueueUrl } from "./queue-url.js";
 import { startQueueWorker } from "./queue-worker.js";
-import { testRedis } from "./redis-server.test-fixture.js";
-import { slowGoldenAgentFactory } from "./slow-golden-agent.test-fixture.js";
 
 const redis = await testRedis();
 if (!redis) console.warn("queue tests skipped: no redis-server on PATH and APIFLOW_TEST_REDIS unset");
 const REDIS_URL = redis?.url ?? "redis://127.0.0.1:1";
 const tmp = () => mkdtempSync(join(tmpdir(), "apiflow-queue-cli-"));
-const SLOW_AGENT = "./src/queue/slow-golden-agent.test-fixture.ts";
+const SLOW_AGENT = "./test/support/slow-golden-agent.ts";
 const bankContent = {
   name: "apiflow-skeleton",
   generator_version: "0.1.0",

@@ -1,6 +1,7 @@
-import { Queue } from "bullmq";
+import { type Job, Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../agents/model-call-retry.js";
+import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { AuthRefusalWatch } from "../run/auth-refusal.js";
 import { DEFAULT_REDO } from "../run/redo-outcomes.js";
@@ -28,6 +29,8 @@ import { RateLimitNoticeSchema } from "./shared-rate-limit.js";
 import {
   DEFAULT_QUEUE_NAME,
   fromJobResult,
+  jobResultLogJson,
+  TRIAL_JOB_VERSION,
   type TrialJob,
   TrialJobResultSchema,
   trialJobId,
@@ -161,27 +164,7 @@ async function enqueueAndCollect(
   }
   const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
 
-  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
-  const jobs = [...pending].map(([jobId, cell]) => {
-    const data: TrialJob = {
-      v: 1,
-      bank_hash: bankHash,
-      bank_name: bank.manifest.name,
-      agent: cell.agent.factory.name,
-      settings: cell.agent.settings,
-      task_id: cell.task.id,
-      epoch: cell.epoch,
-      limits: { ...ctx.limits },
-      retry,
-      salt: ctx.salt,
-    };
-    // Kept in Redis after they finish: the coordinator removes each once it is in the store.
-    return {
-      name: "trial",
-      data,
-      opts: { jobId, removeOnComplete: false, removeOnFail: false, attempts: 1 },
-    };
-  });
+  const jobs = trialJobs(pending, bank, ctx.limits, options.retry ?? DEFAULT_RETRY_POLICY, ctx.salt);
   if (!limitReached()) {
     for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
   }
@@ -189,9 +172,9 @@ async function enqueueAndCollect(
   const watch = new AuthRefusalWatch((agent) =>
     authRefusalThreshold(cells.filter((c) => c.agent.factory.name === agent).length, options.concurrency),
   );
-  const record = (result: TrialResult, cell: Cell): TrialRecord => {
+  const record = (result: TrialResult, cell: Cell, storedLog: string | null): TrialRecord => {
     watch.note(result);
-    const rec = keepTrial(result, cell.task, cell.agent, { ...options, bank, store, redact });
+    const rec = keepTrial(result, cell.task, cell.agent, { ...options, bank, store, redact, storedLog });
     ran++;
     spent += rec.cost_usd ?? 0;
     countProgress(options.progress?.[cell.index], rec, true);
@@ -225,49 +208,18 @@ async function enqueueAndCollect(
       }
       const job = await queue.getJob(id);
       if (!job) continue;
-      const state = await job.getState();
-      let result: TrialResult;
-      const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch, ctx.salt);
-      if (state === "completed") {
-        const parsed = TrialJobResultSchema.safeParse(job.returnvalue);
-        result = parsed.success
-          ? fromJobResult(parsed.data)
-          : harnessErrorResult(
-              cell.task,
-              cell.epoch,
-              cell.agent.factory.name,
-              seed,
-              new Error(
-                `worker returned an unreadable result (${parsed.error.issues[0]?.message ?? "invalid"})`,
-              ),
-            );
-      } else if (state === "failed") {
-        result = harnessErrorResult(
-          cell.task,
-          cell.epoch,
-          cell.agent.factory.name,
-          seed,
-          new Error(`worker failed: ${job.failedReason}`),
-        );
-      } else {
-        continue;
-      }
+      const finished = resultOfJob(job, await job.getState(), cell, bank, ctx.salt);
+      if (finished === null) continue;
+      const { result, storedLog } = finished;
       // Store first, then forget the job: a crash in between leaves a job we remove next time.
-      record(result, cell);
+      record(result, cell, storedLog);
       pending.delete(id);
       collected.add(id);
       await job.remove();
       got++;
     }
     if (got === 0 && pending.size > 0) {
-      const refusals = await ctx.side.hgetall(queueSideKeys(ctx.queueName).refusals).catch(() => ({}));
-      for (const [worker, message] of Object.entries(refusals)) {
-        const line = `worker ${worker} refuses trials: ${message}`;
-        if (!noticed.has(line)) {
-          noticed.add(line);
-          options.onNotice?.(line);
-        }
-      }
+      await noticeRefusals(ctx.side, ctx.queueName, noticed, options.onNotice);
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }
@@ -322,6 +274,95 @@ async function watchRateLimits(
   });
   await sub.subscribe(channel).catch(() => {});
   return sub;
+}
+
+/** The queue jobs of the trials not yet in the store (kept in Redis until the coordinator stores them). */
+function trialJobs(
+  pending: ReadonlyMap<string, Cell>,
+  bank: Bank,
+  limits: TrialLimits,
+  retry: RetryPolicy,
+  salt: string,
+) {
+  return [...pending].map(([jobId, cell]) => {
+    const data: TrialJob = {
+      v: TRIAL_JOB_VERSION,
+      bank_hash: bank.manifest.content_hash,
+      bank_name: bank.manifest.name,
+      agent: cell.agent.factory.name,
+      settings: cell.agent.settings,
+      task_id: cell.task.id,
+      epoch: cell.epoch,
+      limits: { ...limits },
+      retry,
+      salt,
+    };
+    // Kept in Redis after they finish: the coordinator removes each once it is in the store.
+    return {
+      name: "trial",
+      data,
+      opts: { jobId, removeOnComplete: false, removeOnFail: false, attempts: 1 },
+    };
+  });
+}
+
+/**
+ * A finished job's trial result with its stored event log (an unreadable or failed job is a harness
+ * error, with no log); null while it runs.
+ */
+function resultOfJob(
+  job: Job,
+  state: string,
+  cell: Cell,
+  bank: Bank,
+  salt: string,
+): { result: TrialResult; storedLog: string | null } | null {
+  const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch, salt);
+  if (state === "completed") {
+    const parsed = TrialJobResultSchema.safeParse(job.returnvalue);
+    if (parsed.success)
+      return { result: fromJobResult(parsed.data), storedLog: jobResultLogJson(parsed.data) };
+    return {
+      storedLog: null,
+      result: harnessErrorResult(
+        cell.task,
+        cell.epoch,
+        cell.agent.factory.name,
+        seed,
+        new Error(`worker returned an unreadable result (${parsed.error.issues[0]?.message ?? "invalid"})`),
+      ),
+    };
+  }
+  if (state === "failed") {
+    return {
+      storedLog: null,
+      result: harnessErrorResult(
+        cell.task,
+        cell.epoch,
+        cell.agent.factory.name,
+        seed,
+        new Error(`worker failed: ${job.failedReason}`),
+      ),
+    };
+  }
+  return null;
+}
+
+/** Tell the user once about each worker that refuses trials (another bank, an agent it cannot run). */
+async function noticeRefusals(
+  side: Redis,
+  queueName: string,
+  noticed: Set<string>,
+  onNotice: ((line: string) => void) | undefined,
+): Promise<void> {
+  const refusals = await side.hgetall(queueSideKeys(queueName).refusals).catch(() => ({}));
+  for (const [worker, message] of Object.entries(refusals)) {
+    const line = `worker ${worker} refuses trials: ${message}`;
+    if (!noticed.has(line)) {
+      noticed.add(line);
+      onNotice?.(line);
+    }
+  }
 }
 
 /**

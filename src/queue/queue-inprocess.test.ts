@@ -1,18 +1,21 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestRedis, testRedis } from "../../test/support/redis-server.js";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { baselineAgentFactory } from "../agents/baseline-agent.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
+import { regradeRun } from "../run/regrade-run.js";
 import { runIntoDir } from "../run/run-into-dir.js";
-import { skeletonBank } from "../run/skeleton-bank.test-fixture.js";
 import { openStore } from "../run/store.js";
+import { trialLogPath } from "../run/stored-trial-log.js";
 import type { TrialRecord } from "../run/trial-record.js";
 import { runViaQueue } from "./queue-coordinator.js";
 import { parseQueueUrl } from "./queue-url.js";
 import { startQueueWorker } from "./queue-worker.js";
-import { type TestRedis, testRedis } from "./redis-server.test-fixture.js";
 
 const redis = await testRedis();
 if (!redis) console.warn("queue tests skipped: no redis-server on PATH and APIFLOW_TEST_REDIS unset");
@@ -77,7 +80,15 @@ describe.skipIf(!redis)("queue, in process", () => {
     const a = openStore(queued, { readonly: true });
     const b = openStore(local, { readonly: true });
     expect(comparable(a.all())).toEqual(comparable(b.all()));
+    // The worker's stored event logs reach the run directory, the same as the local runner's.
+    for (const rec of a.all()) {
+      const log = (dir: string) =>
+        gunzipSync(readFileSync(join(dir, trialLogPath(rec.transcript as string))));
+      expect(log(queued).equals(log(local))).toBe(true);
+    }
     a.close();
     b.close();
+    const regraded = regradeRun({ runDir: queued, dryRun: true });
+    expect(regraded).toMatchObject({ success: true, data: { regraded: 24, changed: 0, not_regradable: [] } });
   });
 });

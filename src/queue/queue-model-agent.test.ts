@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { type FakeServer, startFakeOpenAiServer } from "../run/fake-openai-server.test-fixture.js";
+import { type FakeServer, startFakeOpenAiServer } from "../../test/support/fake-openai-server.js";
+import { testRedis } from "../../test/support/redis-server.js";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
-import { skeletonBank } from "../run/skeleton-bank.test-fixture.js";
 import { runViaQueue } from "./queue-coordinator.js";
 import { queueSideKeys } from "./queue-keys.js";
 import { parseQueueUrl } from "./queue-url.js";
 import { startQueueWorker } from "./queue-worker.js";
-import { testRedis } from "./redis-server.test-fixture.js";
 
 const SECRET = "sk-test-QUEUE-SECRET-41d9";
 const redis = await testRedis();

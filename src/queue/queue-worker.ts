@@ -5,6 +5,7 @@ import { resolveAgent } from "../agents/agent-registry.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { harnessErrorResult, runTrial } from "../run/run-trial.js";
+import { encodeTrialLog, storedTrialLogOf } from "../run/stored-trial-log.js";
 import { redactor } from "../run/transcript-writer.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { trialSeed } from "../world/canary.js";
@@ -81,45 +82,9 @@ export async function startQueueWorker(
   const side = new Redis(connection);
   side.on("error", () => {});
   const shared = await SharedRateLimit.open({ connection, channel: keys.rateLimits, queue });
-  const agents = new Map<
-    string,
-    { success: true; factory: AgentFactory } | { success: false; message: string }
-  >();
   const secrets = new Set<string>();
   const logged = new Set<string>();
-
-  const agentFor = async (job: TrialJob) => {
-    const cacheKey = JSON.stringify([job.agent, job.settings, job.retry]);
-    const cached = agents.get(cacheKey);
-    if (cached) return cached;
-    const made = await makeAgent(job);
-    agents.set(cacheKey, made);
-    return made;
-  };
-  const makeAgent = async (
-    job: TrialJob,
-  ): Promise<{ success: true; factory: AgentFactory } | { success: false; message: string }> => {
-    const made = await resolveAgent(
-      { settings: job.settings, name: job.agent },
-      {
-        cwd: options.cwd,
-        env: options.env,
-        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-        refuseMcp: `agent ${job.agent} is an external MCP agent: workers do not launch commands from the queue (run it with apiflow run, without --queue)`,
-        calls: (modelApi) => ({
-          retry: job.retry,
-          limiter: shared.limiter(modelApi, options.concurrency),
-          onEvent: (e) => {
-            if (e.type === "retry" && e.failure.kind === "rate_limited")
-              void shared.report(modelApi, e.delayMs);
-          },
-        }),
-      },
-    );
-    if (!made.success) return { success: false, message: made.error.message };
-    for (const s of made.data.secrets) secrets.add(s);
-    return { success: true, factory: made.data.factory };
-  };
+  const agentFor = workerAgents(options, shared, secrets);
 
   const refuse = async (job: Job, token: string | undefined, refusal: JobRefusal): Promise<never> => {
     const line = `apiflow worker ${id}: refusing trial ${job.id}: ${refusal.message}`;
@@ -175,7 +140,8 @@ export async function startQueueWorker(
       ),
     );
     const redact = redactor([...secrets]);
-    const out = JSON.parse(redact(JSON.stringify(toJobResult(result)))) as TrialJobResult;
+    const log = encodeTrialLog(storedTrialLogOf(result, task, bankHash), redact);
+    const out = JSON.parse(redact(JSON.stringify(toJobResult(result, log)))) as TrialJobResult;
     options.onTrial?.(out);
     return out;
   };
@@ -213,5 +179,49 @@ export async function startQueueWorker(
         await queue.close();
       },
     },
+  };
+}
+
+type MadeAgent = { success: true; factory: AgentFactory } | { success: false; message: string };
+
+/**
+ * The worker's agents, built once per agent, settings and retry policy through the agent registry,
+ * with this machine's keys (kept in `secrets` for redaction) and the queue-wide rate limit.
+ */
+function workerAgents(
+  options: QueueWorkerOptions,
+  shared: SharedRateLimit,
+  secrets: Set<string>,
+): (job: TrialJob) => Promise<MadeAgent> {
+  const agents = new Map<string, MadeAgent>();
+  const makeAgent = async (job: TrialJob): Promise<MadeAgent> => {
+    const made = await resolveAgent(
+      { settings: job.settings, name: job.agent },
+      {
+        cwd: options.cwd,
+        env: options.env,
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        refuseMcp: `agent ${job.agent} is an external MCP agent: workers do not launch commands from the queue (run it with apiflow run, without --queue)`,
+        calls: (modelApi) => ({
+          retry: job.retry,
+          limiter: shared.limiter(modelApi, options.concurrency),
+          onEvent: (e) => {
+            if (e.type === "retry" && e.failure.kind === "rate_limited")
+              void shared.report(modelApi, e.delayMs);
+          },
+        }),
+      },
+    );
+    if (!made.success) return { success: false, message: made.error.message };
+    for (const s of made.data.secrets) secrets.add(s);
+    return { success: true, factory: made.data.factory };
+  };
+  return async (job) => {
+    const cacheKey = JSON.stringify([job.agent, job.settings, job.retry]);
+    const cached = agents.get(cacheKey);
+    if (cached) return cached;
+    const made = await makeAgent(job);
+    agents.set(cacheKey, made);
+    return made;
   };
 }

@@ -1,8 +1,8 @@
 import { Queue } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
+import { testRedis } from "../../test/support/redis-server.js";
 import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
 import { parseQueueUrl } from "./queue-url.js";
-import { testRedis } from "./redis-server.test-fixture.js";
 import { SharedAimdLimiter, SharedRateLimit } from "./shared-rate-limit.js";
 
 const redis = await testRedis();

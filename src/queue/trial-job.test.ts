@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { baselineAgentFactory } from "../agents/baseline-agent.js";
 import { runTrial } from "../run/run-trial.js";
-import { skeletonBank } from "../run/skeleton-bank.test-fixture.js";
 import { buildTranscript } from "../run/transcript-writer.js";
 import { parseQueueUrl } from "./queue-url.js";
 import { fromJobResult, TrialJobResultSchema, toJobResult, trialJobId } from "./trial-job.js";

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
 import { z } from "zod";
 import { AgentSettingsSchema } from "../agents/agent-registry.js";
 import { RetryPolicySchema } from "../agents/model-call-retry.js";
@@ -10,14 +11,17 @@ import { TranscriptMessageSchema } from "../trial/transcript-schema.js";
 /** The BullMQ queue every coordinator and worker meets on, unless `--queue-name` says otherwise. */
 export const DEFAULT_QUEUE_NAME = "apiflow-trials";
 
-/** Bumped when a job payload or result changes shape; a worker refuses jobs of another version. */
-export const TRIAL_JOB_VERSION = 1;
+/**
+ * Bumped when a job payload or result changes shape; a worker refuses jobs of another version.
+ * 2: results carry the trial's stored event log.
+ */
+export const TRIAL_JOB_VERSION = 2;
 
 /**
  * One trial as a queue job: everything a worker needs to run it on its own copy of the bank, and
  * nothing secret (agent settings never hold keys; workers read keys from their own environment).
  *
- * @example TrialJobSchema.parse({ v: 1, bank_hash, bank_name: "apiflow-skeleton", agent: "golden", settings: { kind: "scripted" }, task_id: "harbor-sub01", epoch: 1, limits, retry })
+ * @example TrialJobSchema.parse({ v: TRIAL_JOB_VERSION, bank_hash, bank_name: "apiflow-skeleton", agent: "golden", settings: { kind: "scripted" }, task_id: "harbor-sub01", epoch: 1, limits, retry })
  */
 export const TrialJobSchema = z.strictObject({
   v: z.literal(TRIAL_JOB_VERSION),
@@ -62,7 +66,8 @@ const TRIAL_OUTCOMES = [
 /**
  * What a worker hands back through Redis: the trial's `TrialResult` without the world's event log
  * (the coordinator's transcript and store row are built from everything else, exactly as in the
- * local runner).
+ * local runner), and the stored event log, already built, redacted and gzipped on the worker
+ * (`event_log_gz`, base64), which the coordinator writes beside the transcript.
  *
  * @example const r = TrialJobResultSchema.safeParse(job.returnvalue); if (r.success) record(fromJobResult(r.data));
  */
@@ -85,6 +90,8 @@ export const TrialJobResultSchema = z.strictObject({
   }),
   tool_calls: z.number().int().nonnegative(),
   duration_s: z.number().nonnegative(),
+  /** The stored event log (`StoredTrialLog`), gzip then base64; absent when the worker kept none. */
+  event_log_gz: z.string().optional(),
 });
 export type TrialJobResult = z.infer<typeof TrialJobResultSchema>;
 
@@ -107,13 +114,30 @@ export function trialJobId(key: {
   return `trial-${digest.slice(0, 40)}`;
 }
 
-/** A trial result as it travels through Redis (the event log stays on the worker). */
-export function toJobResult(result: TrialResult): TrialJobResult {
-  const { events: _events, ...rest } = result;
-  return rest;
+/**
+ * A trial result as it travels through Redis: the raw events stay on the worker, the stored log
+ * (when given, already encoded) travels as base64.
+ */
+export function toJobResult(result: TrialResult, eventLogGz?: Uint8Array): TrialJobResult {
+  const { events: _events, final_message: _message, final_records: _records, ...rest } = result;
+  return eventLogGz ? { ...rest, event_log_gz: Buffer.from(eventLogGz).toString("base64") } : rest;
+}
+
+/**
+ * The stored log's JSON text carried by a job result; null when the result carries none or it is
+ * not a gzip stream (the trial is then kept without a log: not re-gradable, never guessed).
+ */
+export function jobResultLogJson(result: TrialJobResult): string | null {
+  if (result.event_log_gz === undefined) return null;
+  try {
+    return gunzipSync(Buffer.from(result.event_log_gz, "base64")).toString("utf8");
+  } catch {
+    return null;
+  }
 }
 
 /** Back to the runner's `TrialResult`, for the same transcript and store row as a local run. */
 export function fromJobResult(result: TrialJobResult): TrialResult {
-  return { ...result, tokens: { ...result.tokens }, events: [] };
+  const { event_log_gz: _log, ...rest } = result;
+  return { ...rest, tokens: { ...result.tokens }, events: [] };
 }

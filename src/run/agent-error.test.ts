@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { buildReport } from "../analyze/build-report.js";
 import type { AgentFactory } from "../trial/agent.js";
@@ -9,7 +10,6 @@ import { playGolden } from "../trial/play-golden.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { runIntoDir } from "./run-into-dir.js";
 import { runTrial } from "./run-trial.js";
-import { skeletonBank } from "./skeleton-bank.test-fixture.js";
 
 const bank = skeletonBank();
 const chain = bank.tasks.find((t) => t.kind === "chain")!;

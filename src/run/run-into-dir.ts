@@ -13,6 +13,7 @@ import { runSalt } from "./run-manifest.js";
 import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";
 import { type ResultsStore, readRunManifest, transcriptRelPath } from "./store.js";
+import { storedTrialLogOf, writeTrialLog } from "./stored-trial-log.js";
 import { buildTranscript, redactor, trialFailureReason, writeTranscript } from "./transcript-writer.js";
 import { type Outcome, type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
 
@@ -197,8 +198,10 @@ async function runWithStore(
 }
 
 /**
- * Keep a finished trial in a run directory: its transcript first, then its store row, so a row
- * never points at a transcript that is not there. Secrets are redacted from both.
+ * Keep a finished trial in a run directory: its transcript and its stored event log first, then
+ * its store row, so a row never points at a transcript that is not there. Secrets are redacted
+ * from all three. `storedLog` is the log's JSON when it was built elsewhere (a queue worker's);
+ * null when there is none to keep; by default it is built from the result.
  *
  * @example const rec = keepTrial(result, task, agent, { runDir, bank, priceTable, store, redact });
  */
@@ -212,6 +215,7 @@ export function keepTrial(
     priceTable: PriceTable;
     store: ResultsStore;
     redact: (text: string) => string;
+    storedLog?: string | null;
   },
 ): TrialRecord {
   const { bank, redact } = into;
@@ -227,6 +231,8 @@ export function keepTrial(
     }),
     redact,
   );
+  const log = into.storedLog === undefined ? storedTrialLogOf(result, task, bankHash) : into.storedLog;
+  if (log !== null) writeTrialLog(into.runDir, rel, log, redact);
   const record = trialRecordOf(result, task, bankHash, into.priceTable, agent.modelApi ?? null, rel, redact);
   into.store.record(record);
   return record;

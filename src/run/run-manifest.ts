@@ -6,6 +6,7 @@ import { GRADER_VERSION } from "../grade/grade-trial.js";
 import type { TrialLimits } from "../trial/stop-conditions.js";
 import { TOOL_CONTRACT_VERSION } from "../workspace/tool-definitions.js";
 import type { RunManifest } from "./store.js";
+import { type Grading, GradingSchema } from "./store-gradings.js";
 
 /** Bumped when the trial loop, the session or the transcript writer changes what a trial records. */
 export const HARNESS_VERSION = "1.0.0";
@@ -131,7 +132,19 @@ export function mergeManifests(
     created: existing.created,
     agents: [...new Set([...existing.agents, ...next.agents])].sort(),
     agent_settings: settings,
+    // A resumed run keeps the record of its re-gradings.
+    ...(existing.gradings !== undefined ? { gradings: existing.gradings } : {}),
   };
+}
+
+/**
+ * The manifest with the run's gradings recorded (`gradings`: which grader version, and which
+ * bank's graders, each grading used; see `GradingSchema`).
+ *
+ * @example writeRunManifest(runDir, withGradings(readRunManifest(runDir)!, store.gradings.list()));
+ */
+export function withGradings(manifest: RunManifest, gradings: readonly Grading[]): RunManifest {
+  return { ...manifest, gradings: gradings.map((g) => GradingSchema.parse(g)) };
 }
 
 /**

@@ -1,12 +1,14 @@
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { type McpBridgeMode, mcpBridgeAgent } from "../mcp/mcp-bridge-agent.js";
+import { mcpClientAgentName } from "../mcp/mcp-external-agent.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { trialRecordOf } from "./run-into-dir.js";
 import { runTrial, type TrialResult } from "./run-trial.js";
 import { transcriptRelPath } from "./store.js";
+import { storedTrialLogOf, writeTrialLog } from "./stored-trial-log.js";
 import { buildTranscript, writeTranscript } from "./transcript-writer.js";
 import type { TrialRecord } from "./trial-record.js";
 
@@ -18,7 +20,10 @@ export interface McpTrialOptions {
   /** The run directory the trial is stored in (store, transcript, manifest), as `apiflow run` does. */
   runDir: string;
   limits?: TrialLimits;
-  /** The agent's name in the store (default `mcp`). */
+  /**
+   * The agent's name in the store, the transcripts and the reports. Default: the client's
+   * `clientInfo.name` (see `mcpClientAgentName`), `mcp` when no client initialized.
+   */
   agentName?: string;
   force?: boolean;
 }
@@ -29,7 +34,8 @@ export type McpTrialError = RunDirectoryError;
  * One trial played by an agent outside our loop over MCP (`apiflow mcp`): the trial's tools are
  * served (stdio or Streamable HTTP), the trial is graded when the agent delivers, abstains, hits a
  * limit or disconnects, and it is stored in the run directory like any trial of `apiflow run`
- * (transcript, store row, manifest pins).
+ * (transcript, store row, manifest pins). The run directory is checked before the trial (bank,
+ * limits) and pinned after it, once the agent's name is known.
  *
  * @example const r = await runMcpTrial({ bank, task, epoch: 1, mode: { kind: "stdio" }, runDir: ".apiflow/runs/mcp" });
  */
@@ -40,27 +46,45 @@ export async function runMcpTrial(
   | { success: false; error: McpTrialError }
 > {
   const { bank, task, runDir } = options;
-  const name = options.agentName ?? "mcp";
   const limits = options.limits ?? DEFAULT_LIMITS;
   const bankHash = bank.manifest.content_hash;
-  const opened = openRunDirectory({
-    runDir,
+  const settings = { kind: "mcp" as const, transport: options.mode.kind };
+  const open = (agents: Record<string, typeof settings>) =>
+    openRunDirectory({
+      runDir,
+      bank,
+      agents,
+      limits,
+      priceTableVersion: DEFAULT_PRICE_TABLE.version,
+      ...(options.force !== undefined ? { force: options.force } : {}),
+    });
+  // Refuse a run directory of other settings before the agent plays, not after.
+  const checked = open(options.agentName ? { [options.agentName]: settings } : {});
+  if (!checked.success) return checked;
+  checked.data.close();
+  let clientName: string | undefined;
+  const onClient = options.mode.onClient;
+  const mode: McpBridgeMode = {
+    ...options.mode,
+    onClient: (client) => {
+      clientName ??= client.name;
+      onClient?.(client);
+    },
+  };
+  const provisional = options.agentName ?? "mcp";
+  const played = await runTrial({
     bank,
-    agents: { [name]: { kind: "mcp", transport: options.mode.kind } },
+    task,
+    epoch: options.epoch,
     limits,
-    priceTableVersion: DEFAULT_PRICE_TABLE.version,
-    ...(options.force !== undefined ? { force: options.force } : {}),
+    agent: { name: provisional, forTask: () => mcpBridgeAgent(mode, provisional) },
   });
+  const name = options.agentName ?? mcpClientAgentName(clientName);
+  const result: TrialResult = { ...played, agent: name };
+  const opened = open({ [name]: settings });
   if (!opened.success) return opened;
   const store = opened.data;
   try {
-    const result = await runTrial({
-      bank,
-      task,
-      epoch: options.epoch,
-      limits,
-      agent: { name, forTask: () => mcpBridgeAgent(options.mode, name) },
-    });
     const rel = transcriptRelPath(name, task.id, options.epoch);
     writeTranscript(
       runDir,
@@ -71,6 +95,7 @@ export async function runMcpTrial(
       }),
       (t) => t,
     );
+    writeTrialLog(runDir, rel, storedTrialLogOf(result, task, bankHash));
     const record = trialRecordOf(result, task, bankHash, DEFAULT_PRICE_TABLE, null, rel);
     store.record(record);
     return { success: true, data: { result, record } };

@@ -1,4 +1,5 @@
 import type { Bank } from "../bank/bank.js";
+import type { JsonObject } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
@@ -13,6 +14,7 @@ import type { TrialEvent } from "../world/event-log.js";
 import { inProcessTransport, type WorldTransport } from "../world/transport.js";
 import type { TrialWorld } from "../world/trial-world.js";
 import { prepareTrialWorld, seededVariables } from "./replay-setup.js";
+import { gradedSegmentsOf } from "./stored-trial-log.js";
 import { HarnessSession, type ToolRunner } from "./trial-session.js";
 
 /** How a trial ended, for the store and the analysis; the last two are not scored. */
@@ -37,6 +39,10 @@ export interface TrialResult {
   grade: TrialGrade;
   messages: TranscriptMessage[];
   events: readonly TrialEvent[];
+  /** The final message the grader read (null without one); absent where the harness had none to give. */
+  final_message?: string | null;
+  /** The world's records when the trial ended, by resource; absent when the backend cannot tell. */
+  final_records?: Record<string, JsonObject[]>;
   tokens: TokenUsage & { cache_write: number };
   tool_calls: number;
   duration_s: number;
@@ -73,6 +79,8 @@ export interface RunTrialOptions {
  */
 export interface TrialBackend extends ToolRunner {
   events(): readonly TrialEvent[] | Promise<readonly TrialEvent[]>;
+  /** The world's records at the end of the trial (kept in the stored event log). */
+  finalRecords?(): Record<string, JsonObject[]>;
 }
 
 /** The default backend: a fresh trial world (storyline replayed) and workspace for `seed`. */
@@ -94,6 +102,7 @@ export async function freshBackend(
     workspace,
     call: (name, args) => workspace.call(name, args),
     events: () => trial.log.events,
+    finalRecords: () => Object.fromEntries(trial.records),
   };
 }
 
@@ -127,11 +136,10 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     session.dispose();
   }
   const events = await backend.events();
+  const gradedSegments = gradedSegmentsOf(task);
   const graded = (options.grade ?? gradeTrial)({
     grader: task.grader,
-    ...(task.kind === "chain" && task.grader.chain_mode === "selective" && task.graded_segments
-      ? { gradedSegments: task.graded_segments }
-      : {}),
+    ...(gradedSegments ? { gradedSegments } : {}),
     trialSeed: seed,
     events,
     finalMessage: session.finalMessage,
@@ -151,6 +159,8 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     grade,
     messages: session.messages,
     events,
+    final_message: session.finalMessage,
+    ...(backend.finalRecords ? { final_records: backend.finalRecords() } : {}),
     tokens: session.usage,
     tool_calls: session.toolCallCount,
     duration_s: (performance.now() - started) / 1000,

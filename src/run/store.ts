@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { z } from "zod";
+import { GRADINGS_SQL, type StoreGradings, storeGradings } from "./store-gradings.js";
 import { type TrialKey, type TrialRecord, TrialRecordSchema } from "./trial-record.js";
 
 /**
@@ -19,8 +20,15 @@ export const RUN_LAYOUT = {
   transcripts: "transcripts",
 } as const;
 
-/** Bumped when the `trials` table changes shape; a store of another version is refused. */
-export const STORE_VERSION = 1;
+/**
+ * Bumped when the store changes shape; a store of a newer version is refused. 2 added the
+ * gradings tables (`store-gradings.ts`): a version 1 store is migrated when opened for writing
+ * and read as it is when opened read-only.
+ */
+export const STORE_VERSION = 2;
+
+/** Older store versions this one still reads. */
+const READABLE_VERSIONS: ReadonlySet<string> = new Set(["1", String(STORE_VERSION)]);
 
 /** The transcript path of a trial, relative to its run directory. */
 export function transcriptRelPath(agent: string, taskId: string, epoch: number): string {
@@ -94,6 +102,8 @@ export interface ResultsStore {
   /** Trials matching a filter, in key order. */
   query(filter: TrialQuery): TrialRecord[];
   count(): number;
+  /** Every grading of the run and their verdicts (the `trials` rows are the latest grading). */
+  readonly gradings: StoreGradings;
   close(): void;
 }
 
@@ -232,6 +242,16 @@ const QUERY_KEYS = ["bank_hash", "agent", "task_id", "kind"] as const satisfies 
 const KEY_WHERE = "bank_hash = @bank_hash AND agent = @agent AND task_id = @task_id AND epoch = @epoch";
 const ORDER = "ORDER BY bank_hash, agent, task_id, epoch";
 
+/** Bring a writable store of an older readable version up to `STORE_VERSION`, in one transaction. */
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    const version = db.prepare("SELECT value FROM meta WHERE key = 'store_version'").pluck().get();
+    if (version !== "1" && version !== String(STORE_VERSION)) return;
+    db.exec(GRADINGS_SQL);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'store_version'").run(String(STORE_VERSION));
+  })();
+}
+
 /**
  * Open (creating if needed) the results store of a run directory.
  *
@@ -269,17 +289,22 @@ export function tryOpenStore(
       db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('store_version', ?)").run(
         String(STORE_VERSION),
       );
+      migrate(db);
     }
     const version = (
       db.prepare("SELECT value FROM meta WHERE key = 'store_version'").get() as { value: string } | undefined
     )?.value;
-    if (version !== String(STORE_VERSION)) {
+    if (
+      version === undefined ||
+      !READABLE_VERSIONS.has(version) ||
+      (!opts.readonly && version !== String(STORE_VERSION))
+    ) {
       db.close();
       return {
         success: false,
         error: {
           code: "store_version",
-          message: `${path} is store version ${version ?? "?"}, this apiflow reads version ${STORE_VERSION}`,
+          message: `${path} is store version ${version ?? "?"}, this apiflow reads version${opts.readonly ? `s ${[...READABLE_VERSIONS].join(" and ")}` : ` ${STORE_VERSION}`}`,
         },
       };
     }
@@ -353,6 +378,7 @@ function makeStore(runDir: string, db: Database.Database, readonly: boolean): Re
       ).map(fromRow);
     },
     count: () => countStmt.get() as number,
+    gradings: storeGradings(db, readonly),
     close: () => db.close(),
   };
 }

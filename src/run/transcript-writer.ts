@@ -16,7 +16,9 @@ import { UNSCORED_OUTCOMES } from "./trial-record.js";
  *
  * @example trialFailureReason(result) // "agent abstained (clarify): which vessel?; 0/4 predicates matched; …"
  */
-export function trialFailureReason(r: TrialResult): string {
+export function trialFailureReason(
+  r: Pick<TrialResult, "outcome" | "stop_reason" | "stop_detail" | "grade">,
+): string {
   const grade = r.grade.failure_reason;
   switch (r.outcome) {
     case "pass":

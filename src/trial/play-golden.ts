@@ -1,5 +1,6 @@
 import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
+import { mayHavePlaceholder, splitAtPlaceholders, wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { GoldenNativeRequest, GoldenStep } from "../bank/task-schema.js";
 import { type ToolResult, toolResultValue } from "../workspace/workspace.js";
 import type { AgentToolCall, StepResult, TrialSession } from "./agent.js";
@@ -9,16 +10,14 @@ function contentOf(result: ToolResult): unknown {
   return toolResultValue(result) ?? JSON.parse(result.content);
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
-
 // A golden string split at its placeholders — literal, name, literal, …, literal — once per string:
 // the same golden strings are resolved in every trial of a task, and the regex passes were a
 // few percent of certification.
 const splits = new Map<string, string[]>();
-function splitAtPlaceholders(text: string): string[] {
+function splitOnce(text: string): string[] {
   let parts = splits.get(text);
   if (!parts) {
-    parts = text.split(PLACEHOLDER);
+    parts = splitAtPlaceholders(text);
     if (splits.size >= 20_000) splits.clear();
     splits.set(text, parts);
   }
@@ -103,8 +102,8 @@ class GoldenPlayer {
   /** A string with its placeholders filled from the bindings (reading unbound vault values), or null. */
   private async resolve(text: string): Promise<string | null> {
     // Most strings hold no placeholder: skip the two regex passes.
-    if (!text.includes("{{")) return text;
-    const parts = splitAtPlaceholders(text);
+    if (!mayHavePlaceholder(text)) return text;
+    const parts = splitOnce(text);
     for (let i = 1; i < parts.length; i += 2) {
       const key = parts[i] as string;
       if (this.bindings.has(key)) continue;
@@ -124,10 +123,10 @@ class GoldenPlayer {
   private async resolveDeep(value: JsonValue): Promise<JsonValue | null> {
     if (typeof value === "string") {
       // A body value that is exactly one placeholder keeps the bound value's JSON type.
-      const whole = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/.exec(value);
-      if (whole) {
+      const whole = wholePlaceholder(value);
+      if (whole !== null) {
         if ((await this.resolve(value)) === null) return null;
-        return this.bindings.get(whole[1] as string) ?? null;
+        return this.bindings.get(whole) ?? null;
       }
       return this.resolve(value);
     }

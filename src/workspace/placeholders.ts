@@ -1,8 +1,7 @@
 import type { JsonValue } from "../bank/json.js";
+import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { Parsed } from "./entity-ref.js";
 import type { RestRequest } from "./tool-definitions.js";
-
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 
 /**
  * Resolve `{{name}}` placeholders in a request's URL, header values and string body values from
@@ -17,17 +16,14 @@ export function resolvePlaceholders(
 ): Parsed<RestRequest> {
   const missing: string[] = [];
   const sub = (text: string): string =>
-    // Most strings have no placeholder (the golden agent sends resolved values): skip the regex.
-    !text.includes("{{")
-      ? text
-      : text.replace(PLACEHOLDER, (whole, name: string) => {
-          const value = lookup(name);
-          if (value === undefined) {
-            missing.push(name);
-            return whole;
-          }
-          return typeof value === "string" ? value : JSON.stringify(value);
-        });
+    replacePlaceholders(text, (name, whole) => {
+      const value = lookup(name);
+      if (value === undefined) {
+        missing.push(name);
+        return whole;
+      }
+      return typeof value === "string" ? value : JSON.stringify(value);
+    });
   const deep = (value: unknown): unknown => {
     if (typeof value === "string") return sub(value);
     if (Array.isArray(value)) return value.map(deep);

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route } from "../bank/world-schema.js";
 import { fail, ok, type Reply } from "./reply.js";
+import { tokenWording, type WorldProtocol } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
 
 /**
@@ -9,8 +10,13 @@ import type { TrialWorld } from "./trial-world.js";
  *
  * @example mintTokenReply(trial, { grant_type: "client_credentials", client_id: "c", client_secret: "s" })
  */
-export function mintTokenReply(trial: TrialWorld, body: JsonValue | null): Reply {
+export function mintTokenReply(
+  trial: TrialWorld,
+  body: JsonValue | null,
+  protocol: WorldProtocol = "rest",
+): Reply {
   const { auth } = trial.world;
+  const words = tokenWording(auth, protocol);
   const form: JsonObject = body !== null && typeof body === "object" && !Array.isArray(body) ? body : {};
   const grants = auth.refresh ? ["client_credentials", "refresh_token"] : ["client_credentials"];
   if (typeof form.grant_type !== "string" || !grants.includes(form.grant_type)) {
@@ -19,7 +25,10 @@ export function mintTokenReply(trial: TrialWorld, body: JsonValue | null): Reply
       "unsupported_grant_type",
       `this server supports grant_type=${grants.join(" or ")} only`,
       {
-        hint: "send JSON or form fields grant_type, client_id, client_secret",
+        hint:
+          protocol === "rest"
+            ? "send JSON or form fields grant_type, client_id, client_secret"
+            : `pass grant_type, client_id and client_secret to ${words.mint}`,
       },
     );
   }
@@ -27,7 +36,7 @@ export function mintTokenReply(trial: TrialWorld, body: JsonValue | null): Reply
     const issued = typeof form.refresh_token === "string" ? trial.refresh(form.refresh_token) : undefined;
     if (!issued) {
       return fail(400, "invalid_grant", "the refresh_token is missing, already used or was never issued", {
-        hint: `refresh tokens are single use: send the newest one, or mint a new token with grant_type=client_credentials`,
+        hint: `refresh tokens are single use: send the newest one, or mint a new token with ${words.grant("client_credentials")}`,
       });
     }
     return ok(200, tokenBody(issued));
@@ -72,13 +81,23 @@ function tokenBody(issued: ReturnType<TrialWorld["issueToken"]>): JsonObject {
 
 /**
  * Check the bearer token of a request to `route`: null when it may proceed, otherwise the 401/403
- * the agent gets (with `www-authenticate` as RFC 6750 says, and a hint naming the fix).
+ * the agent gets (with `www-authenticate` as RFC 6750 says, and a hint naming the fix in the words
+ * of the agent's protocol: `POST /v3/oauth/token` for REST, `issueToken` / `issue_token` for the
+ * GraphQL and MCP variants).
  */
-export function authorize(trial: TrialWorld, route: Route, authorization: string | undefined): Reply | null {
+export function authorize(
+  trial: TrialWorld,
+  route: Route,
+  authorization: string | undefined,
+  protocol: WorldProtocol = "rest",
+): Reply | null {
   if (!route.auth_required) return null;
   const { auth } = trial.world;
-  const refreshNote = auth.refresh ? ", or exchange your refresh_token with grant_type=refresh_token" : "";
-  const hint = `mint a fresh token with POST ${auth.token_path} (grant_type=client_credentials)${refreshNote} and send Authorization: Bearer <token>`;
+  const words = tokenWording(auth, protocol);
+  const refreshNote = auth.refresh
+    ? `, or exchange your refresh_token with ${words.grant("refresh_token")}`
+    : "";
+  const hint = `mint a fresh token with ${words.mint} (${words.grant("client_credentials")})${refreshNote} and ${words.send}`;
   const match = /^Bearer\s+(\S+)$/i.exec((authorization ?? "").trim());
   if (!match) {
     return fail(
@@ -103,7 +122,7 @@ export function authorize(trial: TrialWorld, route: Route, authorization: string
     `the token lacks scope ${verdict.missing}`,
     {
       required_scope: verdict.missing,
-      hint: `mint a token that carries it: POST ${auth.token_path} with grant_type=client_credentials and scope=${route.scopes.join(" ")}`,
+      hint: `mint a token that carries it: ${words.mint} with ${words.grant("client_credentials")} and ${words.field("scope", route.scopes.join(" "))}`,
     },
     { "www-authenticate": `Bearer error="insufficient_scope", scope="${route.scopes.join(" ")}"` },
   );

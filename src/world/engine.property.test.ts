@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { client, mintToken } from "../../test/support/world-test-helpers.js";
 import type { JsonValue } from "../bank/json.js";
 import type { World } from "../bank/world-schema.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import { EXAMPLE_WORLD } from "./example-world.js";
-import { client, mintToken } from "./test-helpers.js";
 import { inProcessTransport, type WorldTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { client, mintToken } from "../../test/support/world-test-helpers.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import { mintCanary } from "./canary.js";
 import { EXAMPLE_WORLD as W } from "./example-world.js";
-import { client, mintToken } from "./test-helpers.js";
 import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 

@@ -5,10 +5,12 @@ import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
 import type { World } from "../bank/world-schema.js";
 import { mintTokenReply } from "./auth.js";
+import { canonicalPath, paramValue, rawPathAndQuery } from "./canonical-request.js";
 import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
 import { fail, ok, type Reply, styleReply } from "./reply.js";
-import { honoRoutePath, routePathPattern } from "./route-path.js";
+import { malformedPath } from "./request-target.js";
+import { honoRoutePath, matchRoute, routeOrder, routesOnPath } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
 
@@ -46,7 +48,8 @@ export type WorldAppEnv = Env;
  * const res = await app.fetch(new Request("http://world/v3/vessels"), { trial: new TrialWorld(world, seed) });
  */
 export function createWorldApp(world: World): Hono<Env> {
-  const app = new Hono<Env>();
+  // Hono routes by the canonical path (see canonical-request.ts), as the plain path and the log do.
+  const app = new Hono<Env>({ getPath: (req) => canonicalPath(pathOf(rawPathAndQuery(req.url))) });
   const table = routingTable(world);
 
   app.use("*", async (c, next) => {
@@ -57,6 +60,12 @@ export function createWorldApp(world: World): Hono<Env> {
     });
     if ("refused" in read) {
       c.res = respond(c, read.refused);
+      return;
+    }
+    // A path no route can mean is refused like a bad request line, after its logical second.
+    const malformed = malformedPath(c.req.url);
+    if (malformed) {
+      c.res = respond(c, malformed);
       return;
     }
     c.set("body", read.body);
@@ -70,7 +79,7 @@ export function createWorldApp(world: World): Hono<Env> {
     return app;
   }
 
-  for (const entry of table.entries) {
+  for (const entry of routeOrder(table.entries)) {
     app.on(entry.method, entry.honoPath, (c) =>
       respond(
         c,
@@ -90,18 +99,17 @@ export function createWorldApp(world: World): Hono<Env> {
   return app;
 }
 
-/** One path a REST world answers, in the order Hono tries them (the first that matches serves). */
+/** One path a REST world answers; Hono and the plain path try them in `routeOrder` (`matchRoute`'s rule). */
 interface RoutingEntry {
   method: string;
-  /** The path in Hono's syntax (`/v3/vessels/:vessel_id`). */
+  /** The path template (`/v3/vessels/{vessel_id}`). */
+  path: string;
+  /** The same path in Hono's syntax (`/v3/vessels/:vessel_id`). */
   honoPath: string;
-  /** The same path as a regex over a request path, capturing the parameters named in `params`. */
-  re: RegExp;
-  params: string[];
   serve(trial: TrialWorld, req: RouteRequest): Reply;
 }
 
-/** What a REST world answers: its spec, the token endpoint and its declared routes, in that order. */
+/** What a REST world answers: its spec, the token endpoint and its declared routes. */
 interface RoutingTable {
   entries: RoutingEntry[];
   /** The entries of the world's declared routes: a path one of them takes answers 405, not 404. */
@@ -117,8 +125,8 @@ function routingTable(world: World): RoutingTable {
   const spec = renderOpenApi(world) as unknown as JsonValue;
   const entry = (method: string, path: string, serve: RoutingEntry["serve"]): RoutingEntry => ({
     method,
+    path,
     honoPath: honoRoutePath(path),
-    ...routePathPattern(path),
     serve,
   });
   const declared = world.routes.map((route) =>
@@ -139,6 +147,9 @@ function routingTable(world: World): RoutingTable {
   routingTables.set(world, table);
   return table;
 }
+
+/** What in a path-and-query the WHATWG URL parser would rewrite (dot segments, characters it escapes, a quote in the query). */
+const URL_PARSER_CHANGES = /[^\w\-.~!$&()*+,;=:@/?%]|\/\.|%2e|\\/i;
 
 /** Methods the plain path serves (HEAD and the rest go through Hono, which answers them its own way). */
 const PLAIN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -162,32 +173,33 @@ export async function servePlain(
   const world = trial.world;
   const { url: href, method, headers } = parts;
   if ((world.protocol ?? "rest") !== "rest" || !PLAIN_METHODS.has(method)) return null;
-  // The path as Hono's getPath reads it: from the first "/" after the scheme's "//" to the "?".
-  const start = href.indexOf("/", href.indexOf(":") + 4);
-  const query = href.indexOf("?", start);
-  const path = start === -1 ? "/" : href.slice(start, query === -1 ? undefined : query);
-  if (start === -1 || path.includes("%") || href.includes("#")) return null;
+  if (href.includes("#")) return null;
   let parsed: URL | undefined;
   const url = () => {
     parsed ??= new URL(href);
     return parsed;
   };
+  // The path and query as a fetch Request holds them (the URL parser resolves dot segments and
+  // escapes odd characters), parsed only when the href has something the parser would change.
+  const written = rawPathAndQuery(href);
+  const raw = URL_PARSER_CHANGES.test(written) ? url().pathname + url().search : written;
+  // The canonical path, as the Hono app's getPath reads it.
+  const path = canonicalPath(pathOf(raw));
   const header = (name: string) => headers.get(name) ?? undefined;
   let body: JsonValue | null = null;
-  const write = (reply: Reply) => writeReply(trial, reply, { method, url, headers, body });
+  const write = (reply: Reply) => writeReply(trial, reply, { method, url, path, raw, headers, body });
   try {
     const read = await readRequest(trial, { method, header, text: () => bodyText ?? "" });
     if ("refused" in read) return write(read.refused);
+    const malformed = malformedPath(href);
+    if (malformed) return write(malformed);
     body = read.body;
     const table = routingTable(world);
-    for (const entry of table.entries) {
-      if (entry.method !== method) continue;
-      const m = entry.re.exec(path);
-      if (!m) continue;
+    const hit = matchRoute(table.entries, method, path);
+    if (hit) {
+      const entry = hit.route;
       const params: Record<string, string> = {};
-      entry.params.forEach((name, i) => {
-        params[name] = m[i + 1] as string;
-      });
+      for (const [name, v] of Object.entries(hit.params)) params[name] = paramValue(v);
       return write(entry.serve(trial, { url: url(), params, header, body, bodyError: read.bodyError }));
     }
     return write(unrouted(table.declared, method, path));
@@ -198,7 +210,7 @@ export async function servePlain(
 
 /** The answer to a request no route takes: 405 with `allow` when the path is a route's, else 404. */
 function unrouted(declared: readonly RoutingEntry[], method: string, path: string): Reply {
-  const allowed = [...new Set(declared.filter((r) => r.re.test(path)).map((r) => r.method))];
+  const allowed = [...new Set(routesOnPath(declared, path).map((r) => r.method))];
   if (allowed.length > 0) {
     return fail(
       405,
@@ -303,6 +315,12 @@ function parseBody(
   }
 }
 
+/** The path of a path-and-query. */
+function pathOf(pathAndQuery: string): string {
+  const q = pathAndQuery.indexOf("?");
+  return q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
+}
+
 /** The request URL, parsed once per request. */
 function requestUrl(c: Context<Env>): URL {
   let url = c.get("url");
@@ -328,7 +346,16 @@ interface WrittenReply {
 function writeReply(
   trial: TrialWorld,
   semantic: Reply,
-  request: { method: string; url: () => URL; headers: Headers; body: JsonValue | null },
+  request: {
+    method: string;
+    url: () => URL;
+    /** The canonical path the request was routed by. */
+    path: string;
+    /** The path and query as the client wrote them. */
+    raw: string;
+    headers: Headers;
+    body: JsonValue | null;
+  },
 ): WrittenReply {
   const reply = styleReply(trial.world.errors, semantic);
   const text = reply.body === null ? null : JSON.stringify(reply.body);
@@ -339,12 +366,14 @@ function writeReply(
   }
   for (const [name, value] of Object.entries(reply.headers)) headers[name.toLowerCase()] = value;
   if (trial.recording) {
-    const url = request.url();
+    const q = request.raw.indexOf("?");
+    const url = q === -1 ? request.path : request.path + request.raw.slice(q);
     trial.log.append({
       type: "exchange",
       protocol: "rest",
       method: request.method,
-      url: url.pathname + url.search,
+      url,
+      ...(url === request.raw ? {} : { raw_url: request.raw }),
       request_headers: redactHeaders(request.headers),
       request_body: request.body,
       status: reply.status,
@@ -360,6 +389,8 @@ function respond(c: Context<Env>, semantic: Reply): Response {
   const { status, headers, text } = writeReply(c.env.trial, semantic, {
     method: c.req.method,
     url: () => requestUrl(c),
+    path: c.req.path,
+    raw: rawPathAndQuery(c.req.url),
     headers: c.req.raw.headers,
     body: c.get("body") ?? null,
   });

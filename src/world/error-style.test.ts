@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { client, mintToken } from "../../test/support/world-test-helpers.js";
 import type { ErrorStyle, World } from "../bank/world-schema.js";
 import { EXAMPLE_WORLD } from "./example-world.js";
 import { renderOpenApi } from "./openapi.js";
 import { errorKeyPath, fail, phraseError, readError, renderProblem, styleReply } from "./reply.js";
-import { client, mintToken } from "./test-helpers.js";
 import { inProcessTransport, serveTrialWorld } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 

@@ -10,8 +10,13 @@ export const ExchangeEventSchema = z.strictObject({
   seq: z.number().int().nonnegative(),
   protocol: z.enum(["rest", "graphql", "mcp"]).default("rest"),
   method: z.string(),
-  /** Path and query, e.g. `/v3/vessels?page=2`. The host is not part of the world. */
+  /**
+   * Path and query in canonical form (see `canonical-request.ts`), e.g. `/v3/vessels?page=2`: what
+   * the router routed by and every predicate matches. The host is not part of the world.
+   */
   url: z.string(),
+  /** The path and query as the client wrote them, when that differs from `url`. */
+  raw_url: z.string().optional(),
   /** Request headers, lower-cased names, with `authorization` redacted to its scheme and a digest. */
   request_headers: z.record(z.string(), z.string()),
   request_body: JsonValueSchema.nullable(),

@@ -20,6 +20,7 @@ import { requestBodySchema } from "./openapi.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from "./paginate.js";
 import { type ProtocolOperation, serveOperation } from "./protocol-operation.js";
 import type { Reply } from "./reply.js";
+import { GRAPHQL_TOKEN_FIELD } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
 
 /** What every resolver of a world's GraphQL schema is given: the trial and the carrier request. */
@@ -41,8 +42,7 @@ export function graphqlFieldName(routeId: string): string {
   return GRAPHQL_NAME.test(name) ? name : `_${name}`;
 }
 
-/** The field that mints a token (the world's OAuth client-credentials endpoint). */
-export const GRAPHQL_TOKEN_FIELD = "issueToken";
+export { GRAPHQL_TOKEN_FIELD };
 
 function literalToJson(node: ValueNode, variables: Record<string, unknown> | null | undefined): JsonValue {
   switch (node.kind) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { client, mintToken } from "../../test/support/world-test-helpers.js";
 import type { World } from "../bank/world-schema.js";
 import { Workspace } from "../workspace/workspace.js";
 import { EXAMPLE_WORLD } from "./example-world.js";
-import { client, mintToken } from "./test-helpers.js";
 import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 
@@ -41,6 +41,10 @@ describe("a world served as GraphQL", () => {
       extensions: { code: "missing_token", status: 401 },
     });
     expect(r.body.extensions.responses.v.status).toBe(401);
+    // The way in, in GraphQL's words: the issueToken mutation, not the REST path.
+    expect(r.body.errors[0].extensions.hint).toBe(
+      'mint a fresh token with the issueToken mutation (grant_type: "client_credentials"), or exchange your refresh_token with grant_type: "refresh_token" and send Authorization: Bearer <token> as a header of your /graphql requests',
+    );
     const [event] = trial.log.exchanges();
     expect(event).toMatchObject({ protocol: "graphql", method: "GET", url: "/v3/valves/VL-1", status: 401 });
   });

@@ -32,6 +32,8 @@ describe("a world served as MCP tools", () => {
     expect((refused.structuredContent as ToolAnswer).body).toMatchObject({
       error: "missing_token",
       message: "this route needs a bearer token",
+      // The way in, in MCP's words: the issue_token tool, not the REST path.
+      hint: 'mint a fresh token with the issue_token tool (grant_type: "client_credentials"), or exchange your refresh_token with grant_type: "refresh_token" and send Authorization: Bearer <token> as an HTTP header of your MCP requests',
     });
 
     const minted = await client.callTool({

@@ -13,12 +13,13 @@ import type { WorldAppEnv } from "./engine.js";
 import { requestBodySchema } from "./openapi.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
 import { serveOperation } from "./protocol-operation.js";
+import { MCP_TOKEN_TOOL } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
 
 /** Where an MCP world is served (Streamable HTTP, stateless, JSON responses). */
 export const MCP_WORLD_PATH = "/mcp";
 /** The tool that mints a token (the world's OAuth client-credentials endpoint). */
-export const MCP_TOKEN_TOOL = "issue_token";
+export { MCP_TOKEN_TOOL };
 
 /** How a route's tool arguments map onto the REST request it stands for. */
 interface ToolPlan {

@@ -1,10 +1,10 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import { client } from "../../test/support/world-test-helpers.js";
 import type { JsonObject } from "../bank/json.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import { EXAMPLE_WORLD } from "./example-world.js";
 import { renderOpenApi } from "./openapi.js";
-import { client } from "./test-helpers.js";
 import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 

@@ -1,6 +1,7 @@
 import type { JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { mintTokenReply } from "./auth.js";
+import { canonicalUrl } from "./canonical-request.js";
 import { redactHeaders } from "./engine.js";
 import { fail, type Reply, styleReply } from "./reply.js";
 import { serveRoute } from "./serve-route.js";
@@ -54,7 +55,7 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
   const pathAndQuery = operationUrl(world, op);
   const method = op.target === "token" ? "POST" : op.target.method;
   let reply: Reply;
-  if (op.target === "token") reply = mintTokenReply(trial, op.body);
+  if (op.target === "token") reply = mintTokenReply(trial, op.body, op.protocol);
   else {
     const missing = [...op.target.path.matchAll(/\{([^}]+)\}/g)]
       .map((m) => m[1] as string)
@@ -69,6 +70,7 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
           header: (name) => op.headers.get(name) ?? undefined,
           body: op.body,
           bodyError: null,
+          protocol: op.protocol,
         });
   }
   const headers: Record<string, string> = {};
@@ -79,7 +81,8 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
       type: "exchange",
       protocol: op.protocol,
       method,
-      url: pathAndQuery,
+      // The canonical form (see canonical-request.ts): parameters are sent encoded, logged decoded.
+      url: canonicalUrl(pathAndQuery),
       request_headers: redactHeaders(op.headers),
       request_body: op.body,
       status: reply.status,

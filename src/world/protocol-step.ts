@@ -1,14 +1,15 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
+import { wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { GoldenStep } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "./graphql-schema.js";
 import { MCP_TOKEN_TOOL } from "./mcp-world.js";
 import { errorKeyPath } from "./reply.js";
+import { matchRoute } from "./route-path.js";
 
 /** A protocol a world can be re-served in. */
 export type VariantProtocol = "graphql" | "mcp";
 
-const PLACEHOLDER_SEGMENT = /^\{\{\s*[A-Za-z_][\w.-]*\s*\}\}$/;
 /** The response key every converted GraphQL operation is aliased to, so capture paths are fixed. */
 const ALIAS = "r";
 
@@ -18,30 +19,18 @@ interface Mapped {
   query: Array<[string, string]>;
 }
 
-/** Which route (or the token endpoint) a golden REST request calls, with its parameters. */
+/** Which route (or the token endpoint) a golden REST request calls, with its parameters (`matchRoute`'s rule). */
 function mapRequest(world: World, method: string, url: string): Mapped | null {
   const [path = "", search = ""] = url.split("?", 2) as [string, string?];
   const query = [...new URLSearchParams(search)].map(([k, v]) => [k, v] as [string, string]);
   if (method.toUpperCase() === "POST" && path === world.auth.token_path)
     return { target: "token", params: {}, query };
-  const segments = path.split("/");
-  for (const route of world.routes) {
-    if (route.method !== method.toUpperCase()) continue;
-    const template = route.path.split("/");
-    if (template.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const hit = template.every((t, i) => {
-      const s = segments[i] as string;
-      const name = /^\{([^}]+)\}$/.exec(t)?.[1];
-      if (name) {
-        params[name] = PLACEHOLDER_SEGMENT.test(s) ? s : decodeURIComponent(s);
-        return s !== "";
-      }
-      return t === s;
-    });
-    if (hit) return { target: route, params, query };
-  }
-  return null;
+  const hit = matchRoute(world.routes, method.toUpperCase(), path);
+  if (!hit) return null;
+  const params: Record<string, string> = {};
+  for (const [name, s] of Object.entries(hit.params))
+    params[name] = wholePlaceholder(s) !== null ? s : decodeURIComponent(s);
+  return { target: hit.route, params, query };
 }
 
 /** `{{x}}` stays a string; a number-looking literal becomes a number (GraphQL Int arguments). */

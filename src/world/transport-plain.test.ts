@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
+import {
+  type Call,
+  client,
+  type Exchange,
+  mintToken,
+  plainClient,
+  recording,
+} from "../../test/support/world-test-helpers.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import { EXAMPLE_WORLD as W } from "./example-world.js";
-import { type Call, client, type Exchange, mintToken, plainClient, recording } from "./test-helpers.js";
 import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 
@@ -38,6 +45,9 @@ async function scenario(call: Call): Promise<Exchange[]> {
   await c("OPTIONS", "/v3/valves", { token });
   await c("BREW", "/v3/valves", { token });
   await c("GET", "/v3/nowhere/../valves/%2e%2e%2fx", { token });
+  await c("GET", "/v3//valves/./%56L-2", { token });
+  await c("GET", "/v3/valves/VL%2D2?a=%20b", { token });
+  await c("GET", "/v3/valves/%2e%2e/valves/VL-2", { token });
   await c("GET", "/v3/valves", { token, headers: { "x-apiflow-wait": "61" } });
   return out;
 }

@@ -1,9 +1,15 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
+import {
+  type Call,
+  client,
+  type Exchange,
+  mintToken,
+  recording,
+} from "../../test/support/world-test-helpers.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import type { ExchangeEvent } from "./event-log.js";
 import { EXAMPLE_WORLD as W } from "./example-world.js";
-import { type Call, client, type Exchange, mintToken, recording } from "./test-helpers.js";
 import { httpTransport, inProcessTransport, type ServedWorld, serveTrialWorld } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { trial } from "../../analyze/test-records.js";
+import { trial } from "../../../test/support/test-records.js";
 import { openStore } from "../../run/store.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";

@@ -25,9 +25,11 @@ export function formatComparison(c: Comparison, labels: [string, string]): strin
     pct(p.flips_up),
     pct(p.flips_down),
   ];
+  const level = Math.round(c.interval.level * 100);
+  const warning = c.interval.warning ? `\nwarning: ${c.interval.warning}` : "";
   return renderTerminal({
-    title: `A = ${labels[0]}, B = ${labels[1]} (bank ${c.bank_hash}; 90% CI: paired bootstrap over worlds, ${c.bootstrap.resamples} resamples; MDD at α = 0.05, 80% power)`,
-    header: ["agent", "tasks", "A", "B", "B − A", "90% CI", "MDD", "flip rate", "A✗→B✓", "A✓→B✗"],
+    title: `A = ${labels[0]}, B = ${labels[1]} (bank ${c.bank_hash}; ${level}% CI: ${c.interval.method}, ${c.interval.clusters} worlds; MDD at the same level, 80% power)${warning}`,
+    header: ["agent", "tasks", "A", "B", "B − A", `${level}% CI`, "MDD", "flip rate", "A✗→B✓", "A✓→B✗"],
     rows: [...Object.entries(c.agents).map(([n, p]) => row(n, p)), row("all", c.overall)],
     right: [1, 2, 3, 4, 6, 7, 8, 9],
   });
@@ -35,8 +37,8 @@ export function formatComparison(c: Comparison, labels: [string, string]): strin
 
 /**
  * `apiflow compare <runA> <runB> [--json FILE]`: task-by-task comparison of two runs of one bank
- * (refused for different banks): flip rate, B − A with a paired bootstrap CI, and the minimum
- * detectable difference.
+ * (refused for different banks): flip rate, B − A with a paired cluster-robust CI, and the minimum
+ * detectable difference at the interval's level.
  *
  * @example apiflow compare runs/before runs/after --json compare.json
  */
@@ -47,8 +49,8 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .argument("<runA>", "run directory A (the baseline)")
     .argument("<runB>", "run directory B")
     .option("--json <file>", "also write the comparison as JSON")
-    .addOption(bootstrapOption("bootstrap resamples"))
-    .option("--seed <seed>", "bootstrap seed", "apiflow-compare")
+    .addOption(bootstrapOption("ignored (the CIs are closed-form since report version 2)"))
+    .option("--seed <seed>", "ignored, as --bootstrap", "apiflow-compare")
     .option(
       "--force",
       "compare runs whose manifests differ (versions, limits, prices), showing the differences",

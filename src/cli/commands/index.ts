@@ -1,9 +1,11 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { register as registerCompare } from "./compare.js";
+import { register as registerExplain } from "./explain.js";
 import { register as registerGenerate } from "./generate.js";
 import { register as registerImport } from "./import.js";
 import { registerMcp } from "./mcp.js";
+import { register as regradeRun } from "./regrade.js";
 import { register as regradeOfficial } from "./regrade-official.js";
 import { register as registerReport } from "./report.js";
 import { registerRun } from "./run.js";
@@ -29,6 +31,8 @@ const COMMANDS: Register[] = [
   registerRun,
   registerServe,
   regradeOfficial,
+  regradeRun,
+  registerExplain,
   registerImport,
   registerReport,
   registerCompare,

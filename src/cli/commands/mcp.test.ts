@@ -8,7 +8,7 @@ import { defaultBankContent } from "../../generate/default-bank.js";
 import { openStore } from "../../run/store.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const FIXTURE = join(ROOT, "src/mcp/golden-mcp-client.test-fixture.ts");
+const FIXTURE = join(ROOT, "test/support/golden-mcp-client.ts");
 const MAIN = join(ROOT, "src/cli/main.ts");
 
 describe("apiflow mcp over stdio", () => {
@@ -40,13 +40,14 @@ describe("apiflow mcp over stdio", () => {
       timeout: 60_000,
     });
     expect(out.status, out.stderr).toBe(0);
-    expect(out.stderr).toContain(`${task.id} epoch 2: pass (stored in ${runDir})`);
+    expect(out.stderr).toContain(`${task.id} epoch 2: golden-mcp-client pass (stored in ${runDir})`);
     const store = openStore(runDir, { readonly: true });
     const rows = [...store.all()];
     store.close();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      agent: "mcp",
+      // Named by the client's clientInfo.name.
+      agent: "golden-mcp-client",
       task_id: task.id,
       epoch: 2,
       outcome: "pass",

@@ -1,15 +1,13 @@
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OFFICIAL_FIXTURES, officialSample } from "../../../test/support/official-sample.js";
+import { skipWithout } from "../../../test/support/skip-without.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 
-const SAMPLE =
-  process.env.APIFLOW_OFFICIAL_SAMPLE ??
-  fileURLToPath(new URL("../../../../shared/data/official-transcripts-sample", import.meta.url));
+const sample = officialSample();
 
 describe("apiflow regrade-official", () => {
   let tmp: string;
@@ -20,26 +18,50 @@ describe("apiflow regrade-official", () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
-  it.skipIf(!existsSync(SAMPLE))("prints the figures for the 1.0 sample and writes --json", async () => {
+  it("prints the figures for the fixture transcripts and writes --json, exit 0", async () => {
     const out = join(tmp, "regrade.json");
     const io = bufferIo();
-    const code = await runCli(["regrade-official", SAMPLE, "--json", out], io);
+    const code = await runCli(["regrade-official", OFFICIAL_FIXTURES, "--json", out], io);
     expect(io.err()).toBe("");
     expect(code).toBe(0);
-    expect(io.out()).toMatch(/trials read\s+242/);
-    expect(io.out()).toMatch(/G2 fields compared\s+502/);
-    expect(io.out()).toMatch(/fields differing\s+0/);
-    expect(io.out()).toMatch(/trials whose G2 differs\s+0/);
-    expect(io.out()).toMatch(/unscored trials\s+2/);
+    expect(io.out()).toMatch(/trials read\s+27\n/);
+    expect(io.out()).toMatch(/G2 fields compared\s+50\n/);
+    expect(io.out()).toMatch(/fields differing\s+0\n/);
+    expect(io.out()).toMatch(/trials whose G2 differs\s+0\n/);
+    expect(io.out()).toMatch(/unscored trials\s+2\n/);
     const json = JSON.parse(await readFile(out, "utf8"));
     expect(json).toMatchObject({
-      trials: 242,
-      fields: 502,
+      trials: 27,
+      fields: 50,
       field_disagreements: 0,
       trial_disagreements: 0,
       unscored: 2,
     });
   });
+
+  it.skipIf(skipWithout("the published 1.0 sample", sample.missing))(
+    "prints the figures for the published 1.0 sample (APIFLOW_OFFICIAL_SAMPLE) and writes --json",
+    async () => {
+      const out = join(tmp, "regrade.json");
+      const io = bufferIo();
+      const code = await runCli(["regrade-official", sample.dir!, "--json", out], io);
+      expect(io.err()).toBe("");
+      expect(code).toBe(0);
+      expect(io.out()).toMatch(/trials read\s+242/);
+      expect(io.out()).toMatch(/G2 fields compared\s+502/);
+      expect(io.out()).toMatch(/fields differing\s+0/);
+      expect(io.out()).toMatch(/trials whose G2 differs\s+0/);
+      expect(io.out()).toMatch(/unscored trials\s+2/);
+      const json = JSON.parse(await readFile(out, "utf8"));
+      expect(json).toMatchObject({
+        trials: 242,
+        fields: 502,
+        field_disagreements: 0,
+        trial_disagreements: 0,
+        unscored: 2,
+      });
+    },
+  );
 
   it("lists malformed files and disagreements, and exits 1", async () => {
     await mkdir(join(tmp, "m"));

@@ -3,21 +3,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { OFFICIAL_FIXTURES, officialSample } from "../../../test/support/official-sample.js";
+import { skipWithout } from "../../../test/support/skip-without.js";
 import { ReportSchema } from "../../analyze/report-schema.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 
-const SAMPLE = new URL("../../../../shared/data/official-transcripts-sample", import.meta.url).pathname;
-const CHROMIUM = "/usr/bin/chromium";
-const CHARTS = ["chain-length", "reliability", "heatmap", "failure-composition", "cost-frontier"];
+const CHROMIUM = process.env.APIFLOW_TEST_CHROMIUM ?? "/usr/bin/chromium";
+const sample = officialSample();
+const CHARTS = ["chain-length", "reliability", "heatmap", "failure-composition", "cost-frontier", "items"];
 
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "apiflow-report-"));
   const io = bufferIo({}, dir);
-  expect(await runCli(["import", "official", SAMPLE, "--out", "run"], io)).toBe(0);
-  expect(io.out()).toContain("trials imported   242 (240 scored, 2 unscored)");
+  expect(await runCli(["import", "official", OFFICIAL_FIXTURES, "--out", "run"], io)).toBe(0);
+  expect(io.out()).toContain("trials imported   27 (25 scored, 2 unscored)");
 });
 
 describe("apiflow import official", () => {
@@ -27,6 +29,15 @@ describe("apiflow import official", () => {
     expect(io.err().trim().split("\n")).toHaveLength(1);
     expect(io.err()).toMatch(/^apiflow: import official: cannot read .*nope/);
   });
+
+  it.skipIf(skipWithout("the published 1.0 sample", sample.missing))(
+    "imports the published 1.0 sample (APIFLOW_OFFICIAL_SAMPLE): 242 trials, 2 unscored",
+    async () => {
+      const io = bufferIo({}, dir);
+      expect(await runCli(["import", "official", sample.dir!, "--out", "sample-run"], io)).toBe(0);
+      expect(io.out()).toContain("trials imported   242 (240 scored, 2 unscored)");
+    },
+  );
 });
 
 describe("apiflow report", () => {
@@ -34,8 +45,25 @@ describe("apiflow report", () => {
     const io = bufferIo({}, dir);
     expect(await runCli(["report", "run", "--bootstrap", "200"], io)).toBe(0);
     expect(io.out()).toContain("Models (90% CI");
-    expect(io.out()).toContain("qwen3p7-plus");
+    expect(io.out()).toContain("delta-pro");
     expect(io.out()).toMatch(/Chains by length against the independent-error null/);
+    expect(io.out()).toContain("cluster-robust");
+    expect(io.out()).not.toContain("Items (per task)");
+  });
+
+  it("prints the item table with --items, one row per task with a scored trial", async () => {
+    const io = bufferIo({}, dir);
+    expect(await runCli(["report", "run", "--items", "--json", "items.json"], io)).toBe(0);
+    expect(io.out()).toContain("Items: spread of difficulty");
+    const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, "items.json"), "utf8")));
+    const ids = report.items!.items.map((t) => t.task_id);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(io.out()).toContain(id);
+    // The page: the item chart, and each task of the item table linked to its transcripts.
+    expect(await runCli(["report", "run", "--items", "--html", "items.html"], bufferIo({}, dir))).toBe(0);
+    const html = readFileSync(join(dir, "items.html"), "utf8");
+    expect(html).toContain('<figure class="chart" data-chart="items">');
+    expect(html).toContain(`<td><a href="#task=${ids[0]}">${ids[0]}</a></td>`);
   });
 
   it("refuses a missing run or a bad flag in one line", async () => {
@@ -54,9 +82,11 @@ describe("apiflow report", () => {
     const args = ["report", "run", "--json", "r.json", "--md", "r.md", "--html", "r.html", "--seed", "s"];
     expect(await runCli(args, io)).toBe(0);
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")));
-    expect(report.trials).toMatchObject({ total: 242, scored: 240, unscored: 2 });
-    expect(Object.keys(report.models)).toHaveLength(24);
-    expect(report.bootstrap).toEqual({ resamples: 2000, seed: "s", level: 0.9 });
+    expect(report.trials).toMatchObject({ total: 27, scored: 25, unscored: 2 });
+    expect(Object.keys(report.models)).toHaveLength(5);
+    expect(report.interval).toMatchObject({ level: 0.9, min_clusters: 10 });
+    expect(report.interval.method).toMatch(/cluster-robust/);
+    expect(report.items).toBeUndefined();
     expect(Object.keys(report.slices.chain_by_length)).toContain("20");
     // Seeded: the same flags give the same report.
     const io2 = bufferIo({}, dir);
@@ -66,12 +96,14 @@ describe("apiflow report", () => {
     expect(existsSync(join(dir, "r.html"))).toBe(true);
   });
 
-  it.skipIf(!existsSync(CHROMIUM))(
+  it.skipIf(
+    skipWithout("Chromium", existsSync(CHROMIUM) ? undefined : `no ${CHROMIUM} (APIFLOW_TEST_CHROMIUM)`),
+  )(
     "renders a page that works offline in Chromium: no console errors, every chart drawn, a transcript opens",
     async () => {
       const html = join(dir, "page.html");
       const io = bufferIo({}, dir);
-      expect(await runCli(["report", "run", "--html", "page.html", "--bootstrap", "100"], io)).toBe(0);
+      expect(await runCli(["report", "run", "--items", "--html", "page.html"], io)).toBe(0);
       // A fresh profile per run: nothing cached or synced from a previous one.
       const context = await chromium.launchPersistentContext(
         mkdtempSync(join(tmpdir(), "apiflow-chromium-")),
@@ -115,11 +147,19 @@ describe("apiflow report", () => {
             .count();
           expect(marks, id).toBeGreaterThan(0);
         }
-        await page.selectOption("#filter-model", "qwen3p7-plus");
+        await page.selectOption("#filter-model", "delta-pro");
         await page.locator("button.trial").first().click();
         await page.waitForSelector("#transcript ol.messages li.msg");
-        expect(await page.locator("#transcript h3").textContent()).toContain("qwen3p7-plus");
+        expect(await page.locator("#transcript h3").textContent()).toContain("delta-pro");
         expect(await page.locator("#transcript li.msg").count()).toBeGreaterThan(2);
+        // The item chart: one click on a task's point opens that task's transcript. The last point
+        // is drawn on top, so the click lands on it and not on a point under it.
+        const link = page.locator('figure[data-chart="items"] svg a').last();
+        const href = (await link.getAttribute("xlink:href")) ?? (await link.getAttribute("href"));
+        const task = decodeURIComponent(href!.replace("#task=", ""));
+        await link.locator("path").click();
+        await page.locator("#transcript h3", { hasText: task }).waitFor();
+        expect(await page.locator("#filter-task").inputValue()).toBe(task);
         expect(errors).toEqual([]);
         expect(requests).toEqual([]);
       } finally {

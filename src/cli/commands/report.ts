@@ -18,6 +18,7 @@ interface ReportFlags {
   seed: string;
   embedLimit: number;
   force?: boolean;
+  items?: boolean;
 }
 
 async function write(io: CliIo, file: string, text: string): Promise<void> {
@@ -30,8 +31,9 @@ async function write(io: CliIo, file: string, text: string): Promise<void> {
 }
 
 /**
- * `apiflow report <run-dir>... [--json FILE] [--md FILE] [--html FILE]`: the analysis of DESIGN.md
- * §8 over the stored trials of one or more runs of one bank. Terminal tables by default.
+ * `apiflow report <run-dir>... [--items] [--json FILE] [--md FILE] [--html FILE]`: the analysis of
+ * DESIGN.md §8 over the stored trials of one or more runs of one bank, with `--items` the item
+ * analysis of its tasks. Terminal tables by default.
  *
  * @example apiflow report runs/official --html report.html --json report.json
  */
@@ -43,8 +45,9 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .option("--json <file>", "write the report JSON")
     .option("--md <file>", "write the report as Markdown")
     .option("--html <file>", "write a self-contained HTML page with charts and a transcript viewer")
-    .addOption(bootstrapOption())
-    .option("--seed <seed>", "bootstrap seed", "apiflow-report")
+    .option("--items", "add the item analysis: per task difficulty, discrimination and flags")
+    .addOption(bootstrapOption("ignored (the 90% CIs are closed-form since report version 2)"))
+    .option("--seed <seed>", "ignored, as --bootstrap", "apiflow-report")
     .addOption(
       parsedOption(
         "--embed-limit <mb>",
@@ -75,6 +78,7 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       const report = buildReport(records, {
         resamples,
         seed: flags.seed,
+        items: flags.items === true,
         runs: runs.map((r, i) => ({ dir: dirs[i]!, trials: r.trials })),
       });
       if (flags.json === undefined && flags.md === undefined && flags.html === undefined) {

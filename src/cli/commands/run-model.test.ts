@@ -1,15 +1,18 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { writeBank } from "../../bank/load-bank.js";
-import { harborTasks } from "../../generate/harbor-tasks.js";
-import { HARBOR_WORLD } from "../../generate/harbor-world.js";
 import {
   FAULT_KINDS,
   type FakeServer,
   startFakeOpenAiServer,
-} from "../../run/fake-openai-server.test-fixture.js";
+} from "../../../test/support/fake-openai-server.js";
+import { writeBank } from "../../bank/load-bank.js";
+import { harborTasks } from "../../generate/harbor-tasks.js";
+import { HARBOR_WORLD } from "../../generate/harbor-world.js";
+import { openStore } from "../../run/store.js";
+import { TRIAL_LOG_SUFFIX } from "../../run/stored-trial-log.js";
 import { TranscriptSchema } from "../../trial/transcript-schema.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
@@ -29,6 +32,17 @@ const servers: FakeServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
 });
+
+/** Each stored trial's row and its transcript file's inode and mtime (a rerun rewrites both). */
+function storedTrials(out: string) {
+  const store = openStore(out, { readonly: true });
+  const rows = [...store.all()].map((row) => {
+    const { ino, mtimeMs } = statSync(join(out, row.transcript!));
+    return { row, ino, mtimeMs };
+  });
+  store.close();
+  return rows;
+}
 
 interface JsonTrial {
   task_id: string;
@@ -133,8 +147,13 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     expect(trials.filter((t) => t.outcome === "provider_error")).toHaveLength(0);
 
     // Transcripts in the 1.0 layout, one per trial; no key anywhere in what the run wrote.
-    const transcripts = readdirSync(join(outB, "transcripts", "golden-player"));
+    const files = readdirSync(join(outB, "transcripts", "golden-player"));
+    const transcripts = files.filter((f) => f.endsWith(".json"));
     expect(transcripts).toHaveLength(tasks.length * epochs);
+    // Each beside its stored event log (gzip).
+    expect(files.filter((f) => f.endsWith(TRIAL_LOG_SUFFIX)).sort()).toEqual(
+      transcripts.map((f) => `${f}${TRIAL_LOG_SUFFIX}`).sort(),
+    );
     for (const f of transcripts) {
       const t = TranscriptSchema.parse(
         JSON.parse(readFileSync(join(outB, "transcripts", "golden-player", f), "utf8")),
@@ -142,7 +161,10 @@ describe("apiflow run --model through the real openai-compatible provider", () =
       expect(f).toBe(`${t.task_id}-t${t.trial}.json`);
       expect(t.model_api).toBe("openai-compatible/golden-player");
     }
-    for (const f of filesUnder(outB)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
+    for (const f of filesUnder(outB)) {
+      const bytes = f.endsWith(".gz") ? gunzipSync(readFileSync(f)) : readFileSync(f);
+      expect(bytes.includes(SECRET), f).toBe(false);
+    }
     expect(b.io.out() + b.io.err()).not.toContain(SECRET);
   }, 120_000);
 
@@ -272,10 +294,36 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     expect(first.summary.total).toBe(1);
     expect(first.summary.not_run).toBe(7);
     expect(first.summary.cost_usd).toBeGreaterThan(1);
+    const firstCalls = server.requests;
+    expect(firstCalls).toBeGreaterThan(0);
+    const firstTrial = storedTrials(out);
     const io2 = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
     expect(await runCli([...args, ...common], io2)).toBe(0);
     expect(io2.out()).toMatch(/\(1 trials resumed/);
     expect(io2.out()).toMatch(/8\/8 trials passed/);
+    const secondCalls = server.requests - firstCalls;
+    // The trial stored by the first run was not run again: same row, same transcript file.
+    expect(
+      storedTrials(out).filter(
+        (t) => t.row.task_id === firstTrial[0]?.row.task_id && t.row.epoch === firstTrial[0]?.row.epoch,
+      ),
+    ).toEqual(firstTrial);
+
+    // A third run asks the model nothing and leaves every stored trial as it was.
+    const all = storedTrials(out);
+    const io3 = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+    expect(await runCli([...args, ...common], io3)).toBe(0);
+    expect(io3.out()).toMatch(/\(8 trials resumed/);
+    expect(server.requests - firstCalls - secondCalls).toBe(0);
+    expect(storedTrials(out)).toEqual(all);
+
+    // The model calls of the two runs are those of one whole run: the second made only the seven
+    // trials' calls (the fake model is deterministic per task).
+    const whole = tmp();
+    const before = server.requests;
+    const io4 = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+    expect(await runCli([...args, "--epochs", "2", "--concurrency", "1", "--out", whole], io4)).toBe(0);
+    expect(firstCalls + secondCalls).toBe(server.requests - before);
   });
 
   it("a missing key or base URL is a one-line error naming what is missing", async () => {

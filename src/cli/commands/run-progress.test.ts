@@ -2,12 +2,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { testRedis } from "../../../test/support/redis-server.js";
+import { skeletonBank } from "../../../test/support/skeleton-bank.js";
 import { writeBank } from "../../bank/load-bank.js";
 import { skeletonBankContent } from "../../generate/skeleton-bank.js";
 import { parseQueueUrl } from "../../queue/queue-url.js";
 import { startQueueWorker } from "../../queue/queue-worker.js";
-import { testRedis } from "../../queue/redis-server.test-fixture.js";
-import { skeletonBank } from "../../run/skeleton-bank.test-fixture.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -22,12 +22,17 @@ writeBank(bankDir, {
   tasks: harborTasks(),
 });
 const EPOCHS = 63; // 2 agents × 4 tasks × 63 epochs = 504 trials
+/** The golden agent, logging each attempt to APIFLOW_TEST_ATTEMPT_LOG (children inherit it). */
+const COUNTING = "./test/support/counting-agent.ts";
+const attemptLog = join(tmp(), "attempts.log");
+process.env.APIFLOW_TEST_ATTEMPT_LOG = attemptLog;
+const attempts = () => (existsSync(attemptLog) ? readFileSync(attemptLog, "utf8").split("\n").length - 1 : 0);
 const ARGS = [
   "run",
   "--bank",
   bankDir,
   "--agent",
-  "golden",
+  COUNTING,
   "baseline",
   "--epochs",
   String(EPOCHS),
@@ -47,6 +52,30 @@ function rowCount(dir: string): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * What a stored trial is on disk: its row (with its measured duration, which a rerun of the trial
+ * would change) and its transcript file's inode and mtime (rewritten by rename on every run).
+ */
+function stored(dir: string): Map<string, { row: TrialRecord; ino: number; mtimeMs: number }> {
+  const store = openStore(dir, { readonly: true });
+  const out = new Map<string, { row: TrialRecord; ino: number; mtimeMs: number }>();
+  for (const row of store.all()) {
+    const { ino, mtimeMs } = statSync(join(dir, row.transcript!));
+    out.set(`${row.agent}/${row.task_id}/${row.epoch}`, { row, ino, mtimeMs });
+  }
+  store.close();
+  return out;
+}
+
+/** Every trial stored before a rerun is still there, untouched: same row, same transcript file. */
+function expectUntouched(
+  before: Map<string, { row: TrialRecord; ino: number; mtimeMs: number }>,
+  after: Map<string, { row: TrialRecord; ino: number; mtimeMs: number }>,
+) {
+  expect(before.size).toBeGreaterThan(0);
+  for (const [key, was] of before) expect(after.get(key), key).toEqual(was);
 }
 
 const comparable = (recs: Iterable<TrialRecord>) =>
@@ -73,6 +102,9 @@ describe("apiflow run: kill -9 and resume", () => {
     const afterKill = rowCount(killed);
     expect(afterKill).toBeGreaterThan(0);
     expect(afterKill).toBeLessThan(504);
+    const before = stored(killed);
+    const countedBefore = [...before.values()].filter((s) => s.row.agent === "counting-golden").length;
+    const attemptsBefore = attempts();
 
     // Rerun the same command in-process: it resumes.
     const io = bufferIo();
@@ -80,6 +112,10 @@ describe("apiflow run: kill -9 and resume", () => {
     const resumed = JSON.parse(io.out()) as { summary: { total: number; resumed: number } };
     expect(resumed.summary.total).toBe(504);
     expect(resumed.summary.resumed).toBe(afterKill);
+    // The rerun attempted exactly the counting agent's trials that were not stored, and left every
+    // stored trial as it was.
+    expect(attempts() - attemptsBefore).toBe(252 - countedBefore);
+    expectUntouched(before, stored(killed));
 
     const whole = tmp();
     const io2 = bufferIo();
@@ -91,7 +127,7 @@ describe("apiflow run: kill -9 and resume", () => {
     expect(comparable(a.all())).toEqual(comparable(b.all()));
     a.close();
     b.close();
-    for (const agent of ["golden", "baseline"]) {
+    for (const agent of ["counting-golden", "baseline"]) {
       expect(readdirSync(join(killed, "transcripts", agent)).filter((f) => f.endsWith(".json"))).toHaveLength(
         252,
       );
@@ -100,13 +136,32 @@ describe("apiflow run: kill -9 and resume", () => {
 
   it("a rerun redoes nothing, and a run with other pinned settings is refused unless forced", async () => {
     const out = tmp();
-    const args = ["run", "--bank", bankDir, "--agent", "baseline", "--epochs", "2", "--out", out, "--json"];
+    const args = [
+      "run",
+      "--bank",
+      bankDir,
+      "--agent",
+      "baseline",
+      COUNTING,
+      "--epochs",
+      "2",
+      "--out",
+      out,
+      "--json",
+    ];
     const first = bufferIo();
+    const attemptsBefore = attempts();
     expect(await runCli(args, first)).toBe(0);
+    expect(attempts() - attemptsBefore).toBe(8);
+    const before = stored(out);
+    expect(before.size).toBe(16);
     const again = bufferIo();
     expect(await runCli(args, again)).toBe(0);
-    expect(JSON.parse(again.out()).summary).toMatchObject({ total: 8, resumed: 8 });
+    expect(JSON.parse(again.out()).summary).toMatchObject({ total: 16, resumed: 16 });
     expect(JSON.parse(again.out()).trials).toEqual(JSON.parse(first.out()).trials);
+    // Nothing ran again: no attempt, and every row and transcript is the one the first run wrote.
+    expect(attempts() - attemptsBefore).toBe(8);
+    expectUntouched(before, stored(out));
 
     const other = bufferIo();
     expect(await runCli([...args, "--max-tool-calls", "5"], other)).toBe(2);

@@ -7,6 +7,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../agents/model-call-
 import { PROVIDERS, parseModelId } from "../../agents/providers.js";
 import type { Bank } from "../../bank/bank.js";
 import type { Task } from "../../bank/task-schema.js";
+import { agentNameProblem } from "../../mcp/mcp-external-agent.js";
 import type { runViaQueue } from "../../queue/queue-coordinator.js";
 import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
 import { DEFAULT_PRICE_TABLE, loadPriceTable, type PriceTable } from "../../run/price-table.js";
@@ -15,16 +16,20 @@ import { taskGlob } from "../../run/run-grid.js";
 import { type RunAgent, type RunIntoDirSummary, runIntoDir } from "../../run/run-into-dir.js";
 import { type AgentProgress, RunProgress } from "../../run/run-progress.js";
 import { type TrialRecord, trialKeyString } from "../../run/trial-record.js";
-import { DEFAULT_LIMITS, type TrialLimits } from "../../trial/stop-conditions.js";
+import type { TrialLimits } from "../../trial/stop-conditions.js";
 import {
   bankOption,
   baseUrlOption,
   concurrencyOption,
+  maxSecondsOption,
+  maxTokensOption,
+  maxToolCallsOption,
   nonNegativeInt,
   nonNegativeNumber,
   parsedOption,
   positiveInt,
   positiveNumber,
+  trialLimitsOf,
 } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bankFromOption } from "../load-bank-option.js";
@@ -58,25 +63,9 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
       parsedOption("--temperature <t>", "sampling temperature of model agents", nonNegativeNumber, 1),
     )
     .addOption(parsedOption("--max-output-tokens <n>", "per model call", positiveInt))
-    .addOption(
-      parsedOption(
-        "--max-tool-calls <n>",
-        "tool-call limit per trial",
-        positiveInt,
-        DEFAULT_LIMITS.maxToolCalls,
-      ),
-    )
-    .addOption(
-      parsedOption("--max-tokens <n>", "token limit per trial", positiveInt, DEFAULT_LIMITS.maxTokens),
-    )
-    .addOption(
-      parsedOption(
-        "--max-seconds <n>",
-        "wall-time limit per trial",
-        positiveNumber,
-        DEFAULT_LIMITS.maxSeconds,
-      ),
-    )
+    .addOption(maxToolCallsOption())
+    .addOption(maxTokensOption())
+    .addOption(maxSecondsOption())
     .addOption(
       parsedOption(
         "--max-retries <n>",
@@ -121,6 +110,10 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
       "--salt <salt>",
       "the run's salt, which enters every canary (default: the run directory's, else random); the same salt reproduces a run",
     )
+    .option(
+      "--agent-name <name>",
+      'the name of the mcp:"<command>" agent in the store and the reports (default mcp-<digest of the command>)',
+    )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
     .addOption(
@@ -157,6 +150,7 @@ interface RunFlags {
   callTimeout: number;
   costLimit?: number;
   priceTable?: string;
+  agentName?: string;
   force?: boolean;
   redo: string;
   salt?: string;
@@ -246,11 +240,7 @@ async function planRun(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promi
   const bareBaseline =
     !opts.model?.length && !opts.agent?.length && !io.env.APIFLOW_MODEL?.trim() && defaultEpochs;
   const epochs = bareBaseline ? 1 : opts.epochs;
-  const limits: TrialLimits = {
-    maxToolCalls: opts.maxToolCalls,
-    maxTokens: opts.maxTokens,
-    maxSeconds: opts.maxSeconds,
-  };
+  const limits = trialLimitsOf(opts);
   const retry: RetryPolicy = {
     maxRetries: opts.maxRetries,
     baseDelayMs: opts.retryDelayMs,
@@ -374,9 +364,20 @@ async function resolveAgents(
     ...names.map((name) => {
       const request = agentRequest(name);
       if (!request.success) throw new UsageError(request.error.message);
-      return request.data;
+      return request.data.settings.kind === "mcp" && opts.agentName !== undefined
+        ? { ...request.data, name: opts.agentName }
+        : request.data;
     }),
   ];
+  if (opts.agentName !== undefined) {
+    const external = requests.filter((r) => r.settings.kind === "mcp").length;
+    if (external !== 1)
+      throw new UsageError(
+        `--agent-name names the one mcp:"<command>" agent of a run; this run has ${external}`,
+      );
+    const problem = agentNameProblem(opts.agentName);
+    if (problem) throw new UsageError(`--agent-name: ${problem}`);
+  }
   for (const request of requests) {
     const index = agents.length;
     let limiter: AimdLimiter | undefined;

@@ -319,6 +319,7 @@ const refreshRenewal: SubtaskTemplate = {
           from_body_key: "refresh_token",
           must_be_stored: false,
           used_in_request_url_pattern: tokenRe,
+          used_in_slot: { in: "body", key: "refresh_token" },
         },
         flowToAnswer(
           "last_value_from_read",

@@ -1,3 +1,4 @@
+import { splitAtPlaceholders } from "../../bank/placeholder-grammar.js";
 import type {
   AnswerField,
   ExpectedValue,
@@ -120,8 +121,8 @@ function answerProvenance(golden: readonly GoldenStep[], g1: readonly G1Predicat
     const source = [...golden].reverse().find((s) => s.op === "execute" && binding in s.capture);
     if (source?.op !== "execute") continue;
     const [path = ""] = source.request.url.split("?");
-    const pattern = `^${path
-      .split(/\{\{[^}]+\}\}/)
+    const pattern = `^${splitAtPlaceholders(path)
+      .filter((_literal, i) => i % 2 === 0)
       .map(re)
       .join("[^/?]+")}(\\?.*)?$`;
     const key = (source.capture[binding] ?? "")
@@ -175,6 +176,7 @@ export function listedIdUsed(
     from_body_key: `${a.plural}.${a.idField}`,
     must_be_stored: false,
     used_in_request_url_pattern: `^${re(built.routes.asset(assetId))}$`,
+    used_in_slot: { in: "path" },
   };
 }
 

@@ -91,7 +91,8 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           method: t.updateMethod,
           url_pattern: `^${re(url)}$`,
           status: 200,
-          body_has_keys: [a.enumField.name],
+          body_has_keys: [],
+          sent: { [a.enumField.name]: value },
         },
         canaryFromRead(
           `${c2.name}_after_update`,
@@ -183,8 +184,10 @@ function closePlanted(
         explain: `The planted ${w.noun} must be moved to ${final} with ${t.updateMethod}.`,
         method: t.updateMethod,
         url_pattern: `^${re(built.routes.work)}/[^/]+$`,
+        target: record[w.idField] ?? null,
         status: 200,
-        body_has_keys: [w.statusField],
+        body_has_keys: [],
+        sent: { [w.statusField]: final },
       },
       {
         kind: "data_flow",
@@ -458,7 +461,8 @@ function versionConflict(difficulty: "medium" | "hard"): SubtaskTemplate {
             method: t.updateMethod,
             url_pattern: `^${re(url)}$`,
             status: 200,
-            body_has_keys: [a.enumField.name],
+            body_has_keys: [],
+            sent: { [a.enumField.name]: value },
           },
           {
             kind: "data_flow",

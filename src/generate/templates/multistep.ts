@@ -31,28 +31,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const record = state.work[state.work.length - 1];
       const workItemRe = `^${re(built.routes.work)}/[^/]+$`;
-      const g1: G1Predicate[] = [
-        {
-          kind: "data_flow",
-          id: "new_id_used_next",
-          explain: `The id the create minted must be used on the ${w.noun}'s own route.`,
-          from_response_url_pattern: `^${re(built.routes.work)}$`,
-          from_status: 201,
-          from_body_key: w.idField,
-          must_be_stored: false,
-          used_in_request_url_pattern: workItemRe,
-        },
-        {
-          kind: "data_flow",
-          id: "copy_value_carried",
-          explain: `The ${w.copyField} must be read from ${id} and carried into the create.`,
-          from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
-          from_status: 200,
-          from_body_key: w.copyField,
-          must_be_stored: false,
-          used_in_request_url_pattern: `^${re(built.routes.work)}$`,
-        },
-      ];
+      const g1: G1Predicate[] = createFlows(ctx, id, workItemRe);
       const steps: string[] = [];
       let answerFields: Record<string, string>;
       const answer: AnswerField[] = [];
@@ -72,8 +51,10 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           explain: `The new ${w.noun} must be moved to ${next} on its own route.`,
           method: t.updateMethod,
           url_pattern: workItemRe,
+          target: wid,
           status: 200,
-          body_has_keys: [w.statusField],
+          body_has_keys: [],
+          sent: { [w.statusField]: next },
         });
       }
       if (difficulty === "easy")
@@ -96,6 +77,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             from_body_key: w.idField,
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(built.routes.asset(id))}$`,
+            used_in_slot: { in: "body", key: a.linkField.name },
           },
           linkFromAsset(built, "link_read_back", id, `The link must be confirmed by reading ${id}.`),
         );
@@ -120,16 +102,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
       const then = steps.length ? `, then ${steps.join(", then ")}` : "";
-      const ticket = sentence(
-        g.opener(),
-        g.pick([
-          `${g.system()} opens ${w.noun}s in one go and the ${w.noun} for ${id} never appeared: its create sent a ${w.copyField} typed in by hand and came back ${g.quoteError(422, "validation_failed")}.`,
-          `Yesterday's ${w.noun} for ${id} was never opened: the script skipped the read of ${id}, had no \`${w.copyField}\` to send, and got ${g.quoteError(422, "validation_failed")}.`,
-          `The ${w.noun} for ${id} is missing because the create was sent without the ${a.noun}'s \`${w.copyField}\` and got ${g.quoteError(422, "validation_failed")}.`,
-        ]),
-        `Do it properly: read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, and confirm ${difficulty === "easy" ? "by reading the new record back" : "from what the last update answers"}.`,
-        g.report(fields),
-      );
+      const ticket = workflowTicket(ctx, difficulty, id, level, then, fields);
       return subtask(ctx, this.id, {
         ticket,
         brief: `Read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, ${difficulty === "easy" ? "read it back" : "check the last update's answer"}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
@@ -150,6 +123,60 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       });
     },
   };
+}
+
+/** What every workflow checks: the minted id is used on the new record's route, and the copied value came from the asset read. */
+function createFlows(ctx: TemplateContext, id: string, workItemRe: string): G1Predicate[] {
+  const { built } = ctx;
+  const w = built.template.work;
+  return [
+    {
+      kind: "data_flow",
+      id: "new_id_used_next",
+      explain: `The id the create minted must be used on the ${w.noun}'s own route.`,
+      from_response_url_pattern: `^${re(built.routes.work)}$`,
+      from_status: 201,
+      from_body_key: w.idField,
+      must_be_stored: false,
+      used_in_request_url_pattern: workItemRe,
+      used_in_slot: { in: "path" },
+    },
+    {
+      kind: "data_flow",
+      id: "copy_value_carried",
+      explain: `The ${w.copyField} must be read from ${id} and carried into the create.`,
+      from_response_url_pattern: `^${re(built.routes.asset(id))}$`,
+      from_status: 200,
+      from_body_key: w.copyField,
+      must_be_stored: false,
+      used_in_request_url_pattern: `^${re(built.routes.work)}$`,
+      used_in_slot: { in: "body", key: w.copyField },
+    },
+  ];
+}
+
+/** The failure-first ticket of a workflow position. */
+function workflowTicket(
+  ctx: TemplateContext,
+  difficulty: "easy" | "medium" | "hard",
+  id: string,
+  level: string,
+  then: string,
+  fields: string[],
+): string {
+  const { built, grammar: g } = ctx;
+  const a = built.template.asset;
+  const w = built.template.work;
+  return sentence(
+    g.opener(),
+    g.pick([
+      `${g.system()} opens ${w.noun}s in one go and the ${w.noun} for ${id} never appeared: its create sent a ${w.copyField} typed in by hand and came back ${g.quoteError(422, "validation_failed")}.`,
+      `Yesterday's ${w.noun} for ${id} was never opened: the script skipped the read of ${id}, had no \`${w.copyField}\` to send, and got ${g.quoteError(422, "validation_failed")}.`,
+      `The ${w.noun} for ${id} is missing because the create was sent without the ${a.noun}'s \`${w.copyField}\` and got ${g.quoteError(422, "validation_failed")}.`,
+    ]),
+    `Do it properly: read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, and confirm ${difficulty === "easy" ? "by reading the new record back" : "from what the last update answers"}.`,
+    g.report(fields),
+  );
 }
 
 /**
@@ -216,6 +243,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
             from_body_key: "job_id",
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(built.routes.jobs)}/[^/]+$`,
+            used_in_slot: { in: "path" },
           },
           {
             kind: "data_flow",

@@ -18,58 +18,11 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
     axis: "pagination",
     difficulty,
     build(ctx: TemplateContext) {
-      const { built, state, grammar: g } = ctx;
+      const { built, state } = ctx;
       const a = built.template.asset;
       const [c1, c2] = canaries(a);
-      const num = (r: SymRecord) => Number(r[a.numberField.name]);
-      // Pick a question (category, direction) no earlier position asked, whose answer is unique.
-      const questions = a.enumField.values
-        .flatMap((cat) => (["highest", "lowest"] as const).map((dir) => ({ cat, dir })))
-        .concat(
-          difficulty === "easy"
-            ? [
-                { cat: "", dir: "highest" },
-                { cat: "", dir: "lowest" },
-              ]
-            : [],
-        );
-      const topOf = (q: { cat: string; dir: string }) =>
-        state.assets
-          .filter((r) => q.cat === "" || r[a.enumField.name] === q.cat)
-          .sort((x, y) => (q.dir === "highest" ? num(y) - num(x) : num(x) - num(y)));
-      const usable = ctx.rng.shuffle(questions).filter((q) => {
-        if (state.asked.has(`${q.cat}/${q.dir}`)) return false;
-        const sorted = topOf(q).map(num);
-        const need = difficulty === "hard" ? 3 : 2;
-        return (
-          sorted.length >= need &&
-          sorted[0] !== sorted[1] &&
-          (difficulty !== "hard" || sorted[1] !== sorted[2])
-        );
-      });
-      // Prefer questions whose answers no earlier position named (a chain's ticket holds them all),
-      // and the whole-collection question for the easy level.
+      const { q, topOf } = pickQuestion(ctx, difficulty);
       const size = difficulty === "hard" ? 2 : 1;
-      const fresh = (q: { cat: string; dir: string }) =>
-        topOf(q)
-          .slice(0, size)
-          .every((r) => !state.isUsed(r));
-      const kind = (q: { cat: string }) => (difficulty === "easy" ? q.cat === "" : q.cat !== "");
-      // Never a winner whose values sit in a stored variable: a later solo workspace would hold the answer.
-      const clean = (u: { cat: string; dir: string }) =>
-        topOf(u)
-          .slice(0, size)
-          .every((r) => !state.stored.has(r));
-      const q =
-        usable.find((u) => clean(u) && kind(u) && fresh(u)) ??
-        usable.find((u) => clean(u) && fresh(u)) ??
-        usable.find((u) => clean(u) && kind(u)) ??
-        usable.find((u) => clean(u)) ??
-        usable.find((u) => kind(u) && fresh(u)) ??
-        usable.find((u) => fresh(u)) ??
-        usable.find((u) => kind(u)) ??
-        usable[0];
-      if (!q) throw new Error(`world ${built.world.id}: no unique pagination question left`);
       state.asked.add(`${q.cat}/${q.dir}`);
       const top = topOf(q).slice(0, size);
       for (const r of top) state.markUsed(r);
@@ -126,24 +79,7 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const scope = q.cat
         ? `among the ${a.plural} whose \`${a.enumField.name}\` is \`${q.cat}\``
         : `across all ${a.plural}`;
-      const ticket = sentence(
-        g.opener(),
-        g.pick([
-          `${g.system()} shows only the first screen of \`GET ${built.routes.listAssets}\`, so the ${q.dir} \`${a.numberField.name}\` ${scope} is not what the dashboard says.`,
-          `The report that should name the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} only looked at part of \`GET ${built.routes.listAssets}\`.`,
-          `Our weekly check ("${q.dir} \`${a.numberField.name}\` ${scope}") stopped after the first batch of \`GET ${built.routes.listAssets}\` and named the wrong ${a.noun}.`,
-        ]),
-        g.pick([
-          "Go through the whole collection, not just the start of it.",
-          "Look at every record the listing can give you.",
-          "Count everything the API holds, however it is split up.",
-        ]),
-        difficulty === "hard"
-          ? `Give the winner's live \`${c1.name}\` and \`${c2.name}\`, and the runner-up's ${c1.name} as \`${runnerField}\`.`
-          : `Give that ${a.noun}'s live \`${c1.name}\` and \`${c2.name}\`.`,
-        g.stayCanonical(),
-        g.report(fields),
-      );
+      const ticket = scanTicket(ctx, difficulty, q, scope, runnerField, fields);
       return subtask(ctx, this.id, {
         ticket,
         brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing and report ${fields.map((f) => `\`${f}\``).join(", ")}${difficulty === "hard" ? " (the winner's two values, then the runner-up's)" : ""}.`,
@@ -156,6 +92,104 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       });
     },
   };
+}
+
+/** A scan question: a category ("" for the whole collection) and a direction. */
+interface ScanQuestion {
+  cat: string;
+  dir: string;
+}
+
+/**
+ * The question a scan position asks (a category and direction no earlier position asked, whose
+ * answer is unique), and the ranking it asks about.
+ */
+function pickQuestion(
+  ctx: TemplateContext,
+  difficulty: "easy" | "medium" | "hard",
+): { q: ScanQuestion; topOf: (q: ScanQuestion) => SymRecord[] } {
+  const { built, state } = ctx;
+  const a = built.template.asset;
+  const num = (r: SymRecord) => Number(r[a.numberField.name]);
+  // Pick a question (category, direction) no earlier position asked, whose answer is unique.
+  const questions = a.enumField.values
+    .flatMap((cat) => (["highest", "lowest"] as const).map((dir) => ({ cat, dir })))
+    .concat(
+      difficulty === "easy"
+        ? [
+            { cat: "", dir: "highest" },
+            { cat: "", dir: "lowest" },
+          ]
+        : [],
+    );
+  const topOf = (q: { cat: string; dir: string }) =>
+    state.assets
+      .filter((r) => q.cat === "" || r[a.enumField.name] === q.cat)
+      .sort((x, y) => (q.dir === "highest" ? num(y) - num(x) : num(x) - num(y)));
+  const usable = ctx.rng.shuffle(questions).filter((q) => {
+    if (state.asked.has(`${q.cat}/${q.dir}`)) return false;
+    const sorted = topOf(q).map(num);
+    const need = difficulty === "hard" ? 3 : 2;
+    return (
+      sorted.length >= need && sorted[0] !== sorted[1] && (difficulty !== "hard" || sorted[1] !== sorted[2])
+    );
+  });
+  // Prefer questions whose answers no earlier position named (a chain's ticket holds them all),
+  // and the whole-collection question for the easy level.
+  const size = difficulty === "hard" ? 2 : 1;
+  const fresh = (q: { cat: string; dir: string }) =>
+    topOf(q)
+      .slice(0, size)
+      .every((r) => !state.isUsed(r));
+  const kind = (q: { cat: string }) => (difficulty === "easy" ? q.cat === "" : q.cat !== "");
+  // Never a winner whose values sit in a stored variable: a later solo workspace would hold the answer.
+  const clean = (u: { cat: string; dir: string }) =>
+    topOf(u)
+      .slice(0, size)
+      .every((r) => !state.stored.has(r));
+  const q =
+    usable.find((u) => clean(u) && kind(u) && fresh(u)) ??
+    usable.find((u) => clean(u) && fresh(u)) ??
+    usable.find((u) => clean(u) && kind(u)) ??
+    usable.find((u) => clean(u)) ??
+    usable.find((u) => kind(u) && fresh(u)) ??
+    usable.find((u) => fresh(u)) ??
+    usable.find((u) => kind(u)) ??
+    usable[0];
+  if (!q) throw new Error(`world ${built.world.id}: no unique pagination question left`);
+  return { q, topOf };
+}
+
+/** The failure-first ticket of a scan position. */
+function scanTicket(
+  ctx: TemplateContext,
+  difficulty: "easy" | "medium" | "hard",
+  q: ScanQuestion,
+  scope: string,
+  runnerField: string,
+  fields: string[],
+): string {
+  const { built, grammar: g } = ctx;
+  const a = built.template.asset;
+  const [c1, c2] = canaries(a);
+  return sentence(
+    g.opener(),
+    g.pick([
+      `${g.system()} shows only the first screen of \`GET ${built.routes.listAssets}\`, so the ${q.dir} \`${a.numberField.name}\` ${scope} is not what the dashboard says.`,
+      `The report that should name the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} only looked at part of \`GET ${built.routes.listAssets}\`.`,
+      `Our weekly check ("${q.dir} \`${a.numberField.name}\` ${scope}") stopped after the first batch of \`GET ${built.routes.listAssets}\` and named the wrong ${a.noun}.`,
+    ]),
+    g.pick([
+      "Go through the whole collection, not just the start of it.",
+      "Look at every record the listing can give you.",
+      "Count everything the API holds, however it is split up.",
+    ]),
+    difficulty === "hard"
+      ? `Give the winner's live \`${c1.name}\` and \`${c2.name}\`, and the runner-up's ${c1.name} as \`${runnerField}\`.`
+      : `Give that ${a.noun}'s live \`${c1.name}\` and \`${c2.name}\`.`,
+    g.stayCanonical(),
+    g.report(fields),
+  );
 }
 
 export const PAGINATION_TEMPLATES: readonly SubtaskTemplate[] = [scan("easy"), scan("medium"), scan("hard")];

@@ -213,7 +213,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
         answer: dispatchedAnswer(w, wid),
         g1: [
           idFromCreate(built, "id_from_dispatch", url, "The id must come from the accepted create."),
-          copyReadLive(built, id, url),
+          copyReadLive(built, id, url, camel(w.copyField)),
         ],
         probes: [
           {
@@ -314,8 +314,9 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
             from_body_key: allowedAt,
             must_be_stored: false,
             used_in_request_url_pattern: `^${re(url)}$`,
+            used_in_slot: { in: "body", key: camel(w.levelField.name) },
           },
-          copyReadLive(built, id, url),
+          copyReadLive(built, id, url, camel(w.copyField)),
         ],
         probes: [
           {

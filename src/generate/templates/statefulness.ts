@@ -1,6 +1,6 @@
-import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
+import type { AnswerField, ExpectedValue, G1Predicate } from "../../bank/task-schema.js";
 import { GoldenBuilder } from "../golden-builder.js";
-import { re } from "../story-state.js";
+import { type Planted, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { canaries, field, literal, subtask } from "./common.js";
@@ -54,6 +54,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           from_body_key: w.idField,
           must_be_stored: true,
           used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : null,
+          ...(difficulty === "hard" ? { used_in_slot: { in: "body", key: a.linkField.name } as const } : {}),
         },
         copyReadLive(built, id, built.routes.work),
         {
@@ -178,6 +179,17 @@ function pickUp(
     ],
     g1: [
       {
+        kind: "call",
+        id: "status_moved",
+        explain: `The planted ${w.noun} itself must be moved to ${next} with ${t.updateMethod}.`,
+        method: t.updateMethod,
+        url_pattern: itemRe,
+        target: record[w.idField] ?? null,
+        status: 200,
+        body_has_keys: [],
+        sent: { [w.statusField]: next },
+      },
+      {
         kind: "data_flow",
         id: "moved_on",
         explain: `The planted ${w.noun} must be moved to ${next}; its ${w.copyField} comes from that update.`,
@@ -252,57 +264,14 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       // already saw, and the chain's canary-without-call exam could not tell the two apart.
       state.variables[planted.scope][variable] = wid;
       const itemRe = `^${re(built.routes.work)}/[^/]+$`;
-      const g1: G1Predicate[] = [
-        {
-          kind: "call",
-          id: "superseded_deleted",
-          explain: `The superseded ${w.noun} must be deleted (204).`,
-          method: "DELETE",
-          url_pattern: itemRe,
-          status: 204,
-          body_has_keys: [],
-        },
-        {
-          kind: "call",
-          id: "deletion_proved",
-          explain: `A read of the deleted ${w.noun} must show it is gone (404).`,
-          method: "GET",
-          url_pattern: itemRe,
-          status: 404,
-          body_has_keys: [],
-        },
-        {
-          kind: "data_flow",
-          id: "replacement_id_stored",
-          explain:
-            difficulty === "hard"
-              ? `The replacement's id must be stored and written onto ${assetId}.`
-              : "The replacement's id must be stored in a variable.",
-          from_response_url_pattern: `^${re(built.routes.work)}$`,
-          from_status: 201,
-          from_body_key: w.idField,
-          must_be_stored: true,
-          used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(assetId))}$` : null,
-        },
-        {
-          kind: "data_flow",
-          id: "copy_carried_over",
-          explain: `The ${w.copyField} sent must be the one read from the superseded ${w.noun}.`,
-          from_response_url_pattern: itemRe,
-          from_status: 200,
-          from_body_key: w.copyField,
-          must_be_stored: false,
-          used_in_request_url_pattern: `^${re(built.routes.work)}$`,
-        },
-        {
-          kind: "workspace_value",
-          id: "replacement_in_variable",
-          explain: `Later work finds the replacement in ${planted.scope} variable ${variable}.`,
-          name: variable,
-          scope: planted.scope,
-          value: wid,
-        },
-      ];
+      const g1 = supersedeChecks(ctx, difficulty, planted, {
+        assetId,
+        variable,
+        wid,
+        itemRe,
+        oldId: old[w.idField] ?? null,
+        linkKey: a.linkField.name,
+      });
       const carriedAnswer = field(
         w.copyField,
         old[w.copyField] ?? null,
@@ -336,20 +305,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       }
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
-      const ticket = sentence(
-        g.opener(),
-        g.pick([
-          `The ${w.noun} whose id sits in ${planted.scope} variable \`${planted.variable}\` was opened with the wrong level and is superseded.`,
-          `We opened the ${w.noun} kept in \`${planted.variable}\` (${planted.scope}) at the wrong level; it has to go.`,
-          `The ${w.noun} in \`${planted.variable}\` (${planted.scope} variable) is a mistake and must not linger in the queue.`,
-        ]),
-        `Before deleting it, note the \`${w.copyField}\` it carries: its replacement for ${assetId}, at level \`${level}\`, must carry the same one.`,
-        `Delete it, read it back to prove it is really gone, open the replacement and keep the new id in the ${planted.scope} variable \`${variable}\`.`,
-        difficulty === "hard"
-          ? `Then point ${assetId}'s \`${a.linkField.name}\` at the replacement and confirm the link from what the API answers.`
-          : "",
-        g.report(fields),
-      );
+      const ticket = supersedeTicket(ctx, difficulty, planted, { assetId, variable, level, fields });
       return subtask(ctx, this.id, {
         ticket,
         brief: `Delete the superseded ${w.noun} in \`${planted.variable}\`, prove it is gone, open a \`${level}\` replacement for ${assetId} carrying the old record's \`${w.copyField}\`, keep its id in ${planted.scope} \`${variable}\`${difficulty === "hard" ? `, re-link ${assetId} via \`${a.linkField.name}\`` : ""}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
@@ -363,6 +319,117 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       });
     },
   };
+}
+
+/** A supersede's checks: deleted, proved gone, replacement stored (and linked), value carried over, variable kept. */
+function supersedeChecks(
+  ctx: TemplateContext,
+  difficulty: "medium" | "hard",
+  planted: Planted,
+  {
+    assetId,
+    variable,
+    wid,
+    itemRe,
+    oldId,
+    linkKey,
+  }: {
+    assetId: string;
+    variable: string;
+    wid: ExpectedValue;
+    itemRe: string;
+    oldId: ExpectedValue;
+    linkKey: string;
+  },
+): G1Predicate[] {
+  const { built } = ctx;
+  const w = built.template.work;
+  return [
+    {
+      kind: "call",
+      id: "superseded_deleted",
+      explain: `The superseded ${w.noun} must be deleted (204).`,
+      method: "DELETE",
+      url_pattern: itemRe,
+      target: oldId,
+      status: 204,
+      body_has_keys: [],
+    },
+    {
+      kind: "call",
+      id: "deletion_proved",
+      explain: `A read of the deleted ${w.noun} must show it is gone (404).`,
+      method: "GET",
+      url_pattern: itemRe,
+      target: oldId,
+      status: 404,
+      body_has_keys: [],
+    },
+    {
+      kind: "data_flow",
+      id: "replacement_id_stored",
+      explain:
+        difficulty === "hard"
+          ? `The replacement's id must be stored and written onto ${assetId}.`
+          : "The replacement's id must be stored in a variable.",
+      from_response_url_pattern: `^${re(built.routes.work)}$`,
+      from_status: 201,
+      from_body_key: w.idField,
+      must_be_stored: true,
+      used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(assetId))}$` : null,
+      ...(difficulty === "hard" ? { used_in_slot: { in: "body", key: linkKey } as const } : {}),
+    },
+    {
+      kind: "data_flow",
+      id: "copy_carried_over",
+      explain: `The ${w.copyField} sent must be the one read from the superseded ${w.noun}.`,
+      from_response_url_pattern: itemRe,
+      from_status: 200,
+      from_body_key: w.copyField,
+      must_be_stored: false,
+      used_in_request_url_pattern: `^${re(built.routes.work)}$`,
+      used_in_slot: { in: "body", key: w.copyField },
+    },
+    {
+      kind: "workspace_value",
+      id: "replacement_in_variable",
+      explain: `Later work finds the replacement in ${planted.scope} variable ${variable}.`,
+      name: variable,
+      scope: planted.scope,
+      value: wid,
+    },
+  ];
+}
+
+/** The failure-first ticket of a supersede position. */
+function supersedeTicket(
+  ctx: TemplateContext,
+  difficulty: "medium" | "hard",
+  planted: Planted,
+  {
+    assetId,
+    variable,
+    level,
+    fields,
+  }: { assetId: string; variable: string; level: string; fields: string[] },
+): string {
+  const { built, grammar: g } = ctx;
+  const a = built.template.asset;
+  const w = built.template.work;
+  return sentence(
+    g.opener(),
+    g.pick([
+      `The ${w.noun} whose id sits in ${planted.scope} variable \`${planted.variable}\` was opened with the wrong level and is superseded.`,
+      `We opened the ${w.noun} kept in \`${planted.variable}\` (${planted.scope}) at the wrong level; it has to go.`,
+      `The ${w.noun} in \`${planted.variable}\` (${planted.scope} variable) is a mistake and must not linger in the queue.`,
+    ]),
+    `Before deleting it, note the \`${w.copyField}\` it carries: its replacement for ${assetId}, at level \`${level}\`, must carry the same one.`,
+    `Delete it, read it back to prove it is really gone, open the replacement and keep the new id in the ${planted.scope} variable \`${variable}\`.`,
+    difficulty === "hard"
+      ? `Then point ${assetId}'s \`${a.linkField.name}\` at the replacement and confirm the link from what the API answers.`
+      : "",
+    g.report(fields),
+  );
 }
 
 export const STATEFULNESS_TEMPLATES: readonly SubtaskTemplate[] = [

@@ -25,8 +25,16 @@ export function workBody<V>(built: BuiltWorld, assetId: string, level: string, c
   return { [t.asset.idField]: assetId, [t.work.levelField.name]: level, [t.work.copyField]: copy };
 }
 
-/** G1: the copy field sent to `sentTo` must be the one a live read of asset `assetId` returned. */
-export function copyReadLive(built: BuiltWorld, assetId: string, sentTo: string): G1Predicate {
+/**
+ * G1: the copy field sent to `sentTo` (in the body at `bodyKey`, the copy field's own name unless
+ * the route spells it otherwise) must be the one a live read of asset `assetId` returned.
+ */
+export function copyReadLive(
+  built: BuiltWorld,
+  assetId: string,
+  sentTo: string,
+  bodyKey = built.template.work.copyField,
+): G1Predicate {
   const w = built.template.work;
   return {
     kind: "data_flow",
@@ -37,6 +45,7 @@ export function copyReadLive(built: BuiltWorld, assetId: string, sentTo: string)
     from_body_key: w.copyField,
     must_be_stored: false,
     used_in_request_url_pattern: `^${re(sentTo)}$`,
+    used_in_slot: { in: "body", key: bodyKey },
   };
 }
 

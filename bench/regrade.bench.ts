@@ -1,0 +1,150 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { baselineAgentFactory } from "../src/agents/baseline-agent.js";
+import { blankAgentFactory, goldenAgentFactory } from "../src/agents/scripted-agents.js";
+import { bankFromContent } from "../src/bank/bank.js";
+import { defaultBankContent } from "../src/generate/default-bank.js";
+import { gradeTrial } from "../src/grade/grade-trial.js";
+import { DEFAULT_PRICE_TABLE } from "../src/run/price-table.js";
+import { regradeRun } from "../src/run/regrade-run.js";
+import { runIntoDir } from "../src/run/run-into-dir.js";
+import { decodeTrialLog, gradeInputOf, TRIAL_LOG_SUFFIX } from "../src/run/stored-trial-log.js";
+import { type Benchmark, median } from "./figure.js";
+
+/** The run size of issue 18's storage target: the 1.0 bank's 467 tasks × 5 epochs. */
+const TARGET_TRIALS = 2335;
+const TARGET_MB = 100;
+
+function logFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...logFiles(path));
+    else if (entry.name.endsWith(TRIAL_LOG_SUFFIX)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * Issue 18: stored event logs and re-grading. Runs the golden, blank and baseline agents over the
+ * whole default bank into a run directory (1,401 trials, each with its gzip event log beside its
+ * transcript), then reports the logs' mean size per trial, its projection to a 2,335-trial run
+ * against the 100 MB target, and the speed of `regradeRun` over the directory — reading,
+ * decompressing and validating every log, grading it and storing the new grading — against the
+ * 5,000 trials/s target (median of five passes; CPU time beside wall time, the machine is shared).
+ */
+const bench: Benchmark = {
+  name: "regrade",
+  async run() {
+    const bank = bankFromContent(defaultBankContent());
+    const runDir = mkdtempSync(join(tmpdir(), "apiflow-bench-regrade-"));
+    try {
+      const ran = await runIntoDir({
+        runDir,
+        bank,
+        agents: [goldenAgentFactory, blankAgentFactory, baselineAgentFactory].map((factory) => ({
+          factory,
+          settings: { kind: "scripted" as const },
+        })),
+        epochs: 1,
+        concurrency: 8,
+        priceTable: DEFAULT_PRICE_TABLE,
+      });
+      if (!ran.success) throw new Error(ran.error.message);
+      const sizes = logFiles(join(runDir, "transcripts")).map((f) => statSync(f).size);
+      const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
+      const projectedMb = (mean * TARGET_TRIALS) / 1e6;
+      const largest = Math.max(...sizes);
+
+      regradeRun({ runDir, dryRun: true }); // warm-up: graders prepared, files in the page cache
+      const wall: number[] = [];
+      const cpu: number[] = [];
+      let trials = 0;
+      for (let i = 0; i < 5; i++) {
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        const res = regradeRun({ runDir });
+        const seconds = (performance.now() - t0) / 1000;
+        const c = process.cpuUsage(c0);
+        if (!res.success) throw new Error(res.error.message);
+        if (res.data.changed !== 0)
+          throw new Error(`re-grading with the same grader changed ${res.data.changed} trials`);
+        trials = res.data.regraded;
+        wall.push(trials / seconds);
+        cpu.push(trials / ((c.user + c.system) / 1e6));
+      }
+      // Where the time goes: the same logs already in memory, decoded (gunzip, JSON.parse, schema) and graded.
+      const files = logFiles(join(runDir, "transcripts")).map((f) => readFileSync(f));
+      const decodeAndGrade = () => {
+        for (const bytes of files) {
+          const log = decodeTrialLog(bytes);
+          if (!log.success) throw new Error(log.error.message);
+          gradeTrial(gradeInputOf(log.data));
+        }
+      };
+      decodeAndGrade();
+      const inMemory: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const c0 = process.cpuUsage();
+        decodeAndGrade();
+        const c = process.cpuUsage(c0);
+        inMemory.push(files.length / ((c.user + c.system) / 1e6));
+      }
+      return [
+        {
+          name: `stored event log per trial, mean of ${sizes.length}`,
+          value: mean / 1024,
+          unit: "KiB",
+          target: "-",
+          ok: true,
+          issue: 18,
+        },
+        {
+          name: "stored event log, largest",
+          value: largest / 1024,
+          unit: "KiB",
+          target: "-",
+          ok: true,
+          issue: 18,
+        },
+        {
+          name: `stored event logs of a ${TARGET_TRIALS.toLocaleString("en-US")}-trial run (projected)`,
+          value: projectedMb,
+          unit: "MB",
+          target: `< ${TARGET_MB}`,
+          ok: projectedMb < TARGET_MB,
+          issue: 18,
+        },
+        {
+          name: `re-grade from stored logs, ${trials} trials (wall)`,
+          value: median(wall),
+          unit: "trials/s",
+          target: ">= 5000",
+          ok: median(wall) >= 5000,
+          issue: 18,
+        },
+        {
+          name: "re-grade from stored logs (CPU)",
+          value: median(cpu),
+          unit: "trials/s",
+          target: ">= 5000",
+          ok: median(cpu) >= 5000,
+          issue: 18,
+        },
+        {
+          name: "  of which decode + grade, logs in memory (CPU)",
+          value: median(inMemory),
+          unit: "trials/s",
+          target: "-",
+          ok: true,
+          issue: 18,
+        },
+      ];
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default bench;

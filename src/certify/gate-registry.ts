@@ -1,0 +1,118 @@
+import type { Bank } from "../bank/bank.js";
+import type { Task } from "../bank/task-schema.js";
+import type { CertifyOptions, TaskFindings } from "./certify-bank.js";
+import { type GateFailure, type GateName, type GateReport, gateReport } from "./certify-schema.js";
+import { CHAIN_REPLAY_VERSION, chainReplayFindings } from "./chain-replay.js";
+import { DISCOVERABILITY_VERSION, discoverabilityFindings } from "./discoverability.js";
+import {
+  EXPLOIT_AUDIT_VERSION,
+  type ExploitFindings,
+  exploitAuditReport,
+  exploitFindings,
+} from "./exploit-audit.js";
+import { EXPLOITS } from "./exploits/index.js";
+import { LEAK_VERSION, leakFindings } from "./leak.js";
+import { SOLVABILITY_VERSION, solvabilityFindings } from "./solvability.js";
+import { TRIAD_VERSION, triadFindings } from "./triad.js";
+import type { TrialRunner } from "./trial-tree.js";
+
+/** What a gate is handed for one task. */
+export interface GateTaskContext {
+  bank: Bank;
+  task: Task;
+  options: CertifyOptions;
+  runner: TrialRunner;
+}
+
+/** What a gate found on one task: its failures, notes for the report, or the exploit audit's scores. */
+export interface GateOutcome {
+  failures?: GateFailure[];
+  notes?: string[];
+  exploits?: ExploitFindings;
+}
+
+/** What a gate is handed to write its report: the certified tasks and every task's findings, in task order. */
+export interface GateReportContext {
+  tasks: readonly Task[];
+  findings: readonly TaskFindings[];
+  options: CertifyOptions;
+}
+
+/**
+ * One certification gate: its name (the key of `gates.*` in `apiflow verify --json` and in the
+ * manifest), its version, its work on one task, and its report over all tasks.
+ */
+export interface Gate {
+  name: GateName;
+  version: string;
+  run(ctx: GateTaskContext): Promise<GateOutcome> | GateOutcome;
+  report(ctx: GateReportContext): GateReport;
+}
+
+const ids = (tasks: readonly Task[]) => tasks.map((t) => t.id);
+const failuresOf = (name: GateName, findings: readonly TaskFindings[]) =>
+  findings.flatMap((f) => f.failures[name] ?? []);
+
+/** A gate whose findings are failures only, checked on every task. */
+function perTaskGate(
+  name: GateName,
+  version: string,
+  run: (ctx: GateTaskContext) => Promise<GateFailure[]> | GateFailure[],
+): Gate {
+  return {
+    name,
+    version,
+    run: async (ctx) => ({ failures: await run(ctx) }),
+    report: ({ tasks, findings }) => gateReport(version, ids(tasks), failuresOf(name, findings)),
+  };
+}
+
+/**
+ * The gates of issue 8, in the order they run on each task (the order of `GATE_NAMES`).
+ * `certifyBank` iterates this list; a new gate is one entry here.
+ *
+ * @example GATES.map((g) => g.name) // ["triad", "solvability", "discoverability", "leak", "chain_replay", "exploit_audit"]
+ */
+export const GATES: readonly Gate[] = [
+  perTaskGate("triad", TRIAD_VERSION, ({ bank, task, runner }) => triadFindings(bank, task, runner)),
+  perTaskGate("solvability", SOLVABILITY_VERSION, ({ task, options, runner }) =>
+    solvabilityFindings(
+      task,
+      {
+        ...(options.oracle ? { oracle: options.oracle } : {}),
+        ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
+        ...(options.minPasses !== undefined ? { minPasses: options.minPasses } : {}),
+      },
+      runner,
+    ),
+  ),
+  perTaskGate("discoverability", DISCOVERABILITY_VERSION, ({ bank, task, runner }) =>
+    discoverabilityFindings(bank, task, runner),
+  ),
+  perTaskGate("leak", LEAK_VERSION, ({ bank, task }) => leakFindings(bank, task)),
+  {
+    name: "chain_replay",
+    version: CHAIN_REPLAY_VERSION,
+    run: ({ bank, task, runner }) => chainReplayFindings(bank, task, runner),
+    report: ({ tasks, findings }) =>
+      gateReport(
+        CHAIN_REPLAY_VERSION,
+        ids(tasks.filter((t) => t.kind === "chain")),
+        failuresOf("chain_replay", findings),
+        { notes: findings.flatMap((f) => f.notes) },
+      ),
+  },
+  {
+    name: "exploit_audit",
+    version: EXPLOIT_AUDIT_VERSION,
+    run: async ({ bank, task, options, runner }) => ({
+      exploits: await exploitFindings(bank, task, options.exploits ?? EXPLOITS, runner),
+    }),
+    report: ({ tasks, findings, options }) =>
+      exploitAuditReport(
+        tasks,
+        options.exploits ?? EXPLOITS,
+        findings.flatMap((f) => (f.exploits ? [f.exploits] : [])),
+      ),
+  },
+];

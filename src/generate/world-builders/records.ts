@@ -1,0 +1,52 @@
+import type { Rng } from "../../bank/rng.js";
+import type { CanaryRef, ExpectedValue } from "../../bank/task-schema.js";
+import type { WorldTemplate } from "../world-template.js";
+
+/** Seeded records per world: enough distinct targets for a 20-position storyline. */
+export const ASSET_COUNT = 48;
+
+/** A record as the generator tracks it: literal values or canary references. */
+export type SymRecord = Record<string, ExpectedValue>;
+
+/** A canary reference: the value the engine mints for `name` in `format`. */
+export const canary = (name: string, format: string): CanaryRef => ({ $canary: name, format });
+
+/** A seeded id from a pattern: `#` digit, `@` upper-case letter, `x` hex digit. */
+export function idFromPattern(pattern: string, rng: Rng): string {
+  const letters = "ABCDEFGHJKMNPRSTVWXY";
+  let out = "";
+  for (const ch of pattern) {
+    if (ch === "#") out += String(rng.int(0, 9));
+    else if (ch === "@") out += letters[rng.int(0, letters.length - 1)];
+    else if (ch === "x") out += "0123456789abcdef"[rng.int(0, 15)];
+    else out += ch;
+  }
+  return out;
+}
+
+/**
+ * The seeded assets: distinct ids from the template's pattern, names from its list (numbered on
+ * later rounds), secrets as canaries, a seeded enum value and a one-decimal number, no link yet.
+ *
+ * @example seedAssets(FLEET, rng).length // ASSET_COUNT
+ */
+export function seedAssets(t: WorldTemplate, rng: Rng): SymRecord[] {
+  const a = t.asset;
+  const ids = new Set<string>();
+  while (ids.size < ASSET_COUNT) ids.add(idFromPattern(a.idPattern, rng));
+  return [...ids].map((id, i) => {
+    const round = Math.floor(i / a.names.length);
+    const record: SymRecord = {
+      [a.idField]: id,
+      [a.nameField]: `${a.names[i % a.names.length]}${round > 0 ? ` ${round + 1}` : ""}`,
+    };
+    for (const f of a.canaryFields) record[f.name] = canary(`${id}:${f.name}`, f.format);
+    record[a.enumField.name] = rng.pick(a.enumField.values);
+    // Never a whole number: "9" would be found in any ticket that numbers its steps.
+    const tenths = rng.int(a.numberField.min * 10, a.numberField.max * 10);
+    record[a.numberField.name] = (tenths % 10 === 0 ? tenths + 3 : tenths) / 10;
+    record[a.linkField.name] = null;
+    record.version = 1;
+    return record;
+  });
+}

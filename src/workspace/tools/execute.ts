@@ -1,0 +1,142 @@
+import type { JsonObject, JsonValue } from "../../bank/json.js";
+import type { PlainResponse } from "../../world/transport.js";
+import { normalizeEntityRef, parseMaybeJson } from "../entity-ref.js";
+import { resolvePlaceholders } from "../placeholders.js";
+import { parseRequestContent } from "../request-content.js";
+import type { RequestContent } from "../tool-definitions.js";
+import { error, errorOf, okKept, type ToolResult, zodMessage } from "../tool-result.js";
+import { carrier, PROTOCOL_HINT, unwrapJsonRpc, worldTarget } from "../wire-encoding.js";
+import type { ToolArgs, WorkspaceState } from "../workspace-state.js";
+
+/**
+ * `execute(request | target, mode?)`: send one API call. The request (inline, stored as a new
+ * request entity, or a stored one) has its `{{name}}` placeholders resolved, is carried over the
+ * world's protocol, and its response is stored as a response entity; the agent gets the response's
+ * ref, status, headers and a body preview.
+ *
+ * @example await executeTool(state, { request: { method: "GET", url: "/v3/valves" } }) // {ok: true, content: '{"response_ref":…}'}
+ */
+export async function executeTool(state: WorkspaceState, a: ToolArgs): Promise<ToolResult> {
+  const chosen = requestToSend(state, a);
+  if ("ok" in chosen) return chosen;
+  const { content, requestId } = chosen;
+  const protocol = state.opts.world.protocol ?? "rest";
+  if (content.protocol !== "rest" && content.protocol !== protocol) {
+    return error(
+      "unsupported_protocol",
+      `this world speaks ${protocol}, not ${content.protocol}; ${PROTOCOL_HINT[protocol]}`,
+    );
+  }
+  const sent = await send(state, content);
+  if ("ok" in sent) return sent;
+  const { response, text } = sent;
+  let parsedBody: JsonValue | null = null;
+  try {
+    parsedBody = text ? (JSON.parse(text) as JsonValue) : null;
+  } catch {
+    parsedBody = text;
+  }
+  if (content.protocol === "mcp") parsedBody = unwrapJsonRpc(parsedBody);
+  const responseHeaders = Object.fromEntries(response.headers.entries());
+  const responseId = state.nextId("resp");
+  state.responses.set(responseId, {
+    parent: requestId,
+    status: response.status,
+    headers: responseHeaders,
+    body: parsedBody,
+  });
+  if (response.status === 202) keepHandle(state, response.headers.get("location"), requestId, responseId);
+  const preview = state.opts.previewChars ?? 4000;
+  const shown = content.protocol === "mcp" ? JSON.stringify(parsedBody) : text;
+  return okKept({
+    response_ref: `request:${requestId}/response:${responseId}`,
+    status: response.status,
+    headers: responseHeaders,
+    body_preview:
+      shown.length > preview
+        ? `${shown.slice(0, preview)}… (${shown.length} chars; read the response for all of it)`
+        : shown,
+  });
+}
+
+/** The request entity `execute` sends: the inline one (stored under a new id) or a stored one. */
+function requestToSend(
+  state: WorkspaceState,
+  a: ToolArgs,
+): { content: RequestContent; requestId: string } | ToolResult {
+  if (a.request !== undefined && a.request !== null) {
+    const parsed = parseMaybeJson(a.request, "request");
+    if (!parsed.success) return errorOf(parsed.error);
+    const checked = parseRequestContent(parsed.data);
+    if (!checked.success) return error("bad_request", `request is invalid: ${zodMessage(checked.error)}`);
+    const requestId = state.nextId("req");
+    state.requests.set(requestId, checked.data as JsonObject);
+    return { content: checked.data, requestId };
+  }
+  if (a.target !== undefined && a.target !== null) {
+    const ref = normalizeEntityRef(a.target, "target");
+    if (!ref.success) return errorOf(ref.error);
+    if (ref.data.kind !== "request")
+      return error("bad_target", `target must be a request, got ${ref.data.kind}`);
+    const stored = state.requests.get(ref.data.id);
+    if (!stored)
+      return error("not_found", `no request "${ref.data.id}"; write it first or pass request={...}`);
+    return { content: stored as RequestContent, requestId: ref.data.id };
+  }
+  return error("missing_field", "execute needs `request` (inline) or `target` (a stored request)");
+}
+
+/** Resolve, encode and send one request entity over the workspace's transport. */
+async function send(
+  state: WorkspaceState,
+  content: RequestContent,
+): Promise<{ response: PlainResponse | Response; text: string } | ToolResult> {
+  const resolved = resolvePlaceholders(
+    carrier(content, () => state.nextRpcId()),
+    (name) => state.lookupVariable(name)?.value,
+  );
+  if (!resolved.success) return errorOf(resolved.error);
+  const req = resolved.data;
+  const method = req.method.toUpperCase();
+  const target = worldTarget(req.url, state.opts.world.base_url);
+  if (target === null) return error("bad_url", `url ${JSON.stringify(req.url)} is not a URL or a path`);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers ?? {})) {
+    try {
+      headers.set(k, v);
+    } catch {
+      return error("bad_header", `header ${JSON.stringify(k)} is not a valid HTTP header`);
+    }
+  }
+  let body: string | undefined;
+  if (req.body !== undefined && req.body !== null && method !== "GET" && method !== "HEAD") {
+    body = typeof req.body === "string" ? req.body : JSON.stringify(req.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  let response: PlainResponse | Response;
+  try {
+    const { transport } = state.opts;
+    response = transport.plain
+      ? await transport.plain({ url: target, method, headers }, body)
+      : await transport(new Request(target, { method, headers, body }));
+  } catch (e) {
+    return error("transport_failed", `the request could not be sent: ${(e as Error).message}`);
+  }
+  const text = response instanceof Response ? await response.text() : response.text;
+  return { response, text };
+}
+
+/** A 202's `Location` becomes a handle entity named by its last path segment. */
+function keepHandle(
+  state: WorkspaceState,
+  location: string | null,
+  requestId: string,
+  responseId: string,
+): void {
+  const handleId = location ? location.split("/").filter(Boolean).pop() : undefined;
+  if (handleId)
+    state.handles.set(handleId, {
+      location: location as string,
+      from: `request:${requestId}/response:${responseId}`,
+    });
+}

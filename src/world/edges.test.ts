@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { client, mintToken } from "../../test/support/world-test-helpers.js";
+import { HARBOR_WORLD } from "../generate/harbor-world.js";
+import { EXAMPLE_WORLD as W } from "./example-world.js";
+import { inProcessTransport } from "./transport.js";
+import { TrialWorld } from "./trial-world.js";
+
+/**
+ * Issue 21: the world's limits probed at their edges, one step inside and one step past, so an
+ * off-by-one in either direction fails. The logical clock moves by one per request (after any
+ * `x-apiflow-wait`), so a request's clock is the previous clock + wait + 1.
+ */
+function setup(world = W) {
+  const trial = new TrialWorld(world, "seed-edges");
+  return { trial, call: client(inProcessTransport(trial)) };
+}
+
+/** The wait that makes the next request arrive at logical time `at`. */
+const waitFor = (trial: TrialWorld, at: number) => String(at - trial.clock - 1);
+
+describe("token expiry at its edges", () => {
+  it(`ttl_seconds ${W.auth.ttl_seconds}: valid at age ttl − 1, expired at age ttl`, async () => {
+    const ttl = W.auth.ttl_seconds!;
+    for (const [age, status] of [
+      [ttl - 1, 200],
+      [ttl, 401],
+    ] as const) {
+      const { trial, call } = setup();
+      const { token } = await mintToken(call, W);
+      const minted = trial.clock;
+      const r = await call("GET", "/v3/valves", {
+        token,
+        headers: { "x-apiflow-wait": waitFor(trial, minted + age) },
+      });
+      expect(trial.clock - minted).toBe(age);
+      expect(r.status, `age ${age}`).toBe(status);
+      if (status === 401) expect(r.body.error).toBe("token_expired");
+    }
+  });
+
+  it(`ttl_calls ${HARBOR_WORLD.auth.ttl_calls}: the last allowed call passes, the next is expired`, async () => {
+    const { call } = setup(HARBOR_WORLD);
+    const { token } = await mintToken(call, HARBOR_WORLD);
+    const calls = HARBOR_WORLD.auth.ttl_calls!;
+    for (let i = 1; i <= calls; i++)
+      expect((await call("GET", "/v3/vessels", { token })).status, `call ${i}`).toBe(200);
+    expect((await call("GET", "/v3/vessels", { token })).body.error).toBe("token_expired");
+  });
+});
+
+describe("the 429 window at its edges", () => {
+  it("one tick before Retry-After runs out: 429 with Retry-After 1; at its end: served", async () => {
+    const { trial, call } = setup();
+    const { token } = await mintToken(call, W, "valves:read valves:write schedules:write");
+    const first = await call("POST", "/v3/work-orders", { token, body: { site: "north" } });
+    expect(first.status).toBe(429);
+    const until = trial.clock + Number(first.headers["retry-after"]);
+    const early = await call("POST", "/v3/work-orders", {
+      token,
+      body: { site: "north" },
+      headers: { "x-apiflow-wait": waitFor(trial, until - 1) },
+    });
+    expect(trial.clock).toBe(until - 1);
+    expect(early.status).toBe(429);
+    expect(early.headers["retry-after"]).toBe("1");
+    const onTime = await call("POST", "/v3/work-orders", { token, body: { site: "north" } });
+    expect(trial.clock).toBe(until);
+    expect(onTime.status).toBe(201);
+  });
+});
+
+describe("page-size caps at their edges", () => {
+  it("offset/limit: limit = max_page_size is served whole, max_page_size + 1 is refused", async () => {
+    const route = W.routes.find((r) => r.path === "/v3/work-orders-by-offset")!;
+    const max = route.pagination?.max_page_size ?? 0;
+    expect(max).toBe(20);
+    const { call } = setup();
+    const { token } = await mintToken(call, W);
+    const atCap = await call("GET", `/v3/work-orders-by-offset?limit=${max}`, { token });
+    expect(atCap.status).toBe(200);
+    expect(atCap.body["work-orders"]).toHaveLength(max);
+    const past = await call("GET", `/v3/work-orders-by-offset?limit=${max + 1}`, { token });
+    expect(past.status).toBe(400);
+    expect(past.body).toMatchObject({ error: "invalid_query_parameter", parameter: "limit" });
+  });
+});
