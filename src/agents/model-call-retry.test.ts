@@ -1,4 +1,4 @@
-import { APICallError } from "@ai-sdk/provider";
+import { APICallError, InvalidResponseDataError } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { AimdLimiter } from "./aimd-limiter.js";
 import {
@@ -25,10 +25,44 @@ describe("model-call retries", () => {
       kind: "context_overflow",
       retryable: false,
     });
-    expect(classifyModelError(apiError(401, "bad key"))).toMatchObject({ kind: "client", retryable: false });
+    expect(classifyModelError(apiError(401, "bad key"))).toMatchObject({ kind: "auth", retryable: false });
+    expect(classifyModelError(apiError(403, "forbidden"))).toMatchObject({ kind: "auth", retryable: false });
+    expect(classifyModelError(apiError(404, "no such model"))).toMatchObject({
+      kind: "client",
+      retryable: false,
+    });
     const timeout = new Error("late");
     timeout.name = "TimeoutError";
     expect(classifyModelError(timeout)).toMatchObject({ kind: "timeout", retryable: true });
+  });
+
+  it("retries malformed replies like a 5xx: a body that is not JSON, no choices, a cut body", () => {
+    // What @ai-sdk/openai-compatible throws for each (probed against a 127.0.0.1 server).
+    const notJson = new APICallError({
+      message: "Invalid JSON response",
+      url: "http://x",
+      requestBodyValues: {},
+      statusCode: 200,
+      isRetryable: false,
+    });
+    const cut = new APICallError({
+      message: "Failed to process successful response",
+      url: "http://x",
+      requestBodyValues: {},
+      statusCode: 200,
+      isRetryable: true,
+    });
+    const noChoices = new InvalidResponseDataError({
+      data: {},
+      message: "Response did not contain any choices.",
+    });
+    for (const e of [notJson, cut, noChoices])
+      expect(classifyModelError(e)).toMatchObject({ kind: "malformed", retryable: true });
+    // An agent-side error that only looks alike is not retried.
+    expect(classifyModelError(new Error("tool not found"))).toMatchObject({
+      kind: "client",
+      retryable: false,
+    });
   });
 
   it("reads Retry-After in seconds, as a date, and retry-after-ms", () => {

@@ -1,4 +1,11 @@
-import { APICallError } from "@ai-sdk/provider";
+import {
+  APICallError,
+  EmptyResponseBodyError,
+  InvalidResponseDataError,
+  JSONParseError,
+  NoContentGeneratedError,
+  TypeValidationError,
+} from "@ai-sdk/provider";
 import { z } from "zod";
 import type { AimdLimiter } from "./aimd-limiter.js";
 
@@ -13,9 +20,23 @@ export const RetryPolicySchema = z.object({
 export type RetryPolicy = z.infer<typeof RetryPolicySchema>;
 export const DEFAULT_RETRY_POLICY: RetryPolicy = RetryPolicySchema.parse({});
 
-/** What went wrong with one model call, as data. `retryable` follows the AI SDK's `isRetryable`. */
+/**
+ * What went wrong with one model call, as data. `retryable` follows the AI SDK's `isRetryable`,
+ * except that a malformed reply (a 200 whose body is not JSON, has no choices, or was cut off) is
+ * retried like a 5xx: the provider broke, not the model. `auth` is a 401/403: a wrong or missing
+ * key, never retried (a run whose first calls all get it stops early).
+ */
 export interface ModelFailure {
-  kind: "rate_limited" | "server" | "timeout" | "network" | "context_overflow" | "client" | "aborted";
+  kind:
+    | "rate_limited"
+    | "server"
+    | "malformed"
+    | "timeout"
+    | "network"
+    | "context_overflow"
+    | "auth"
+    | "client"
+    | "aborted";
   retryable: boolean;
   status: number | null;
   /** From `Retry-After` / `retry-after-ms`, when the provider sent one. */
@@ -44,6 +65,11 @@ export function classifyModelError(e: unknown, now: () => number = Date.now): Mo
       return { kind: "context_overflow", retryable: false, status, retryAfterMs: null, message };
     }
     const retryAfterMs = parseRetryAfter(e.responseHeaders ?? {}, now);
+    // A success status whose body the provider could not read: not JSON, or cut off mid-body.
+    if (status !== null && status >= 200 && status < 300)
+      return { kind: "malformed", retryable: true, status, retryAfterMs, message };
+    if (status === 401 || status === 403)
+      return { kind: "auth", retryable: false, status, retryAfterMs, message };
     if (status === 429) return { kind: "rate_limited", retryable: true, status, retryAfterMs, message };
     if (status !== null && status >= 500)
       return { kind: "server", retryable: true, status, retryAfterMs, message };
@@ -63,10 +89,17 @@ export function classifyModelError(e: unknown, now: () => number = Date.now): Mo
   if (err.name === "AbortError") {
     return { kind: "aborted", retryable: false, status: null, retryAfterMs: null, message: "aborted" };
   }
-  // Malformed responses (the provider could not parse what the server sent) are worth one more try.
-  const malformed = /JSON|parse|invalid response|type validation/i.test(`${err.name} ${err.message}`);
+  // Malformed responses (a reply with no choices, a body that fails the provider's schema, JSON
+  // that does not parse) are worth another try, under the same policy as a 5xx.
+  const malformed =
+    InvalidResponseDataError.isInstance(e) ||
+    EmptyResponseBodyError.isInstance(e) ||
+    NoContentGeneratedError.isInstance(e) ||
+    JSONParseError.isInstance(e) ||
+    TypeValidationError.isInstance(e) ||
+    /JSON|parse|invalid ?response|type validation/i.test(`${err.name} ${err.message}`);
   return {
-    kind: malformed ? "server" : "client",
+    kind: malformed ? "malformed" : "client",
     retryable: malformed,
     status: null,
     retryAfterMs: null,

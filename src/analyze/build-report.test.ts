@@ -20,15 +20,25 @@ describe("buildReport", () => {
   ];
 
   it("fills the report schema with hand-checkable figures", () => {
-    const r = ReportSchema.parse(buildReport(recs, { resamples: 100, seed: "x" }));
+    const r = ReportSchema.parse(buildReport(recs, { resamples: 100, seed: "x", screenMinModels: 2 }));
     expect(r.trials).toMatchObject({ total: 9, scored: 8, unscored: 1 });
     expect(r.slices.solo).toMatchObject({ n: 4, passes: 3, pass_rate: 0.75 });
     expect(r.slices.chain_by_length["2"]).toMatchObject({ n: 4, passes: 1 });
     // w02-chain-1to02 is passed by no one: flagged, and the clean chain slice is w01's only.
-    expect(r.screen).toEqual({ flagged_cells: ["v56-w02-chain-1to02"], flagged_trials: 2 });
+    expect(r.screen).toMatchObject({ flagged_cells: ["v56-w02-chain-1to02"], flagged_trials: 2 });
+    // The null per model: a's solo rates in w01 predict its chain passes, b's predict it fails.
+    expect(r.models.a?.null_model["2"]).toMatchObject({ predicted: 1 });
+    expect(r.models.b?.null_model["2"]).toMatchObject({ predicted: 0 });
+    // With two models the screen is below its default minimum: not computed, and says so.
+    expect(buildReport(recs, { resamples: 0 }).screen).toMatchObject({ computed: false, flagged_cells: [] });
     expect(r.clean.chain).toMatchObject({ n: 2, passes: 1 });
     expect(r.models.a).toMatchObject({ pass_rate: 0.75, n: 4, k: 1, best_of_k: 0.75, all_k_of_k: 0.75 });
-    expect(r.models.b?.trials).toEqual({ total: 5, scored: 4, unscored: 1 });
+    expect(r.models.b?.trials).toEqual({
+      total: 5,
+      scored: 4,
+      unscored: 1,
+      by_outcome: { pass: 1, fail: 3, harness_error: 1 },
+    });
     expect(r.spread.solo).toBeCloseTo(0.5);
     expect(r.spread.chain).toBeCloseTo(0.5);
     // Null for L=2: a in w01 → 1·1, b in w01 → 1·0; w02 has no solo data.

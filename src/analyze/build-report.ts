@@ -1,4 +1,4 @@
-import { isScored, type Outcome, type TrialRecord } from "../run/trial-record.js";
+import { isScored, OUTCOMES, type Outcome, type TrialRecord } from "../run/trial-record.js";
 import { intervalHeader } from "./cluster-robust.js";
 import { cleanSlice, consensusScreen } from "./consensus-screen.js";
 import { costFrontier, costSummary } from "./cost.js";
@@ -21,6 +21,8 @@ export interface ReportOptions {
   items?: boolean;
   /** Where the trials came from, recorded in the report. */
   runs?: Array<{ dir: string; trials: number }>;
+  /** The consensus screen's minimum of models (default `MIN_SCREEN_MODELS`). */
+  screenMinModels?: number;
 }
 
 function spreads(models: Report["models"]): { abs: Spread; logOdds: Spread } {
@@ -43,6 +45,13 @@ function spreads(models: Report["models"]): { abs: Spread; logOdds: Spread } {
   return { abs: build("abs"), logOdds: build("log_odds") };
 }
 
+/** How many trials ended in each outcome, in the taxonomy's order. */
+function outcomeCounts(records: readonly TrialRecord[]): Partial<Record<Outcome, number>> {
+  const counts: Partial<Record<Outcome, number>> = {};
+  for (const r of records) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+  return Object.fromEntries(OUTCOMES.filter((o) => counts[o]).map((o) => [o, counts[o]]));
+}
+
 /**
  * Every figure of the report from the stored trials of one bank. Pure and deterministic; every
  * interval is the cluster-robust one over worlds (`cluster-robust.ts`), so no seed is involved.
@@ -50,11 +59,10 @@ function spreads(models: Report["models"]): { abs: Spread; logOdds: Spread } {
  * @example const report = buildReport([...store.all()], { items: true });
  */
 export function buildReport(records: readonly TrialRecord[], opts: ReportOptions = {}): Report {
-  const screen = consensusScreen(records);
+  const screen = consensusScreen(records, opts.screenMinModels ? { minModels: opts.screenMinModels } : {});
   const clean = cleanSlice(records, screen);
   const flagged = new Set(screen.flagged_cells);
-  const byOutcome: Partial<Record<Outcome, number>> = {};
-  for (const r of records) byOutcome[r.outcome] = (byOutcome[r.outcome] ?? 0) + 1;
+  const byOutcome = outcomeCounts(records);
   const scored = records.filter((r) => isScored(r)).length;
 
   const byAgent = groupBy(records, (r) => r.agent);
@@ -68,10 +76,16 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
       n: slices.all.n,
       ci90: slices.all.ci90,
       ...reliability(rs),
-      trials: { total: rs.length, scored: slices.all.n, unscored: slices.all.unscored },
+      trials: {
+        total: rs.length,
+        scored: slices.all.n,
+        unscored: slices.all.unscored,
+        by_outcome: outcomeCounts(rs),
+      },
       slices,
       clean: computeSlices(cleanByAgent.get(agent) ?? []),
       cost: costSummary(rs),
+      null_model: independentErrorNull(rs, (r) => !flagged.has(r.task_id)),
     };
   }
   const { abs, logOdds } = spreads(models);

@@ -1,3 +1,4 @@
+import { OUTCOMES } from "../run/trial-record.js";
 import type { ItemAnalysis, ItemFlag, ItemSpread } from "./item-analysis.js";
 import type { Report } from "./report-schema.js";
 
@@ -54,6 +55,17 @@ export function reportTables(report: Report): Table[] {
         [num(t.total), num(t.scored), num(t.unscored), ...Object.values(t.by_outcome).map((v) => num(v))],
       ],
       right: Array.from({ length: 3 + Object.keys(t.by_outcome).length }, (_, i) => i),
+    },
+    {
+      title: "Outcomes by model (provider_error, harness_error and unscored are not scored)",
+      header: ["model", "total", "not scored", ...OUTCOMES.filter((o) => t.by_outcome[o])],
+      rows: models.map(([name, m]) => [
+        name,
+        num(m.trials.total),
+        num(m.trials.unscored),
+        ...OUTCOMES.filter((o) => t.by_outcome[o]).map((o) => num(m.trials.by_outcome?.[o] ?? 0)),
+      ]),
+      right: Array.from({ length: 2 + Object.keys(t.by_outcome).length }, (_, i) => i + 1),
     },
     {
       title: `Models (${level} CI: ${iv.method}, ${iv.clusters} worlds)`,
@@ -142,6 +154,20 @@ export function reportTables(report: Report): Table[] {
       right: [0, 1, 2, 3, 5, 6, 8, 9, 10, 11, 13, 14],
     },
     {
+      title: "Chains by length against the independent-error null, per model",
+      header: ["model", "L", "n", "observed", "predicted"],
+      rows: models.flatMap(([name, m]) =>
+        Object.entries(m.null_model ?? {}).map(([L, p]) => [
+          name,
+          L,
+          num(p.n),
+          pct(p.observed),
+          pct(p.predicted),
+        ]),
+      ),
+      right: [1, 2, 3, 4],
+    },
+    {
       title: "Failure composition (fractions of scored failures)",
       header: ["slice", "failures", "g1 only", "g2 only (delivery)", "both", "other"],
       rows: [
@@ -156,7 +182,10 @@ export function reportTables(report: Report): Table[] {
       right: [1, 2, 3, 4, 5],
     },
     {
-      title: `Consensus screen: ${report.screen.flagged_cells.length} chain cells no model passes (${report.screen.flagged_trials} trials)`,
+      title:
+        report.screen.computed === false
+          ? `Consensus screen: not computed (${report.screen.models} model${report.screen.models === 1 ? "" : "s"} with chain trials; it needs ${report.screen.min_models}); clean = inclusive`
+          : `Consensus screen: ${report.screen.flagged_cells.length} chain cells no model passes (${report.screen.flagged_trials} trials)`,
       header: ["slice", "inclusive", "clean"],
       rows: [
         ["solo", pct(report.slices.solo.pass_rate), pct(report.clean.solo.pass_rate)],

@@ -102,7 +102,12 @@ describe("importOfficial on the fixture transcripts", () => {
       "cinder-flash": [7, 3 / 7],
       "delta-pro": [3, 2 / 3],
     });
-    expect(report.models["delta-pro"]?.trials).toEqual({ total: 5, scored: 3, unscored: 2 });
+    expect(report.models["delta-pro"]?.trials).toEqual({
+      total: 5,
+      scored: 3,
+      unscored: 2,
+      by_outcome: { pass: 2, fail: 1, unscored: 2 },
+    });
     expect(report.slices.solo).toMatchObject({ n: 16, passes: 8 });
     expect(report.slices.chain).toMatchObject({ n: 9, passes: 3, unscored: 2 });
     expect(Object.keys(report.slices.chain_by_length)).toEqual(["3", "4", "20"]);

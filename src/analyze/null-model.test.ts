@@ -22,7 +22,7 @@ describe("independentErrorNull", () => {
       // Length 3 in w01: a has no sub03, so no prediction.
       trial("a", "v56-w01-chain-1to03", 1, "fail"),
     ];
-    const screen = consensusScreen(recs);
+    const screen = consensusScreen(recs, { minModels: 1 });
     expect(screen.flagged_cells).toEqual(["v56-w01-chain-1to03", "v56-w02-chain-1to02"]);
     const flagged = new Set(screen.flagged_cells);
     const nm = independentErrorNull(recs, (r) => !flagged.has(r.task_id));

@@ -277,7 +277,8 @@ function costFrontierChart(report: Report): ChartSpec {
               field: "cost",
               type: "quantitative",
               title: costTitle,
-              scale: { type: "log", nice: false },
+              // A log axis has no place for $0 (a scripted or free agent): symlog keeps it.
+              scale: { type: frontier.points.some((p) => p.cost <= 0) ? "symlog" : "log", nice: false },
             },
             y: { field: "pass_rate", type: "quantitative", title: "pass rate", axis: percent },
             color: {

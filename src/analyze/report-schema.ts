@@ -31,10 +31,13 @@ export const ModelReportSchema = ReliabilitySchema.extend({
   n: z.number().int(),
   /** 90% cluster-robust interval of `pass_rate` over worlds (the method is in `Report.interval`). */
   ci90: z.tuple([z.number(), z.number()]).nullable(),
-  trials: TrialCountsSchema,
+  /** The agent's trials, with how each ended (`agent_error` is scored; provider/harness errors are not). */
+  trials: TrialCountsSchema.extend({ by_outcome: z.partialRecord(OutcomeSchema, z.number().int()) }),
   slices: SlicesSchema,
   clean: SlicesSchema,
   cost: CostSummarySchema,
+  /** The independent-error null of this agent alone (the report's `null_model` pools every agent). */
+  null_model: z.record(z.string(), NullModelPointSchema),
 });
 export type ModelReport = z.infer<typeof ModelReportSchema>;
 

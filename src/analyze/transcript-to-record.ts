@@ -22,6 +22,7 @@ export function outcomeOfTranscript(t: Pick<TranscriptHeader, "verdict" | "failu
   if (t.verdict === "C") return "pass";
   const reason = t.failure_reason ?? "";
   if (ABSTAINED.test(reason)) return "abstained";
+  if (reason.startsWith("agent error:")) return "agent_error";
   if (CONTEXT_OVERFLOW.test(reason)) return "context_overflow";
   if (LIMIT.test(reason)) return "limit";
   return "fail";

@@ -3,9 +3,12 @@ import { Redis } from "ioredis";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../agents/model-call-retry.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import { AuthRefusalWatch } from "../run/auth-refusal.js";
+import { DEFAULT_REDO } from "../run/redo-outcomes.js";
 import { openRunDirectory } from "../run/run-directory.js";
 import { gridCells } from "../run/run-grid.js";
 import {
+  authRefusalThreshold,
   countProgress,
   keepTrial,
   type RunAgent,
@@ -13,14 +16,16 @@ import {
   type RunIntoDirOptions,
   type RunIntoDirSummary,
 } from "../run/run-into-dir.js";
+import { runSalt } from "../run/run-manifest.js";
 import { harnessErrorResult, type TrialResult } from "../run/run-trial.js";
-import type { ResultsStore } from "../run/store.js";
+import { type ResultsStore, readRunManifest } from "../run/store.js";
 import { redactor } from "../run/transcript-writer.js";
 import type { TrialRecord } from "../run/trial-record.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { trialSeed } from "../world/canary.js";
 import { QUEUE_PREFIX, queueSideKeys } from "./queue-keys.js";
 import { checkRedis, type QueueAddress, type QueueUrlError } from "./queue-url.js";
+import { RateLimitNoticeSchema } from "./shared-rate-limit.js";
 import {
   DEFAULT_QUEUE_NAME,
   fromJobResult,
@@ -70,12 +75,15 @@ export async function runViaQueue(
   const reachable = await checkRedis(options.address);
   if (!reachable.success) return reachable;
   // The run directory is pinned exactly as the local runner pins it.
+  const salt = runSalt(options.salt, readRunManifest(runDir));
   const opened = openRunDirectory({
     runDir,
     bank,
     agents: Object.fromEntries(options.agents.map((a) => [a.factory.name, a.settings])),
     limits,
     priceTableVersion: options.priceTable.version,
+    salt,
+    taskIds: (options.tasks ?? bank.tasks).map((t) => t.id),
     ...(options.force !== undefined ? { force: options.force } : {}),
   });
   if (!opened.success) return opened;
@@ -85,14 +93,16 @@ export async function runViaQueue(
   const queue = new Queue(queueName, { connection, prefix: QUEUE_PREFIX });
   const side = new Redis(connection);
   side.on("error", () => {});
+  const notices = await watchRateLimits(connection, queueName, options);
   try {
     return {
       success: true,
-      data: await enqueueAndCollect(options, { store, queue, side, queueName, limits, bankHash }),
+      data: await enqueueAndCollect(options, { store, queue, side, queueName, limits, bankHash, salt }),
     };
   } finally {
     store.close();
     side.disconnect();
+    notices?.disconnect();
     await queue.close();
   }
 }
@@ -106,6 +116,7 @@ async function enqueueAndCollect(
     queueName: string;
     limits: TrialLimits;
     bankHash: string;
+    salt: string;
   },
 ): Promise<RunIntoDirSummary> {
   const { bank } = options;
@@ -128,8 +139,10 @@ async function enqueueAndCollect(
     return { agent: options.agents[index] as RunAgent, index, task: c.task, epoch: c.epoch };
   });
 
+  const redo = options.redo ?? DEFAULT_REDO;
   let spent = 0;
   let resumed = 0;
+  let redone = 0;
   let ran = 0;
   /** Job id → cell, for trials not yet in the store. */
   const pending = new Map<string, Cell>();
@@ -139,7 +152,8 @@ async function enqueueAndCollect(
     const key = keyOf(cell.agent.factory.name, cell.task.id, cell.epoch);
     const id = trialJobId(key);
     const rec = store.get(key);
-    if (!rec) {
+    if (!rec || redo.has(rec.outcome)) {
+      if (rec) redone++;
       pending.set(id, cell);
       continue;
     }
@@ -150,12 +164,16 @@ async function enqueueAndCollect(
   }
   const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
 
-  const jobs = trialJobs(pending, bank, ctx.limits, options.retry ?? DEFAULT_RETRY_POLICY);
+  const jobs = trialJobs(pending, bank, ctx.limits, options.retry ?? DEFAULT_RETRY_POLICY, ctx.salt);
   if (!limitReached()) {
     for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
   }
 
+  const watch = new AuthRefusalWatch((agent) =>
+    authRefusalThreshold(cells.filter((c) => c.agent.factory.name === agent).length, options.concurrency),
+  );
   const record = (result: TrialResult, cell: Cell, storedLog: string | null): TrialRecord => {
+    watch.note(result);
     const rec = keepTrial(result, cell.task, cell.agent, { ...options, bank, store, redact, storedLog });
     ran++;
     spent += rec.cost_usd ?? 0;
@@ -166,6 +184,7 @@ async function enqueueAndCollect(
 
   const noticed = new Set<string>();
   let withdrawn = false;
+  const withdrawnAgents = new Set<string>();
   const pollMs = options.pollMs ?? 200;
   while (pending.size > 0) {
     if (limitReached() && !withdrawn) {
@@ -173,6 +192,12 @@ async function enqueueAndCollect(
       await withdrawWaiting(queue, pending);
       if (pending.size === 0) break;
     }
+    for (const agent of watch.refusedAgents()) {
+      if (withdrawnAgents.has(agent)) continue;
+      withdrawnAgents.add(agent);
+      await withdrawWaiting(queue, pending, (cell) => cell.agent.factory.name === agent);
+    }
+    if (pending.size === 0) break;
     let got = 0;
     const finished = await queue.getRanges(["completed", "failed"], 0, -1, true);
     for (const id of finished) {
@@ -183,7 +208,7 @@ async function enqueueAndCollect(
       }
       const job = await queue.getJob(id);
       if (!job) continue;
-      const finished = resultOfJob(job, await job.getState(), cell, bank);
+      const finished = resultOfJob(job, await job.getState(), cell, bank, ctx.salt);
       if (finished === null) continue;
       const { result, storedLog } = finished;
       // Store first, then forget the job: a crash in between leaves a job we remove next time.
@@ -208,13 +233,57 @@ async function enqueueAndCollect(
     records,
     ran,
     resumed,
+    redone,
     notRun: cells.length - records.length,
     costLimitReached: records.length < cells.length && limitReached(),
+    refused: watch.refusedAgents(),
+    salt: ctx.salt,
   };
 }
 
+/**
+ * The workers' 429s, for the progress display: every notice a worker publishes on the queue's
+ * rate-limit channel counts as a retry and a 429 of its model. (The workers' windows stay theirs.)
+ */
+async function watchRateLimits(
+  connection: QueueAddress["connection"] & { maxRetriesPerRequest: null },
+  queueName: string,
+  options: RunViaQueueOptions,
+): Promise<Redis | undefined> {
+  if (!options.progress?.length) return undefined;
+  const sub = new Redis(connection);
+  sub.on("error", () => {});
+  const channel = queueSideKeys(queueName).rateLimits;
+  sub.on("message", (ch: string, text: string) => {
+    if (ch !== channel) return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const notice = RateLimitNoticeSchema.safeParse(raw);
+    if (!notice.success) return;
+    for (const [i, a] of options.agents.entries()) {
+      if (a.settings.model_api !== notice.data.model) continue;
+      const p = options.progress?.[i];
+      if (!p) continue;
+      p.retries++;
+      if (p.limiter) p.limiter.rateLimited++;
+    }
+  });
+  await sub.subscribe(channel).catch(() => {});
+  return sub;
+}
+
 /** The queue jobs of the trials not yet in the store (kept in Redis until the coordinator stores them). */
-function trialJobs(pending: ReadonlyMap<string, Cell>, bank: Bank, limits: TrialLimits, retry: RetryPolicy) {
+function trialJobs(
+  pending: ReadonlyMap<string, Cell>,
+  bank: Bank,
+  limits: TrialLimits,
+  retry: RetryPolicy,
+  salt: string,
+) {
   return [...pending].map(([jobId, cell]) => {
     const data: TrialJob = {
       v: TRIAL_JOB_VERSION,
@@ -226,6 +295,7 @@ function trialJobs(pending: ReadonlyMap<string, Cell>, bank: Bank, limits: Trial
       epoch: cell.epoch,
       limits: { ...limits },
       retry,
+      salt,
     };
     // Kept in Redis after they finish: the coordinator removes each once it is in the store.
     return {
@@ -245,8 +315,9 @@ function resultOfJob(
   state: string,
   cell: Cell,
   bank: Bank,
+  salt: string,
 ): { result: TrialResult; storedLog: string | null } | null {
-  const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch);
+  const seed = trialSeed(bank.manifest.seed, cell.task.id, cell.epoch, salt);
   if (state === "completed") {
     const parsed = TrialJobResultSchema.safeParse(job.returnvalue);
     if (parsed.success)
@@ -294,9 +365,17 @@ async function noticeRefusals(
   }
 }
 
-/** The cost limit was reached: take back every trial no worker has started (those in flight finish). */
-async function withdrawWaiting(queue: Queue, pending: Map<string, Cell>): Promise<void> {
-  for (const id of [...pending.keys()]) {
+/**
+ * The cost limit was reached (or a model's key was refused): take back every trial (of `which`) no
+ * worker has started; those in flight finish.
+ */
+async function withdrawWaiting(
+  queue: Queue,
+  pending: Map<string, Cell>,
+  which: (cell: Cell) => boolean = () => true,
+): Promise<void> {
+  for (const [id, cell] of [...pending]) {
+    if (!which(cell)) continue;
     const job = await queue.getJob(id);
     if (!job) {
       pending.delete(id);

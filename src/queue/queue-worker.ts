@@ -128,9 +128,16 @@ export async function startQueueWorker(
       task,
       agent: agent.factory,
       epoch: data.epoch,
+      ...(data.salt ? { salt: data.salt } : {}),
       limits: data.limits,
     }).catch((e: unknown) =>
-      harnessErrorResult(task, data.epoch, data.agent, trialSeed(bank.manifest.seed, task.id, data.epoch), e),
+      harnessErrorResult(
+        task,
+        data.epoch,
+        data.agent,
+        trialSeed(bank.manifest.seed, task.id, data.epoch, data.salt),
+        e,
+      ),
     );
     const redact = redactor([...secrets]);
     const log = encodeTrialLog(storedTrialLogOf(result, task, bankHash), redact);

@@ -34,6 +34,8 @@ export const TrialJobSchema = z.strictObject({
   epoch: z.number().int().positive(),
   limits: z.strictObject({ maxToolCalls: z.number(), maxTokens: z.number(), maxSeconds: z.number() }),
   retry: RetryPolicySchema,
+  /** The run's salt (it enters every canary); absent from jobs of an older coordinator. */
+  salt: z.string().optional(),
 });
 export type TrialJob = z.infer<typeof TrialJobSchema>;
 
@@ -46,6 +48,7 @@ const STOP_REASONS = [
   "time_limit",
   "context_overflow",
   "provider_error",
+  "agent_error",
   "harness_error",
   "disconnected",
 ] as const satisfies readonly StopReason[];
@@ -55,6 +58,7 @@ const TRIAL_OUTCOMES = [
   "abstained",
   "limit",
   "context_overflow",
+  "agent_error",
   "provider_error",
   "harness_error",
 ] as const satisfies readonly TrialOutcomeKind[];

@@ -23,6 +23,10 @@ export function openRunDirectory(options: {
   agents: Record<string, AgentSettings>;
   limits: TrialLimits;
   priceTableVersion: string;
+  /** The run's salt, recorded in the manifest (see `runSalt`). */
+  salt?: string;
+  /** The grid's task ids, pinned as the manifest's task subset. */
+  taskIds?: readonly string[];
   force?: boolean;
 }): { success: true; data: ResultsStore } | { success: false; error: RunDirectoryError } {
   const { runDir, bank } = options;
@@ -32,6 +36,8 @@ export function openRunDirectory(options: {
     agents: options.agents,
     limits: options.limits,
     priceTableVersion: options.priceTableVersion,
+    ...(options.salt ? { salt: options.salt } : {}),
+    ...(options.taskIds ? { taskIds: options.taskIds } : {}),
   });
   const existing = readRunManifest(runDir);
   if (existing && !options.force) {

@@ -10,14 +10,19 @@ export interface GridOptions {
   agents: readonly AgentFactory[];
   tasks?: readonly Task[];
   epochs: number;
+  /** The run's salt, passed to every trial. */
+  salt?: string;
   concurrency?: number;
   limits?: TrialLimits;
   /** Called as each trial finishes (in completion order). */
   onTrial?: (result: TrialResult) => void | Promise<void>;
   /** Skip a cell that is already done (resume). */
   skip?: (cell: GridCell) => boolean;
-  /** Checked before each trial starts: true stops scheduling (a cost limit); trials in flight finish. */
-  shouldStop?: () => boolean;
+  /**
+   * Checked before each trial starts: true leaves the cell unrun (a cost limit, a model whose key
+   * is refused); trials in flight finish.
+   */
+  shouldStop?: (cell: GridCell) => boolean;
 }
 
 export interface GridCell {
@@ -52,21 +57,22 @@ export async function runGrid(options: GridOptions): Promise<TrialResult[]> {
   let next = 0;
   const worker = async () => {
     while (next < cells.length) {
-      if (options.shouldStop?.()) return;
       const index = next++;
       const cell = cells[index] as GridCell;
+      if (options.shouldStop?.(cell)) continue;
       const result = await runTrial({
         bank: options.bank,
         task: cell.task,
         agent: cell.agent,
         epoch: cell.epoch,
+        ...(options.salt ? { salt: options.salt } : {}),
         ...(options.limits ? { limits: options.limits } : {}),
       }).catch((e: unknown) =>
         harnessErrorResult(
           cell.task,
           cell.epoch,
           cell.agent.name,
-          trialSeed(options.bank.manifest.seed, cell.task.id, cell.epoch),
+          trialSeed(options.bank.manifest.seed, cell.task.id, cell.epoch, options.salt),
           e,
         ),
       );

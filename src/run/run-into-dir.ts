@@ -4,15 +4,18 @@ import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
+import { AuthRefusalWatch } from "./auth-refusal.js";
 import { type PriceTable, priceTokens } from "./price-table.js";
+import { DEFAULT_REDO } from "./redo-outcomes.js";
 import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { gridCells, runGrid } from "./run-grid.js";
+import { runSalt } from "./run-manifest.js";
 import type { AgentProgress } from "./run-progress.js";
 import type { TrialResult } from "./run-trial.js";
-import { type ResultsStore, transcriptRelPath } from "./store.js";
+import { type ResultsStore, readRunManifest, transcriptRelPath } from "./store.js";
 import { storedTrialLogOf, writeTrialLog } from "./stored-trial-log.js";
 import { buildTranscript, redactor, trialFailureReason, writeTranscript } from "./transcript-writer.js";
-import { type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
+import { type Outcome, type TrialRecord, UNSCORED_OUTCOMES } from "./trial-record.js";
 
 /** One agent of a run, with what the manifest and the pricing need to know about it. */
 export interface RunAgent {
@@ -43,6 +46,10 @@ export interface RunIntoDirOptions {
   onRecord?: (record: TrialRecord, result: TrialResult) => void;
   /** Counters kept up to date for a progress display (one per agent, in `agents` order). */
   progress?: AgentProgress[];
+  /** Outcomes found in the store that are run again (default: provider and harness errors). */
+  redo?: ReadonlySet<Outcome>;
+  /** The run's salt (`--salt`); default the run directory's, or a fresh random one (`runSalt`). */
+  salt?: string;
 }
 
 export interface RunIntoDirSummary {
@@ -52,9 +59,20 @@ export interface RunIntoDirSummary {
   ran: number;
   /** Trials found finished in the store and not redone. */
   resumed: number;
-  /** Grid cells left unrun because the cost limit was reached. */
+  /** Trials found in the store with an outcome in `redo`, run again by this call. */
+  redone: number;
+  /** Grid cells left unrun (the cost limit, or a model whose key was refused). */
   notRun: number;
   costLimitReached: boolean;
+  /** Agents whose first trials were all refused with 401/403: their other trials were not started. */
+  refused: string[];
+  /** The salt every trial's canaries were minted with (recorded in the manifest). */
+  salt: string;
+}
+
+/** An agent's first trials that must all be refused (401/403) before its others are not started. */
+export function authRefusalThreshold(trialsOfAgent: number, concurrency: number): number {
+  return Math.max(1, Math.min(3, concurrency, trialsOfAgent));
 }
 
 export type RunIntoDirError = RunDirectoryError;
@@ -74,25 +92,28 @@ export async function runIntoDir(
   const { bank, runDir } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const bankHash = bank.manifest.content_hash;
+  const salt = runSalt(options.salt, readRunManifest(runDir));
   const opened = openRunDirectory({
     runDir,
     bank,
     agents: Object.fromEntries(options.agents.map((a) => [a.factory.name, a.settings])),
     limits,
     priceTableVersion: options.priceTable.version,
+    salt,
+    taskIds: (options.tasks ?? bank.tasks).map((t) => t.id),
     ...(options.force !== undefined ? { force: options.force } : {}),
   });
   if (!opened.success) return opened;
   const store = opened.data;
   try {
-    return { success: true, data: await runWithStore(options, store, limits, bankHash) };
+    return { success: true, data: await runWithStore({ ...options, salt }, store, limits, bankHash) };
   } finally {
     store.close();
   }
 }
 
 async function runWithStore(
-  options: RunIntoDirOptions,
+  options: RunIntoDirOptions & { salt: string },
   store: ResultsStore,
   limits: TrialLimits,
   bankHash: string,
@@ -113,27 +134,41 @@ async function runWithStore(
     task_id: taskId,
     epoch,
   });
+  const redo = options.redo ?? DEFAULT_REDO;
   let spent = 0;
   let resumed = 0;
+  let redone = 0;
+  /** Cells whose stored trial is kept (not redone). */
+  const kept = new Set<string>();
   for (const cell of cells) {
     const rec = store.get(keyOf(cell.agent.name, cell.task.id, cell.epoch));
     if (!rec) continue;
+    if (redo.has(rec.outcome)) {
+      redone++;
+      continue;
+    }
+    kept.add(`${cell.agent.name}\u0000${cell.task.id}\u0000${cell.epoch}`);
     resumed++;
     spent += rec.cost_usd ?? 0;
     countProgress(options.progress?.[byName.get(cell.agent.name)?.index ?? -1], rec, false);
   }
   const limitReached = () => options.costLimitUsd !== undefined && spent >= options.costLimitUsd;
+  const watch = new AuthRefusalWatch((agent) =>
+    authRefusalThreshold(cells.filter((c) => c.agent.name === agent).length, options.concurrency),
+  );
   let ran = 0;
   await runGrid({
     bank,
     agents: options.agents.map((a) => a.factory),
     tasks,
     epochs: options.epochs,
+    salt: options.salt,
     concurrency: options.concurrency,
     limits,
-    skip: (cell) => store.has(keyOf(cell.agent.name, cell.task.id, cell.epoch)),
-    shouldStop: limitReached,
+    skip: (cell) => kept.has(`${cell.agent.name}\u0000${cell.task.id}\u0000${cell.epoch}`),
+    shouldStop: (cell) => limitReached() || watch.refused(cell.agent.name),
     onTrial: (result) => {
+      watch.note(result);
       const entry = byName.get(result.agent);
       const task = taskById.get(result.task_id);
       if (!entry || !task)
@@ -154,8 +189,11 @@ async function runWithStore(
     records,
     ran,
     resumed,
+    redone,
     notRun: cells.length - records.length,
     costLimitReached: records.length < cells.length && limitReached(),
+    refused: watch.refusedAgents(),
+    salt: options.salt,
   };
 }
 
@@ -202,16 +240,15 @@ export function keepTrial(
 
 /**
  * Count a stored trial into its agent's progress counters: `ranHere` for a trial this process ran
- * (it counts towards the ETA, and an unknown cost marks the total), false for one resumed.
+ * (it counts towards the ETA), false for one resumed. An unknown cost marks the total.
  */
 export function countProgress(p: AgentProgress | undefined, record: TrialRecord, ranHere: boolean): void {
   if (!p) return;
   p.done++;
   if (record.outcome === "pass") p.passed++;
   p.costUsd += record.cost_usd ?? 0;
-  if (!ranHere) return;
-  p.doneHere++;
   if (record.cost_usd === null) p.costUnknown = true;
+  if (ranHere) p.doneHere++;
 }
 
 /**

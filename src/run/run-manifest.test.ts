@@ -34,6 +34,27 @@ describe("run manifest", () => {
 });
 
 describe("pricing and progress", () => {
+  it("a base URL's port does not pin a run; its host and path do", () => {
+    const at = (base_url: string) =>
+      buildRunManifest({
+        ...base,
+        agents: { m: { kind: "model", model_api: "openai-compatible/m", base_url } },
+      });
+    const old = at("http://127.0.0.1:8000/v1");
+    expect(manifestConflicts(old, at("http://127.0.0.1:41234/v1"))).toEqual([]);
+    expect(manifestConflicts(old, at("http://10.0.0.2:8000/v1"))).toEqual([
+      expect.stringMatching(/^m settings: /),
+    ]);
+    expect(manifestConflicts(old, at("http://127.0.0.1:8000/v2"))).toEqual([
+      expect.stringMatching(/^m settings: /),
+    ]);
+    // The salt pins a run too, once both sides have one.
+    const salted = buildRunManifest({ ...base, agents: {}, salt: "s1" });
+    expect(manifestConflicts(salted, buildRunManifest({ ...base, agents: {}, salt: "s2" }))).toEqual([
+      "salt: s1 ≠ s2",
+    ]);
+  });
+
   it("prices tokens per million, null for unknown models, zero for scripted agents", () => {
     const tokens = {
       input: 1_000_000,

@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { type AgentSettings, AgentSettingsSchema } from "../agents/agent-registry.js";
+import { sha256Hex } from "../bank/canonical-json.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import type { TrialLimits } from "../trial/stop-conditions.js";
 import { TOOL_CONTRACT_VERSION } from "../workspace/tool-definitions.js";
@@ -18,6 +20,10 @@ export const RunPinsSchema = z.object({
   price_table_version: z.string(),
   limits: z.object({ maxToolCalls: z.number(), maxTokens: z.number(), maxSeconds: z.number() }),
   agent_settings: z.record(z.string(), AgentSettingsSchema),
+  /** The run's salt: it enters every canary; `apiflow run --salt` reproduces the run. */
+  salt: z.string().optional(),
+  /** The tasks of the last grid run into the directory: how many, and a hash of their sorted ids. */
+  task_subset: z.object({ count: z.number().int(), hash: z.string() }).optional(),
 });
 export type RunPins = z.infer<typeof RunPinsSchema>;
 
@@ -32,6 +38,8 @@ export function buildRunManifest(input: {
   agents: Record<string, AgentSettings>;
   limits: TrialLimits;
   priceTableVersion: string;
+  salt?: string;
+  taskIds?: readonly string[];
   created?: string;
 }): RunManifest & RunPins {
   return {
@@ -47,7 +55,32 @@ export function buildRunManifest(input: {
     price_table_version: input.priceTableVersion,
     limits: { ...input.limits },
     agent_settings: input.agents,
+    ...(input.salt ? { salt: input.salt } : {}),
+    ...(input.taskIds ? { task_subset: taskSubset(input.taskIds) } : {}),
   };
+}
+
+/**
+ * A task subset as the manifest pins it.
+ *
+ * @example taskSubset(["b", "a"]) // { count: 2, hash: "…" } (order does not matter)
+ */
+export function taskSubset(ids: readonly string[]): { count: number; hash: string } {
+  const sorted = [...new Set(ids)].sort();
+  return { count: sorted.length, hash: sha256Hex(sorted.join("\n")).slice(0, 16) };
+}
+
+/**
+ * The salt of a run about to start in `runDir`: the one asked for, else the one its manifest
+ * recorded (a resumed run keeps its canaries), else a fresh random one.
+ *
+ * @example runSalt(undefined, readRunManifest(runDir)) // "9c1f…" (16 hex digits)
+ */
+export function runSalt(asked: string | undefined, existing: RunManifest | null): string {
+  if (asked !== undefined && asked !== "") return asked;
+  const pinned = RunPinsSchema.partial().safeParse(existing ?? {});
+  const old = pinned.success ? pinned.data.salt : undefined;
+  return old ?? randomBytes(8).toString("hex");
 }
 
 /**
@@ -67,17 +100,19 @@ export function manifestConflicts(existing: RunManifest, next: RunManifest & Run
     "tool_contract_version",
     "harness_version",
     "price_table_version",
+    "salt",
   ] as const;
   for (const key of scalar) {
     const a = pins[key] ?? (key === "bank_hash" ? existing.bank_hash : undefined);
-    if (a !== undefined && a !== null && a !== next[key]) out.push(`${key}: ${a} ≠ ${next[key]}`);
+    const b = next[key];
+    if (a !== undefined && a !== null && b !== undefined && a !== b) out.push(`${key}: ${a} ≠ ${b}`);
   }
   if (pins.limits && JSON.stringify(pins.limits) !== JSON.stringify(next.limits)) {
     out.push(`limits: ${JSON.stringify(pins.limits)} ≠ ${JSON.stringify(next.limits)}`);
   }
   for (const [agent, settings] of Object.entries(next.agent_settings)) {
     const before = pins.agent_settings?.[agent];
-    if (before && canonical(before) !== canonical(settings)) {
+    if (before && canonical(pinned(before)) !== canonical(pinned(settings))) {
       out.push(`${agent} settings: ${canonical(before)} ≠ ${canonical(settings)}`);
     }
   }
@@ -110,6 +145,21 @@ export function mergeManifests(
  */
 export function withGradings(manifest: RunManifest, gradings: readonly Grading[]): RunManifest {
   return { ...manifest, gradings: gradings.map((g) => GradingSchema.parse(g)) };
+}
+
+/**
+ * Agent settings as they pin a run: the base URL without its port, so a local server restarted on
+ * another port (vLLM, Ollama, a fake on port 0) still resumes the run.
+ */
+function pinned(settings: AgentSettings): AgentSettings {
+  if (typeof settings.base_url !== "string") return settings;
+  try {
+    const url = new URL(settings.base_url);
+    url.port = "";
+    return { ...settings, base_url: url.toString() };
+  } catch {
+    return settings;
+  }
 }
 
 function canonical(value: unknown): string {

@@ -25,7 +25,9 @@ export function formatProgressLine(a: AgentProgress, elapsedMs: number, width = 
   if (a.limiter && a.limiter.rateLimited > 0) {
     parts.push(`429 ×${a.limiter.rateLimited}${a.limiter.throttled ? ` (window ${a.limiter.limit})` : ""}`);
   }
-  parts.push(`$${a.costUsd.toFixed(2)}${a.costUnknown ? "+?" : ""}`);
+  // No known price for any trial: "unpriced", never a $0.00 that reads as free.
+  if (a.costUnknown && a.costUsd === 0) parts.push("unpriced");
+  else parts.push(`$${a.costUsd.toFixed(2)}${a.costUnknown ? "+?" : ""}`);
   const left = a.total - a.done;
   if (left > 0 && a.doneHere > 0) parts.push(`ETA ${formatDuration((elapsedMs / a.doneHere) * left)}`);
   return parts.join("  ");
@@ -87,10 +89,12 @@ export class RunProgress {
     this.draw();
   }
 
-  stop(): void {
+  /** Stop updating; off a terminal, one last line per agent says where the run ended (`final`). */
+  stop(final = true): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (this.options.tty) this.erase();
+    else if (final) this.tick();
   }
 
   private tick(): void {

@@ -24,6 +24,7 @@ export type TrialOutcomeKind =
   | "abstained"
   | "limit"
   | "context_overflow"
+  | "agent_error"
   | "provider_error"
   | "harness_error";
 
@@ -52,6 +53,8 @@ export interface RunTrialOptions {
   task: Task;
   agent: AgentFactory;
   epoch: number;
+  /** The run's salt (enters every canary); default none, as certification runs. */
+  salt?: string;
   limits?: TrialLimits;
   /** Use another transport (e.g. HTTP to a served world); default is in-process. */
   transport?: (trial: TrialWorld) => WorldTransport;
@@ -114,7 +117,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const world = bank.worlds.find((w) => w.id === task.world);
   if (!world) throw new Error(`task ${task.id} names unknown world ${task.world}`);
-  const seed = deriveTrialSeed(bank.manifest.seed, task.id, epoch);
+  const seed = deriveTrialSeed(bank.manifest.seed, task.id, epoch, options.salt);
   const started = performance.now();
   const backend = options.backend
     ? await options.backend(seed)
@@ -124,15 +127,17 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
   });
   try {
     await agent.forTask(task, { trialSeed: seed }).attempt(session);
-    if (!session.ended) session.abort("harness_error", "the agent returned without finishing the trial");
+    if (!session.ended) session.abort("agent_error", "the agent returned without finishing the trial");
   } catch (e) {
-    session.abort("harness_error", `agent threw: ${(e as Error).message ?? String(e)}`);
+    // The agent's own exception is its failure (scored); an exception our session raised inside
+    // its call has already ended the trial as harness_error, and `abort` keeps the first reason.
+    session.abort("agent_error", `agent threw: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
     session.dispose();
   }
   const events = await backend.events();
   const gradedSegments = gradedSegmentsOf(task);
-  const grade = (options.grade ?? gradeTrial)({
+  const graded = (options.grade ?? gradeTrial)({
     grader: task.grader,
     ...(gradedSegments ? { gradedSegments } : {}),
     trialSeed: seed,
@@ -140,6 +145,9 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     finalMessage: session.finalMessage,
   });
   const stop = session.stopReason ?? "harness_error";
+  // The card of an agent that crashed is not graded as delivered: it scores 0 whatever it wrote.
+  // (A copy: certification's grade memo may share the object.)
+  const grade = stop === "agent_error" && graded.passed ? { ...graded, passed: false } : graded;
   return {
     task_id: task.id,
     epoch,

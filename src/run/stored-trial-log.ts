@@ -23,6 +23,7 @@ const STOP_REASONS = [
   "time_limit",
   "context_overflow",
   "provider_error",
+  "agent_error",
   "harness_error",
   "disconnected",
 ] as const satisfies readonly StopReason[];

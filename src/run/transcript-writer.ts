@@ -35,6 +35,8 @@ export function trialFailureReason(
     }
     case "context_overflow":
       return `context overflow: ${r.stop_detail}`;
+    case "agent_error":
+      return `agent error: ${r.stop_detail}`;
     case "provider_error":
       return `provider error (not scored): ${r.stop_detail}`;
     case "harness_error":

@@ -1,10 +1,13 @@
 import { z } from "zod";
 
 /**
- * How a trial ended. The first five are **scored** (they count in every denominator: a model that
- * abstains, hits a loop limit or overflows its context has failed the task); the last three are
- * counted and shown but never scored, because they say nothing about the model (the provider or the
- * harness broke, or the verifier produced no verdict).
+ * How a trial ended. The first six are **scored** (they count in every denominator: a model that
+ * abstains, hits a loop limit, overflows its context or whose own code throws — `agent_error` — has
+ * failed the task); the last three are counted and shown but never scored, because they say nothing
+ * about the agent: `provider_error` is the provider's fault (429/5xx/time-outs/malformed replies
+ * past their retries, a rejected key), `harness_error` is a bug of ours, and `unscored` is an
+ * imported trial the verifier gave no verdict. A model's own mistakes (a malformed tool call, a
+ * wrong route) are answered inside the trial and end, at worst, in `fail`.
  */
 export const OUTCOMES = [
   "pass",
@@ -12,6 +15,7 @@ export const OUTCOMES = [
   "abstained",
   "limit",
   "context_overflow",
+  "agent_error",
   "provider_error",
   "harness_error",
   "unscored",

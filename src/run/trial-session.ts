@@ -99,7 +99,17 @@ export class HarnessSession implements TrialSession {
         this.end(limit, `limit reached before ${call.name}`);
         break;
       }
-      const result = await this.workspace.call(call.name, call.arguments);
+      let result: ToolResult;
+      try {
+        result = await this.workspace.call(call.name, call.arguments);
+      } catch (e) {
+        // The workspace answers every bad call with a result; a throw is our bug, not the agent's.
+        this.end(
+          "harness_error",
+          `harness threw in ${call.name}: ${e instanceof Error ? e.message : String(e)}`,
+        );
+        throw e;
+      }
       results.push(result);
       this.messages.push({
         role: "tool",

@@ -19,6 +19,9 @@ export type StopReason =
   | "time_limit"
   | "context_overflow"
   | "provider_error"
+  /** The agent's own code threw (or returned without ending the trial): its failure, scored. */
+  | "agent_error"
+  /** Our code threw: a bug in the harness, never scored. */
   | "harness_error"
   /** An agent outside our loop (over MCP) went away without delivering its answer card. */
   | "disconnected";

@@ -52,9 +52,15 @@ export function resolveCanaries(value: unknown, trialSeed: string): JsonValue {
 }
 
 /**
- * The trial seed: one value per (bank, task, epoch). Everything random inside a trial — canaries,
- * minted ids, tokens — derives from it, never from the clock.
+ * The trial seed: one value per (bank, task, epoch, run salt). Everything random inside a trial —
+ * canaries, minted ids, tokens — derives from it, never from the clock. `apiflow run` draws a salt
+ * per run (recorded in its manifest; `--salt` reproduces a run), so another run's transcript of the
+ * same task and epoch carries other canaries and is no answer key. Certification and the bank use
+ * no salt (`""`): they stay a pure function of the bank.
+ *
+ * @example trialSeed("apiflow-1", "harbor-telemetry-sub01", 1, "3f9c…") !== trialSeed("apiflow-1", "harbor-telemetry-sub01", 1)
  */
-export function trialSeed(bankSeed: string, taskId: string, epoch: number): string {
-  return sha256Hex(`trial:${bankSeed}:${taskId}:${epoch}`).slice(0, 24);
+export function trialSeed(bankSeed: string, taskId: string, epoch: number, salt = ""): string {
+  const base = `trial:${bankSeed}:${taskId}:${epoch}`;
+  return sha256Hex(salt === "" ? base : `${base}:salt:${salt}`).slice(0, 24);
 }

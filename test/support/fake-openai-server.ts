@@ -12,7 +12,25 @@ export interface FaultRates {
   timeout?: number;
   malformed_tool_call?: number;
   context_length?: number;
+  /** A 200 whose body is not JSON (a proxy's HTML error page). */
+  not_json?: number;
+  /** A 200 with an empty `choices` array. */
+  no_choices?: number;
+  /** A 200 whose body stops half-way: the connection closes before Content-Length bytes. */
+  cut_body?: number;
 }
+
+/** Every fault kind the fake server knows, in the order `pickFault` rolls them. */
+export const FAULT_KINDS = [
+  "rate_limit",
+  "server_error",
+  "timeout",
+  "malformed_tool_call",
+  "context_length",
+  "not_json",
+  "no_choices",
+  "cut_body",
+] as const satisfies ReadonlyArray<keyof FaultRates>;
 
 export interface FakeServerOptions {
   tasks: readonly Task[];
@@ -50,20 +68,14 @@ export async function startFakeOpenAiServer(options: FakeServerOptions): Promise
   const byTicket = new Map(options.tasks.map((t) => [t.ticket, t]));
   const random = Rng.fromSeed(options.seed ?? 1);
   const rng = () => random.int(0, 999_999) / 1_000_000;
-  const injected: Record<keyof FaultRates, number> = {
-    rate_limit: 0,
-    server_error: 0,
-    timeout: 0,
-    malformed_tool_call: 0,
-    context_length: 0,
-  };
+  const injected = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<keyof FaultRates, number>;
   const hanging = new Set<ServerResponse>();
   const state = { requests: 0 };
 
   const pickFault = (): keyof FaultRates | null => {
     const roll = rng();
     let acc = 0;
-    for (const kind of Object.keys(injected) as Array<keyof FaultRates>) {
+    for (const kind of FAULT_KINDS) {
       acc += options.faults?.[kind] ?? 0;
       if (roll < acc) return kind;
     }
@@ -110,6 +122,27 @@ export async function startFakeOpenAiServer(options: FakeServerOptions): Promise
             code: "context_length_exceeded",
           },
         });
+      case "not_json":
+        res.writeHead(200, { "content-type": "text/html" });
+        return res.end("<html><body>502 Bad Gateway</body></html>");
+      case "no_choices":
+        return json(200, {
+          id: `chatcmpl-${state.requests}`,
+          object: "chat.completion",
+          created: 1_700_000_000,
+          model: request.model,
+          choices: [],
+        });
+      case "cut_body": {
+        const whole = JSON.stringify({ id: `chatcmpl-${state.requests}`, choices: [{ index: 0 }] });
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": String(whole.length * 2),
+        });
+        res.write(whole.slice(0, 20));
+        res.socket?.destroy();
+        return;
+      }
       default:
         break;
     }

@@ -5,6 +5,7 @@ import { buildReport } from "../../analyze/build-report.js";
 import { renderTerminal, reportMarkdown, reportTables } from "../../analyze/format-tables.js";
 import { buildHtmlReport, DEFAULT_EMBED_LIMIT_BYTES } from "../../analyze/html-report.js";
 import { loadRuns } from "../../analyze/load-runs.js";
+import { checkComparable } from "../comparable-runs.js";
 import { bootstrapOption, nonNegativeInt, parsedOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
@@ -16,6 +17,7 @@ interface ReportFlags {
   bootstrap: number;
   seed: string;
   embedLimit: number;
+  force?: boolean;
   items?: boolean;
 }
 
@@ -54,12 +56,23 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
         DEFAULT_EMBED_LIMIT_BYTES / 2 ** 20,
       ),
     )
+    .option(
+      "--force",
+      "read runs whose manifests differ (versions, limits, prices, tasks), showing the differences",
+    )
     .action(async (dirs: string[], flags: ReportFlags) => {
       const { bootstrap: resamples, embedLimit: embedMb } = flags;
       const runDirs = dirs.map((d) => resolve(io.cwd, d));
       const loaded = loadRuns(runDirs);
       if (!loaded.success) throw new UsageError(`report: ${loaded.error.message}`);
       const { records, runs, duplicates } = loaded.data;
+      checkComparable(
+        io,
+        "report",
+        runDirs,
+        runDirs.map((_, i) => records.filter((_r, j) => loaded.data.runIndex[j] === i)),
+        flags.force === true,
+      );
       if (duplicates)
         io.stderr(`report: ${duplicates} trials appear in more than one run; the first is kept\n`);
       const report = buildReport(records, {

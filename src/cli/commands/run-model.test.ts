@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { type FakeServer, startFakeOpenAiServer } from "../../../test/support/fake-openai-server.js";
+import {
+  FAULT_KINDS,
+  type FakeServer,
+  startFakeOpenAiServer,
+} from "../../../test/support/fake-openai-server.js";
 import { writeBank } from "../../bank/load-bank.js";
 import { harborTasks } from "../../generate/harbor-tasks.js";
 import { HARBOR_WORLD } from "../../generate/harbor-world.js";
@@ -93,18 +97,23 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("apiflow run --model through the real openai-compatible provider", () => {
-  it("plays the golden solution through a fake server, and faults change only the faulted trials", async () => {
+  it("plays the golden solution through a fake server; 20% faults of every kind lose no trial and change only the faulted ones", async () => {
     const clean = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    // One call in five is a fault, spread over every kind: 429, 5xx, a hanging call, a malformed
+    // tool call, a context error, a 200 that is not JSON, a 200 without choices, a cut body.
     const faulty = await startFakeOpenAiServer({
       tasks,
       apiKey: SECRET,
       seed: 7,
       faults: {
-        rate_limit: 0.06,
-        server_error: 0.04,
+        rate_limit: 0.03,
+        server_error: 0.03,
         timeout: 0.02,
-        malformed_tool_call: 0.04,
+        malformed_tool_call: 0.03,
         context_length: 0.01,
+        not_json: 0.03,
+        no_choices: 0.03,
+        cut_body: 0.02,
       },
     });
     servers.push(clean, faulty);
@@ -119,14 +128,7 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     expect(b.code, b.io.err()).toBe(0);
     const trials = b.json?.trials ?? [];
     expect(trials).toHaveLength(tasks.length * epochs);
-    for (const kind of [
-      "rate_limit",
-      "server_error",
-      "timeout",
-      "malformed_tool_call",
-      "context_length",
-    ] as const)
-      expect(faulty.injected[kind], kind).toBeGreaterThan(0);
+    for (const kind of FAULT_KINDS) expect(faulty.injected[kind], kind).toBeGreaterThan(0);
     // Every trial ends in exactly one outcome, with its cause; a context error is the only fault
     // that may change a trial's result, and it is recorded as context_overflow, once per injection.
     const clean1 = new Map(a.json?.trials.map((t) => [`${t.task_id}/${t.epoch}`, t]));
@@ -188,7 +190,8 @@ describe("apiflow run --model through the real openai-compatible provider", () =
       ],
       io,
     );
-    expect(code).toBe(0);
+    // Non-zero: a trial ended unscored, so a rerun has work to redo.
+    expect(code).toBe(1);
     expect(io.out()).toMatch(
       /ERR .*\[provider_error\] provider error \(not scored\): server after 2 attempts/,
     );
@@ -196,6 +199,71 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     for (const f of filesUnder(out)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
     expect(io.out() + io.err()).not.toContain(SECRET);
     expect(io.out()).toContain("[redacted]");
+  });
+
+  it("a wrong key stops the run early with one line and exit 1; a rerun with the right key redoes those trials", async () => {
+    const server = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    const reference = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    servers.push(server, reference);
+    const out = tmp();
+    const run = (key: string, dir: string, at: FakeServer, extra: string[] = []) => {
+      const io = bufferIo({ OPENAI_COMPATIBLE_API_KEY: key });
+      const args = ["run", "--bank", bankDir, "--model", "openai-compatible/m", "--base-url", at.baseUrl];
+      return runCli(
+        [...args, "--epochs", "2", "--concurrency", "2", "--out", dir, "--json", ...extra],
+        io,
+      ).then((code) => ({
+        code,
+        io,
+        json: JSON.parse(io.out()) as { trials: JsonTrial[]; summary: Record<string, unknown> },
+      }));
+    };
+    const wrong = await run("sk-wrong-key-0000", out, server);
+    expect(wrong.code).toBe(1);
+    // The first two trials (the concurrency) were refused at their first call (a worker freed by
+    // the first refusal may start one more before the second); no other trial started.
+    const refused = server.requests;
+    expect(refused).toBeGreaterThanOrEqual(2);
+    expect(refused).toBeLessThanOrEqual(3);
+    expect(wrong.json.summary).toMatchObject({
+      total: refused,
+      unscored: refused,
+      not_run: tasks.length * 2 - refused,
+    });
+    expect(
+      wrong.io
+        .err()
+        .trim()
+        .split("\n")
+        .filter((l) => /refused the key/.test(l)),
+    ).toHaveLength(1);
+    expect(wrong.io.err()).toMatch(
+      /openai-compatible\/m: the provider refused the key \(401\/403\).*OPENAI_COMPATIBLE_API_KEY/,
+    );
+
+    // What the whole grid costs in calls, from a fresh run elsewhere.
+    const fresh = await run(SECRET, tmp(), reference);
+    expect(fresh.code).toBe(0);
+    const before = server.requests;
+    const right = await run(SECRET, out, server);
+    expect(right.code, right.io.err()).toBe(0);
+    expect(right.json.trials.every((t) => t.outcome === "pass")).toBe(true);
+    expect(right.json.summary).toMatchObject({ total: tasks.length * 2, redone: refused, resumed: 0 });
+    expect(server.requests - before).toBe(reference.requests);
+    // A third run finds every trial scored: no call at all.
+    const again = await run(SECRET, out, server);
+    expect(again.code).toBe(0);
+    expect(again.json.summary).toMatchObject({ resumed: tasks.length * 2, redone: 0 });
+    expect(server.requests - before).toBe(reference.requests);
+    // --redo selects outcomes: "pass" redoes every trial of the grid.
+    const redoPass = await run(SECRET, out, server, ["--redo", "pass"]);
+    expect(redoPass.json.summary).toMatchObject({ redone: tasks.length * 2 });
+    expect(server.requests - before).toBe(2 * reference.requests);
+    const bad = bufferIo({});
+    expect(
+      await runCli(["run", "--bank", bankDir, "--agent", "golden", "--redo", "nope", "--out", tmp()], bad),
+    ).toBe(2);
+    expect(bad.err()).toMatch(/--redo takes "none" or outcomes/);
   });
 
   it("--cost-limit stops starting trials once the run has spent it, and a rerun continues", async () => {

@@ -4,12 +4,14 @@ import { agentRequest, modelRequest, NAMED_AGENTS, resolveAgent } from "../../ag
 import { AimdLimiter } from "../../agents/aimd-limiter.js";
 import { baselineAgentFactory } from "../../agents/baseline-agent.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../agents/model-call-retry.js";
+import { PROVIDERS, parseModelId } from "../../agents/providers.js";
 import type { Bank } from "../../bank/bank.js";
 import type { Task } from "../../bank/task-schema.js";
 import { agentNameProblem } from "../../mcp/mcp-external-agent.js";
 import type { runViaQueue } from "../../queue/queue-coordinator.js";
 import { DEFAULT_QUEUE_NAME } from "../../queue/trial-job.js";
 import { DEFAULT_PRICE_TABLE, loadPriceTable, type PriceTable } from "../../run/price-table.js";
+import { DEFAULT_REDO, parseRedo } from "../../run/redo-outcomes.js";
 import { taskGlob } from "../../run/run-grid.js";
 import { type RunAgent, type RunIntoDirSummary, runIntoDir } from "../../run/run-into-dir.js";
 import { type AgentProgress, RunProgress } from "../../run/run-progress.js";
@@ -42,6 +44,7 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
   program
     .command("run")
     .description("run agents over the bank's tasks, grade every trial, store results and transcripts")
+    .addHelpText("after", RUN_HELP_AFTER)
     .addOption(bankOption())
     .option(
       "--model <id...>",
@@ -99,16 +102,32 @@ export function registerRun(program: Command, io: CliIo, setExit: SetExit): void
       "price table JSON (version, models: {id: {input, output, cache_read, cache_write}})",
     )
     .option(
+      "--redo <outcomes>",
+      'outcomes found in the run directory to run again: comma-separated, or "none"',
+      [...DEFAULT_REDO].join(","),
+    )
+    .option(
+      "--salt <salt>",
+      "the run's salt, which enters every canary (default: the run directory's, else random); the same salt reproduces a run",
+    )
+    .option(
       "--agent-name <name>",
       'the name of the mcp:"<command>" agent in the store and the reports (default mcp-<digest of the command>)',
     )
     .option("--force", "run even if the run directory's manifest pins other versions or settings")
     .option("--json", "print one JSON object instead of lines")
+    .addOption(
+      parsedOption(
+        "--progress-every <s>",
+        "seconds between progress lines on stderr when it is not a terminal (a terminal redraws 4×/s)",
+        positiveNumber,
+        10,
+      ),
+    )
     .option("--queue <url>", "enqueue the trials on Redis (redis://HOST:PORT) for `apiflow worker`s to run")
     .option("--queue-name <name>", "BullMQ queue name shared with the workers", DEFAULT_QUEUE_NAME)
     .action(async (opts: RunFlags, command: Command) => {
-      await runCommand(opts, command.getOptionValueSource("epochs") === "default", io);
-      setExit(0);
+      setExit(await runCommand(opts, command.getOptionValueSource("epochs") === "default", io));
     });
 }
 
@@ -133,7 +152,10 @@ interface RunFlags {
   priceTable?: string;
   agentName?: string;
   force?: boolean;
+  redo: string;
+  salt?: string;
   json?: boolean;
+  progressEvery: number;
   queue?: string;
   queueName: string;
 }
@@ -152,16 +174,23 @@ interface RunPlan {
   runDir: string;
 }
 
-async function runCommand(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promise<void> {
+/** Runs the grid; returns the exit code (see `EXIT_UNSCORED`). */
+async function runCommand(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promise<number> {
   const plan = await planRun(opts, defaultEpochs, io);
+  const redo = parseRedo(opts.redo);
+  if (!redo.success) throw new UsageError(redo.error.message);
   // --queue: the same run directory, filled by workers through Redis (src/queue).
   const queue = opts.queue === undefined ? undefined : queueFromOption(opts.queue);
   // Loaded only for --queue: the local path never loads BullMQ.
   const viaQueue = queue ? (await import("../../queue/queue-coordinator.js")).runViaQueue : undefined;
-  const display = new RunProgress(plan.progress, { write: io.stderr, tty: io.isTty });
+  const display = new RunProgress(plan.progress, {
+    write: io.stderr,
+    tty: io.isTty,
+    ...(io.isTty ? {} : { intervalMs: opts.progressEvery * 1000 }),
+  });
   display.start();
   const ranNow = new Set<string>();
-  let result: Awaited<ReturnType<typeof runViaQueue>>;
+  let result: Awaited<ReturnType<typeof runViaQueue>> | undefined;
   try {
     result = await (queue && viaQueue
       ? (o: Parameters<typeof runIntoDir>[0]) =>
@@ -183,6 +212,9 @@ async function runCommand(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Pr
       priceTable: plan.priceTable,
       ...(opts.costLimit !== undefined ? { costLimitUsd: opts.costLimit } : {}),
       ...(opts.force ? { force: true } : {}),
+      redo: redo.data,
+      ...(opts.salt !== undefined ? { salt: opts.salt } : {}),
+      progress: plan.progress,
       secrets: plan.secrets,
       onRecord: (rec) => {
         ranNow.add(trialKeyString(rec));
@@ -190,10 +222,15 @@ async function runCommand(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Pr
       },
     });
   } finally {
-    display.stop();
+    // A run refused before its first trial (a pinned directory) has no progress to report.
+    display.stop(result?.success === true);
   }
   if (!result.success) throw new UsageError(result.error.message);
-  printRun(result.data, plan, { json: opts.json === true, ranNow }, io);
+  printRun(result.data, plan, { json: opts.json === true, ranNow, redo: opts.redo }, io);
+  const { records, refused } = result.data;
+  // One clear line per model whose key was refused, on stderr whatever the output mode.
+  for (const name of refused) io.stderr(`apiflow: ${refusalLine(plan.agents, name)}\n`);
+  return records.some((r) => r.passed === null) || refused.length > 0 ? EXIT_UNSCORED : 0;
 }
 
 async function planRun(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promise<RunPlan> {
@@ -248,11 +285,11 @@ async function planRun(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promi
 function printRun(
   summary: RunIntoDirSummary,
   plan: RunPlan,
-  how: { json: boolean; ranNow: ReadonlySet<string> },
+  how: { json: boolean; ranNow: ReadonlySet<string>; redo: string },
   io: CliIo,
 ): void {
   const { bank, runDir, agents } = plan;
-  const { records, resumed, notRun, costLimitReached } = summary;
+  const { records, resumed, redone, notRun, costLimitReached, refused, salt } = summary;
   const passed = records.filter((r) => r.outcome === "pass").length;
   const unscored = records.filter((r) => r.passed === null).length;
   const cost = records.reduce((s, r) => s + (r.cost_usd ?? 0), 0);
@@ -274,9 +311,12 @@ function printRun(
           passed,
           unscored,
           resumed,
+          redone,
           not_run: notRun,
+          refused,
           cost_usd: cost,
           bank: bank.manifest.content_hash,
+          salt,
           out: runDir,
         },
       })}\n`,
@@ -287,10 +327,12 @@ function printRun(
   for (const r of records) if (!how.ranNow.has(trialKeyString(r))) io.stdout(`${formatTrialLine(r)}\n`);
   const lines: string[] = [];
   if (resumed > 0) lines.push(`(${resumed} trials resumed from ${runDir}, not redone)`);
+  if (redone > 0)
+    lines.push(`(${redone} unscored trials found in ${runDir} were run again: --redo ${how.redo})`);
   if (costLimitReached)
     lines.push(`cost limit reached: ${notRun} trials not run; rerun with a higher --cost-limit to continue`);
   lines.push(
-    `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; $${cost.toFixed(2)}; ${runDir})`,
+    `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; salt ${salt}; $${cost.toFixed(2)}; ${runDir})`,
   );
   io.stdout(`\n${lines.join("\n")}\n`);
 }
@@ -377,6 +419,40 @@ function readPriceTable(path: string | undefined, cwd: string): PriceTable {
   const loaded = loadPriceTable(resolve(cwd, path));
   if (!loaded.success) throw new UsageError(loaded.error.message);
   return loaded.data;
+}
+
+/**
+ * Exit codes of `apiflow run`: 0 when every trial of the grid that ran was scored (a `--cost-limit`
+ * stop included); 1 when some trial ended unscored (provider or harness error) or a model's key
+ * was refused, so a rerun has work to redo; 2 for a usage error (bad flag, unreadable bank, a run
+ * directory pinned to other settings).
+ */
+export const EXIT_UNSCORED = 1;
+
+/** `apiflow run --help`, after the flags: where keys come from, and what the exit code says. */
+const RUN_HELP_AFTER = `
+API keys (read from the environment, never stored or written):
+${Object.entries(PROVIDERS)
+  .map(
+    ([name, p]) =>
+      `  ${`${name}/…`.padEnd(22)}${p.keyEnv}${p.keyRequired ? "" : " (optional: sent when set)"}`,
+  )
+  .join("\n")}
+
+Rerunning into the same --out resumes: scored trials are kept, trials whose outcome is in --redo
+(default ${[...DEFAULT_REDO].join(",")}) run again.
+
+Exit codes:
+  0  every trial that ran was scored (also when --cost-limit stopped the run)
+  1  some trial ended unscored (provider or harness error), or a model's key was refused (401/403)
+  2  usage error: a bad flag, an unreadable bank, a run directory pinned to other settings`;
+
+/** The line for a model whose first trials were all refused with 401/403. */
+function refusalLine(agents: readonly RunAgent[], name: string): string {
+  const api = agents.find((a) => a.factory.name === name)?.modelApi;
+  const parsed = api ? parseModelId(api) : null;
+  const key = parsed?.success ? ` (check ${PROVIDERS[parsed.data.provider].keyEnv})` : "";
+  return `${api ?? name}: the provider refused the key (401/403) on its first trials${key}; its other trials were not started. Rerun with the right key: refused trials are redone.`;
 }
 
 /** `PASS harbor-telemetry-sub01 t1 golden G1 ok G2 ok` or with the failure reason. */
