@@ -204,7 +204,12 @@ describe.skipIf(skipWithout("the published 1.0 sample", sample.missing))(
         expect(m.n).toBe(10);
         expect(m.pass_rate).toBeCloseTo(0.6);
       }
-      expect(report.models["qwen3p7-plus"]?.trials).toEqual({ total: 12, scored: 10, unscored: 2 });
+      expect(report.models["qwen3p7-plus"]?.trials).toEqual({
+        total: 12,
+        scored: 10,
+        unscored: 2,
+        by_outcome: { pass: 6, fail: 2, abstained: 2, unscored: 2 },
+      });
       expect(report.slices.solo).toMatchObject({ n: 120, passes: 72 });
       expect(report.slices.chain).toMatchObject({ n: 120, passes: 72, unscored: 2 });
 
