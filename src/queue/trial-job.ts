@@ -5,7 +5,7 @@ import { AgentSettingsSchema } from "../agents/agent-registry.js";
 import { RetryPolicySchema } from "../agents/model-call-retry.js";
 import { TrialGradeSchema } from "../grade/grade-schema.js";
 import type { TrialOutcomeKind, TrialResult } from "../run/run-trial.js";
-import type { StopReason } from "../trial/agent.js";
+import { STOP_REASONS } from "../trial/agent.js";
 import { TranscriptMessageSchema } from "../trial/transcript-schema.js";
 
 /** The BullMQ queue every coordinator and worker meets on, unless `--queue-name` says otherwise. */
@@ -39,19 +39,6 @@ export const TrialJobSchema = z.strictObject({
 });
 export type TrialJob = z.infer<typeof TrialJobSchema>;
 
-const STOP_REASONS = [
-  "answered",
-  "clarify",
-  "report_blocked",
-  "tool_call_limit",
-  "token_limit",
-  "time_limit",
-  "context_overflow",
-  "provider_error",
-  "agent_error",
-  "harness_error",
-  "disconnected",
-] as const satisfies readonly StopReason[];
 const TRIAL_OUTCOMES = [
   "pass",
   "fail",

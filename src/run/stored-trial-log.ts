@@ -6,27 +6,13 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
 import type { GradeInput } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
-import type { StopReason } from "../trial/agent.js";
+import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
 import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
 import type { TrialResult } from "./run-trial.js";
 
 /** Bumped when the stored log changes shape; a log of another version is refused, never guessed. */
 export const TRIAL_LOG_VERSION = 1;
-
-const STOP_REASONS = [
-  "answered",
-  "clarify",
-  "report_blocked",
-  "tool_call_limit",
-  "token_limit",
-  "time_limit",
-  "context_overflow",
-  "provider_error",
-  "agent_error",
-  "harness_error",
-  "disconnected",
-] as const satisfies readonly StopReason[];
 
 // A stored log is read with JSON.parse, and whatever JSON.parse returns is JSON: the schema checks
 // the log's shape down to each event's fields and leaves the JSON payloads inside (bodies,

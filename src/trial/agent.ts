@@ -9,22 +9,29 @@ export interface AgentToolCall {
   arguments: unknown;
 }
 
-/** Why a trial stopped. */
-export type StopReason =
-  | "answered" // replied without a tool call
-  | "clarify"
-  | "report_blocked"
-  | "tool_call_limit"
-  | "token_limit"
-  | "time_limit"
-  | "context_overflow"
-  | "provider_error"
-  /** The agent's own code threw (or returned without ending the trial): its failure, scored. */
-  | "agent_error"
-  /** Our code threw: a bug in the harness, never scored. */
-  | "harness_error"
-  /** An agent outside our loop (over MCP) went away without delivering its answer card. */
-  | "disconnected";
+/**
+ * Why a trial stopped: `answered` (replied without a tool call), `clarify`, `report_blocked`, the
+ * limits, `provider_error`, `agent_error` (the agent's own code threw or returned without ending the
+ * trial: its failure, scored), `harness_error` (our code threw: a bug, never scored) and
+ * `disconnected` (an agent over MCP went away without delivering its card). The one list that the
+ * stored logs and queue jobs validate against.
+ */
+export const STOP_REASONS = [
+  "answered",
+  "clarify",
+  "report_blocked",
+  "tool_call_limit",
+  "token_limit",
+  "time_limit",
+  "context_overflow",
+  "provider_error",
+  "agent_error",
+  "harness_error",
+  "disconnected",
+] as const;
+
+/** Why a trial stopped (see `STOP_REASONS`). */
+export type StopReason = (typeof STOP_REASONS)[number];
 
 export interface StepResult {
   results: ToolResult[];
