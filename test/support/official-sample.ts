@@ -12,7 +12,7 @@ export const MALFORMED_FIXTURES = fileURLToPath(
 
 /**
  * The published APIFlow-Bench 1.0 transcripts sample, when `APIFLOW_OFFICIAL_SAMPLE` names it
- * (`.ci/run` points it at `../shared/data/official-transcripts-sample`): `{ dir }`, or
+ * (set by `.ci/run`; tests never look outside the repository on their own): `{ dir }`, or
  * `{ missing }` saying why there is none, for the skip message.
  */
 export function officialSample():
