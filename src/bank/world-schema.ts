@@ -156,8 +156,9 @@ export type Validator = z.infer<typeof ValidatorSchema>;
  * reports `total`. Styles:
  * - `cursor`: `?cursor=&limit=` → body `{<resource>: [...], total, next_cursor: "c_…" | null}`;
  *   a cursor not minted by this route → 400 `invalid_cursor`.
- * - `page`: `?page=&per_page=` (1-based) → body `{<resource>: [...], total, page, per_page, total_pages}`.
- * - `offset`: `?offset=&limit=` → body `{<resource>: [...], total, offset, limit}`.
+ * - `page`: `?page=&per_page=` (1-based) → body `{<resource>: [...], total, page, per_page, total_pages, next_page}`
+ *   (`next_page` null on the last page).
+ * - `offset`: `?offset=&limit=` → body `{<resource>: [...], total, offset, limit, next_offset}` (null on the last page).
  * - `link`: `?page=&per_page=` → body `{<resource>: [...], total}` and headers
  *   `link: </v3/x?page=2&per_page=10>; rel="next", </v3/x?page=5&per_page=10>; rel="last"` (RFC 8288,
  *   also `first`/`prev`) and `x-total-count`.

@@ -19,7 +19,7 @@ import type { WorldTemplate } from "./world-template.js";
 
 export { BEHAVIOUR_SLOTS, dispatchValidator, type SlotKind } from "./world-builders/behaviour-routes.js";
 export type { ListingPage } from "./world-builders/listing-pages.js";
-export { ASSET_COUNT, idFromPattern, type SymRecord } from "./world-builders/records.js";
+export { idFromPattern, MIN_LISTING_PAGES, type SymRecord } from "./world-builders/records.js";
 
 /** A built world and the handles the subtask templates need. */
 export interface BuiltWorld {
@@ -37,8 +37,11 @@ export interface BuiltWorld {
     /** Base of the async job routes (`<jobs>/{job_id}`, `<jobs>/{job_id}/confirm`). */
     jobs: string;
   };
-  /** The listing requests that reach the assets at these indexes, in order (see `listPages`). */
-  listPages: (indexes: readonly number[]) => ListingPage[];
+  /**
+   * The listing requests that reach the assets at these indexes, in order (see `listPages`);
+   * `whole` walks every page (a question about the whole collection).
+   */
+  listPages: (indexes: readonly number[], whole?: boolean) => ListingPage[];
   /** The minted id of the n-th work record created in a trial (1-based). */
   workId: (n: number) => CanaryRef;
   /** A token the world recognises as long expired (401 token_expired); the vault starts with it. */
@@ -96,7 +99,7 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
       workItem: (id) => `${paths.work}/${id}`,
       jobs: paths.jobs,
     },
-    listPages: (indexes) => listPages(t, paths.asset, indexes),
+    listPages: (indexes, whole = false) => listPages(t, paths.asset, indexes, whole),
     workId: (n) => canary(`${w.plural}:id#${n}`, w.idTemplate.replace("{canary}", "{code}")),
     staleToken,
     ttlSeconds,

@@ -26,8 +26,13 @@ export interface WorldTemplate {
   ttl: number;
   /** Verb of the update routes (PATCH or PUT); the other one answers 405. */
   updateMethod: "PATCH" | "PUT";
-  /** How the asset listing pages (each style is the engine's; see `PaginationSchema`). */
-  pagination: { style: "cursor" | "page" | "offset" | "link"; pageSize: number };
+  /**
+   * How the asset listing pages (each style is the engine's; see `PaginationSchema`): the default
+   * page size and the cap (a larger `limit`/`per_page` is refused with 400).
+   */
+  pagination: { style: "cursor" | "page" | "offset" | "link"; pageSize: number; maxPageSize: number };
+  /** Seeded assets: enough that the listing takes at least three pages at `maxPageSize`. */
+  collectionSize: number;
   /** Who files tickets in this domain, e.g. "the night dispatcher". */
   reporters: readonly string[];
   /** Systems that call the API, e.g. "the route planner". */

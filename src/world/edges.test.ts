@@ -84,3 +84,28 @@ describe("page-size caps at their edges", () => {
     expect(past.body).toMatchObject({ error: "invalid_query_parameter", parameter: "limit" });
   });
 });
+
+describe("the next-page pointers at the last page's edge", () => {
+  it("next_page names the following page until the last, which has null (23 records, 10 a page)", async () => {
+    const { call } = setup();
+    const { token } = await mintToken(call, W);
+    const second = await call("GET", "/v2/work-orders?page=2&per_page=10", { token });
+    expect(second.body).toMatchObject({ page: 2, total_pages: 3, next_page: 3 });
+    const last = await call("GET", "/v2/work-orders?page=3&per_page=10", { token });
+    expect(last.body.next_page).toBeNull();
+    // 20 of 20: exactly full pages, so page 2 is the last.
+    const full = await call("GET", "/v2/work-orders?page=2&per_page=20", { token });
+    expect(full.body.next_page).toBeNull();
+    expect((await call("GET", "/v2/work-orders?page=1&per_page=20", { token })).body.next_page).toBe(2);
+  });
+
+  it("next_offset is offset + limit while records remain, null when the page reaches the end", async () => {
+    const { call } = setup();
+    const { token } = await mintToken(call, W);
+    const get = async (q: string) =>
+      (await call("GET", `/v3/work-orders-by-offset?${q}`, { token })).body.next_offset;
+    expect(await get("offset=12&limit=10")).toBe(22);
+    expect(await get("offset=13&limit=10")).toBeNull();
+    expect(await get("offset=0&limit=20")).toBe(20);
+  });
+});

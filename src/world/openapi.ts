@@ -206,10 +206,18 @@ function listSchema(route: Route, ref: JsonObject): JsonObject {
       properties.page = { type: "integer" };
       properties.per_page = { type: "integer" };
       properties.total_pages = { type: "integer" };
+      properties.next_page = {
+        type: ["integer", "null"],
+        description: "pass as page for the next page; null on the last",
+      };
       break;
     case "offset":
       properties.offset = { type: "integer" };
       properties.limit = { type: "integer" };
+      properties.next_offset = {
+        type: ["integer", "null"],
+        description: "pass as offset for the next page; null on the last",
+      };
       break;
     default:
       break;

@@ -19,7 +19,9 @@ export const PAGINATION_PARAMS: Record<Pagination["style"], string[]> = {
  * Cut one page out of a list route's records. `items` are already filtered and shown; `url` is
  * the request URL (path and query), used to build `Link` targets that keep the other parameters.
  * Bad parameters answer 400 `invalid_query_parameter` naming the parameter; a page past the end is
- * an empty list. Every style reports `total`.
+ * an empty list. Every style reports `total`; the cursor, page and offset styles say where the next
+ * page starts (`next_cursor`, `next_page`, `next_offset`; null on the last page), the link style
+ * says it in its `Link` header.
  *
  * @example paginate({ style: "page", page_size: 2 }, "vessels", rows, "listVessels", new URL("http://w/v3/vessels?page=2"))
  */
@@ -76,9 +78,10 @@ export function paginate(
       if (typeof limit !== "number") return limit;
       const offset = int("offset", 0, null, 0);
       if (typeof offset !== "number") return offset;
+      const nextOffset = offset + limit < total ? offset + limit : null;
       return {
         status: 200,
-        body: { [key]: items.slice(offset, offset + limit), total, offset, limit },
+        body: { [key]: items.slice(offset, offset + limit), total, offset, limit, next_offset: nextOffset },
         headers: {},
       };
     }
@@ -93,7 +96,14 @@ export function paginate(
       if (pagination.style === "page") {
         return {
           status: 200,
-          body: { [key]: slice, total, page, per_page: perPage, total_pages: totalPages },
+          body: {
+            [key]: slice,
+            total,
+            page,
+            per_page: perPage,
+            total_pages: totalPages,
+            next_page: page < totalPages ? page + 1 : null,
+          },
           headers: {},
         };
       }

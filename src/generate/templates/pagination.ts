@@ -32,7 +32,7 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         indexes.map((index, i) => [`id${i}`, [index, a.idField] as [number, string]]),
       );
       const second = top[1];
-      readFromListing(gb, built.listPages(indexes), picks);
+      readFromListing(gb, built.listPages(indexes, true), picks);
       const first = top[0] as SymRecord;
       const firstId = state.assetId(first);
       gb.call("GET", built.routes.asset(gb.ref("id0")), { c1: c1.name, c2: c2.name });
@@ -147,7 +147,16 @@ function pickQuestion(
     topOf(u)
       .slice(0, size)
       .every((r) => !state.stored.has(r));
+  // Never an answer the first page at the largest page size already holds: one page must not pass.
+  const cap = built.template.pagination.maxPageSize;
+  const deep = (u: { cat: string; dir: string }) =>
+    topOf(u)
+      .slice(0, size)
+      .some((r) => state.assets.indexOf(r) >= cap);
   const q =
+    usable.find((u) => deep(u) && clean(u) && kind(u) && fresh(u)) ??
+    usable.find((u) => deep(u) && clean(u) && fresh(u)) ??
+    usable.find((u) => deep(u) && clean(u)) ??
     usable.find((u) => clean(u) && kind(u) && fresh(u)) ??
     usable.find((u) => clean(u) && fresh(u)) ??
     usable.find((u) => clean(u) && kind(u)) ??

@@ -21,7 +21,11 @@ export function assetFamilyRoutes(t: WorldTemplate, p: WorldPaths): Route[] {
       summary: `List ${a.plural} (paged)`,
       resource: a.plural,
       action: "list",
-      pagination: { style: t.pagination.style, page_size: t.pagination.pageSize },
+      pagination: {
+        style: t.pagination.style,
+        page_size: t.pagination.pageSize,
+        max_page_size: t.pagination.maxPageSize,
+      },
     }),
     route({
       id: `get_${noun}`,

@@ -2,8 +2,8 @@ import type { Rng } from "../../bank/rng.js";
 import type { CanaryRef, ExpectedValue } from "../../bank/task-schema.js";
 import type { WorldTemplate } from "../world-template.js";
 
-/** Seeded records per world: enough distinct targets for a 20-position storyline. */
-export const ASSET_COUNT = 48;
+/** Fewest pages the asset listing takes at its largest page size (`WorldTemplate.collectionSize`). */
+export const MIN_LISTING_PAGES = 3;
 
 /** A record as the generator tracks it: literal values or canary references. */
 export type SymRecord = Record<string, ExpectedValue>;
@@ -28,12 +28,19 @@ export function idFromPattern(pattern: string, rng: Rng): string {
  * The seeded assets: distinct ids from the template's pattern, names from its list (numbered on
  * later rounds), secrets as canaries, a seeded enum value and a one-decimal number, no link yet.
  *
- * @example seedAssets(FLEET, rng).length // ASSET_COUNT
+ * The collection takes at least `MIN_LISTING_PAGES` pages at the listing's largest page size, so a
+ * question about the whole collection cannot be answered from one page.
+ *
+ * @example seedAssets(FLEET, rng).length // FLEET.collectionSize
  */
 export function seedAssets(t: WorldTemplate, rng: Rng): SymRecord[] {
   const a = t.asset;
+  if (t.collectionSize <= (MIN_LISTING_PAGES - 1) * t.pagination.maxPageSize)
+    throw new Error(
+      `world template ${t.id}: ${t.collectionSize} ${a.plural} fit in fewer than ${MIN_LISTING_PAGES} pages of ${t.pagination.maxPageSize}`,
+    );
   const ids = new Set<string>();
-  while (ids.size < ASSET_COUNT) ids.add(idFromPattern(a.idPattern, rng));
+  while (ids.size < t.collectionSize) ids.add(idFromPattern(a.idPattern, rng));
   return [...ids].map((id, i) => {
     const round = Math.floor(i / a.names.length);
     const record: SymRecord = {

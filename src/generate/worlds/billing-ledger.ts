@@ -14,7 +14,8 @@ export const BILLING_LEDGER: WorldTemplate = {
   tokenPrefix: "th_",
   ttl: 5,
   updateMethod: "PATCH",
-  pagination: { style: "page", pageSize: 16 },
+  pagination: { style: "page", pageSize: 16, maxPageSize: 25 },
+  collectionSize: 84,
   reporters: ["the collections lead", "Priya in finance ops", "the revenue accountant", "support tier 2"],
   systems: ["the dunning job", "the invoice renderer", "the CRM sync", "the month-end close script"],
   asset: {

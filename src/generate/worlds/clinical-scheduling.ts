@@ -14,7 +14,8 @@ export const CLINICAL_SCHEDULING: WorldTemplate = {
   tokenPrefix: "cw_",
   ttl: 5,
   updateMethod: "PUT",
-  pagination: { style: "offset", pageSize: 14 },
+  pagination: { style: "offset", pageSize: 14, maxPageSize: 20 },
+  collectionSize: 58,
   reporters: [
     "the clinic coordinator",
     "Dr. Haines' office",

@@ -13,7 +13,8 @@ export const EVENT_TICKETING: WorldTemplate = {
   tokenPrefix: "gh_",
   ttl: 5,
   updateMethod: "PUT",
-  pagination: { style: "link", pageSize: 16 },
+  pagination: { style: "link", pageSize: 16, maxPageSize: 20 },
+  collectionSize: 56,
   reporters: [
     "the venue operations manager",
     "Kofi from security",
@@ -49,7 +50,7 @@ export const EVENT_TICKETING: WorldTemplate = {
     levelField: { name: "grade", values: ["grade-3", "grade-2", "grade-1"] },
     copyField: "scanner_build",
     statusField: "incident_state",
-    initialStatus: "logged",
+    initialStatus: "awaiting-triage",
     nextStatuses: ["responding", "closed"],
     noteField: "narrative",
   },

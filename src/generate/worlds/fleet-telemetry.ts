@@ -14,7 +14,8 @@ export const FLEET_TELEMETRY: WorldTemplate = {
   tokenPrefix: "rl_",
   ttl: 5,
   updateMethod: "PUT",
-  pagination: { style: "cursor", pageSize: 16 },
+  pagination: { style: "cursor", pageSize: 16, maxPageSize: 25 },
+  collectionSize: 90,
   reporters: ["the fleet controller", "Marek from the workshop", "the telematics lead", "the night planner"],
   systems: [
     "the route planner",

@@ -14,7 +14,8 @@ export const GRID_SUBSTATIONS: WorldTemplate = {
   tokenPrefix: "kw_",
   ttl: 6,
   updateMethod: "PUT",
-  pagination: { style: "offset", pageSize: 12 },
+  pagination: { style: "offset", pageSize: 12, maxPageSize: 20 },
+  collectionSize: 66,
   reporters: [
     "the grid control engineer",
     "Oona from protection",

@@ -14,7 +14,8 @@ export const HARBOR_TELEMETRY: WorldTemplate = {
   tokenPrefix: "tk_hb_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "page", pageSize: 14 },
+  pagination: { style: "page", pageSize: 14, maxPageSize: 20 },
+  collectionSize: 72,
   reporters: ["the harbour master", "the night berth planner", "Ilse from port IT", "the telemetry on-call"],
   systems: ["the berth board", "the firmware audit job", "the tug scheduler", "our port dashboard"],
   asset: {

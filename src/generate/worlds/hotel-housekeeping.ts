@@ -13,7 +13,8 @@ export const HOTEL_HOUSEKEEPING: WorldTemplate = {
   tokenPrefix: "sw_",
   ttl: 5,
   updateMethod: "PUT",
-  pagination: { style: "page", pageSize: 13 },
+  pagination: { style: "page", pageSize: 13, maxPageSize: 20 },
+  collectionSize: 60,
   reporters: [
     "the front-office manager",
     "Luc\u00eda from housekeeping",

@@ -14,7 +14,8 @@ export const IRRIGATION_CONTROL: WorldTemplate = {
   tokenPrefix: "vd_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "page", pageSize: 14 },
+  pagination: { style: "page", pageSize: 14, maxPageSize: 20 },
+  collectionSize: 64,
   reporters: [
     "the orchard manager",
     "Tom\u00e1s on the night shift",

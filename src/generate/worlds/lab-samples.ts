@@ -13,7 +13,8 @@ export const LAB_SAMPLES: WorldTemplate = {
   tokenPrefix: "al_",
   ttl: 5,
   updateMethod: "PATCH",
-  pagination: { style: "link", pageSize: 12 },
+  pagination: { style: "link", pageSize: 12, maxPageSize: 15 },
+  collectionSize: 52,
   reporters: ["the lab supervisor", "Kenji from QA", "the night technician", "the client-services desk"],
   systems: ["the result publisher", "the reagent tracker", "the run scheduler", "the QC chart job"],
   asset: {

@@ -14,7 +14,8 @@ export const SATELLITE_GROUND: WorldTemplate = {
   tokenPrefix: "od_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "cursor", pageSize: 16 },
+  pagination: { style: "cursor", pageSize: 16, maxPageSize: 20 },
+  collectionSize: 70,
   reporters: [
     "the flight-dynamics engineer",
     "Sven on console",

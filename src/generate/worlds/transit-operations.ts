@@ -14,7 +14,8 @@ export const TRANSIT_OPERATIONS: WorldTemplate = {
   tokenPrefix: "ml_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "link", pageSize: 14 },
+  pagination: { style: "link", pageSize: 14, maxPageSize: 25 },
+  collectionSize: 80,
   reporters: [
     "the control-room supervisor",
     "Aisha from depot engineering",

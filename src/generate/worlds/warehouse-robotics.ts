@@ -14,7 +14,8 @@ export const WAREHOUSE_ROBOTICS: WorldTemplate = {
   tokenPrefix: "pw_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "cursor", pageSize: 16 },
+  pagination: { style: "cursor", pageSize: 16, maxPageSize: 30 },
+  collectionSize: 96,
   reporters: [
     "the shift lead in aisle 9",
     "Jonas from robotics support",

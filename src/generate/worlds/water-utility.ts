@@ -13,7 +13,8 @@ export const WATER_UTILITY: WorldTemplate = {
   tokenPrefix: "aq_",
   ttl: 6,
   updateMethod: "PATCH",
-  pagination: { style: "offset", pageSize: 16 },
+  pagination: { style: "offset", pageSize: 16, maxPageSize: 25 },
+  collectionSize: 78,
   reporters: [
     "the network controller",
     "Bea from field ops",
