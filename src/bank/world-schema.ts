@@ -342,6 +342,11 @@ export const OAuthClientCredentialsSchema = z.strictObject({
   scopes: z.array(z.string()).default([]),
   /** Optional. Scopes granted when the token request names none. Default: all `scopes`. */
   default_scopes: z.array(z.string()).optional(),
+  /**
+   * Optional. Elevated scopes are short-lived: a token carrying one of these scopes lives at most
+   * this many logical seconds (each request is one; its `expires_in` says so), e.g. `{"valves:audit": 3}`.
+   */
+  scope_ttl_seconds: z.record(z.string(), z.number().int().positive()).optional(),
   /** Optional (default false): issue refresh tokens and accept `grant_type=refresh_token`. */
   refresh: z.boolean().optional(),
   /** Optional. Tokens recognised as expired. */

@@ -2,6 +2,7 @@ import type { JsonValue } from "../bank/json.js";
 import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import { tokenLifetime } from "../world/token-lifetime.js";
 import type { ListingPage } from "./build-world.js";
 
 /**
@@ -271,8 +272,9 @@ function emitMint(
   out.push(step);
   ledger.now = (ledger.now ?? 0) + wait + 1;
   ledger.callsLeft = world.auth.ttl_calls;
-  ledger.expiresAt =
-    world.auth.ttl_seconds !== undefined ? ledger.now + world.auth.ttl_seconds : Number.POSITIVE_INFINITY;
+  const scopes = own.scope?.split(" ") ?? world.auth.default_scopes ?? world.auth.scopes;
+  const life = tokenLifetime(world.auth, scopes);
+  ledger.expiresAt = life !== undefined ? ledger.now + life : Number.POSITIVE_INFINITY;
 }
 
 function refreshStep(world: World, binding: string): GoldenStep {

@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { World } from "../bank/world-schema.js";
 import { mintCanary, resolveCanaries } from "./canary.js";
 import { EventLog } from "./event-log.js";
+import { tokenLifetime } from "./token-lifetime.js";
 
 interface TokenState {
   callsLeft: number;
@@ -174,12 +175,13 @@ export class TrialWorld {
     const { auth } = this.world;
     const granted = [...(scopes ?? auth.default_scopes ?? auth.scopes)];
     const token = this.mint("token", `${auth.token_prefix}{code}`);
+    const life = tokenLifetime(auth, granted);
     this.tokens.set(token, {
       callsLeft: auth.ttl_calls,
-      expiresAt: auth.ttl_seconds !== undefined ? this.now + auth.ttl_seconds : Number.POSITIVE_INFINITY,
+      expiresAt: life !== undefined ? this.now + life : Number.POSITIVE_INFINITY,
       scopes: granted,
     });
-    const ttl = auth.ttl_seconds ?? auth.ttl_calls;
+    const ttl = life ?? auth.ttl_calls;
     if (!auth.refresh) return { token, ttl, scopes: granted };
     const refreshToken = this.mint("refresh", "rt_{code}");
     this.refreshTokens.set(refreshToken, granted);

@@ -202,8 +202,11 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
 }
 
 /**
- * Auth: a read needs a scope the default token lacks. medium: the ticket quotes the 403 with the
- * scope it names; hard: it quotes the code only, so the scope is read from the live 403.
+ * Auth: reads need a scope the default token lacks, and a token carrying it is short-lived (its
+ * `expires_in` counts a few logical seconds, one per request), so the audit views of the batch
+ * outlive the first elevated token. medium: the ticket quotes the 403 with the scope it names and
+ * says elevated tokens are short-lived; hard: it quotes the code only, so the scope is read from
+ * the live 403 and the lifetime from the token response.
  */
 function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
   return {
@@ -211,18 +214,30 @@ function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
     axis: "auth",
     difficulty,
     build(ctx) {
-      const { built, grammar: g } = ctx;
+      const { built, state, grammar: g } = ctx;
       const a = built.template.asset;
       const { target, id } = claimTarget(ctx);
       const url = `${built.routes.asset(id)}/audit`;
+      // One audit read more than an elevated token serves (it serves life − 1 after its mint).
+      const life = built.world.auth.scope_ttl_seconds?.[built.auditScope] ?? 2;
+      const rest = state.claimAssets(ctx.rng, life - 1);
+      const last = rest[rest.length - 1] ?? target;
+      const lastId = state.assetId(last);
+      const lastUrl = `${built.routes.asset(lastId)}/audit`;
       const [c1, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
       // Hard: the failing read first, whose 403 names the scope (required_scope and the challenge).
       if (difficulty === "hard") gb.call("GET", url);
       gb.mintOwn({ scope: built.auditScope });
       gb.call("GET", url, { c1: c1.name, c2: c2.name }, undefined, { own: true });
-      const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
-      const fields = [c1.name, c2.name];
+      rest.forEach((r, i) => {
+        const capture: Record<string, string> = i === rest.length - 1 ? { last: c1.name } : {};
+        gb.call("GET", `${built.routes.asset(state.assetId(r))}/audit`, capture, undefined, { own: true });
+      });
+      const lastField = `last_${c1.name}`;
+      const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2", [lastField]: "last" });
+      const fields = [c1.name, c2.name, lastField];
+      const order = [id, ...rest.map((r) => state.assetId(r))].map((x) => `\`${x}\``).join(", ");
       const ticket = sentence(
         g.opener(),
         difficulty === "medium"
@@ -232,22 +247,32 @@ function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
           "It mints its token with the client credentials from the vault, like every other job.",
           "The token it uses is a normal client-credentials token.",
         ]),
-        g.pick([
-          `The compliance team needs ${id}'s audit view today.`,
-          `Get the audit read for ${id} working.`,
-        ]),
+        `The compliance team needs the audit views of ${order}, in that order (\`GET …/{id}/audit\` each).`,
+        difficulty === "medium" ? "Tokens that carry the audit scope are short-lived here." : "",
+        `\`${lastField}\` is ${lastId}'s ${c1.name}; the other two are ${id}'s.`,
         g.report(fields),
       );
       return subtask(ctx, this.id, {
         ticket,
-        brief: `The audit read \`GET ${url}\` gets 403 ${g.code("insufficient_scope")}${difficulty === "medium" ? ` (${built.auditScope})` : ""}: get a token that carries the scope and report ${id}'s \`${c1.name}\` and \`${c2.name}\` from the audit view.`,
+        brief: `The audit read \`GET ${url}\` gets 403 ${g.code("insufficient_scope")}${difficulty === "medium" ? ` (${built.auditScope})` : ""}: get a token that carries the scope (it lives ${life} logical seconds), read the audit views of ${order} and report ${id}'s \`${c1.name}\` and \`${c2.name}\` and ${lastId}'s as \`${lastField}\`.`,
         golden,
         builder: gb,
         answer: [
           field(c1.name, target[c1.name] ?? null, `${c1.description} of ${id}, from the audit view.`),
           field(c2.name, target[c2.name] ?? null, `${c2.description} of ${id}, from the audit view.`),
+          field(lastField, last[c1.name] ?? null, `${c1.description} of ${lastId}, from its audit view.`),
         ],
-        g1: [canaryFromRead(`${c1.name}_from_audit`, url, c1, "The audit read must succeed.")],
+        g1: [
+          canaryFromRead(`${c1.name}_from_audit`, url, c1, "The audit read must succeed."),
+          flowToAnswer(
+            "last_audit_read",
+            lastUrl,
+            200,
+            c1.name,
+            lastField,
+            "The last audit read, after the first elevated token has expired, must succeed.",
+          ),
+        ],
         probes: [{ method: "GET", url, token: "fresh", status: 403, error: "insufficient_scope" }],
       });
     },

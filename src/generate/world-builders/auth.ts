@@ -12,9 +12,15 @@ export interface BuiltAuth {
 }
 
 /**
+ * Logical seconds an audit-scoped token lives (3 or 4: two or three calls after its mint), so a
+ * task that reads several audit views outlives the elevated token it minted.
+ */
+export const auditTtlSeconds = (t: WorldTemplate) => t.ttl - 2;
+
+/**
  * OAuth client credentials with seeded client id and secret, tokens that expire on the logical
  * clock (the call budget is generous, so time is what runs out), refresh, the audit scope only on
- * request, and one long-expired token the world recognises.
+ * request and short-lived (`auditTtlSeconds`), and one long-expired token the world recognises.
  *
  * @example worldAuth(FLEET, rng).auth.type // "oauth2_client_credentials"
  */
@@ -31,6 +37,7 @@ export function worldAuth(t: WorldTemplate, rng: Rng): BuiltAuth {
     ttl_calls: 4 * t.ttl,
     ttl_seconds: ttlSeconds,
     scopes: [`${a.plural}:read`, `${a.plural}:write`, auditScopeOf(t)],
+    scope_ttl_seconds: { [auditScopeOf(t)]: auditTtlSeconds(t) },
     default_scopes: [`${a.plural}:read`, `${a.plural}:write`],
     refresh: true,
     stale_tokens: [staleToken],
