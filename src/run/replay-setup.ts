@@ -6,6 +6,7 @@ import { playGolden } from "../trial/play-golden.js";
 import { type ToolResult, Workspace } from "../workspace/workspace.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
+import { hintLevelFor } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";
 import { TrialWorld } from "../world/trial-world.js";
 import type { ToolRunner } from "./trial-session.js";
@@ -20,6 +21,8 @@ import type { ToolRunner } from "./trial-session.js";
  */
 export async function prepareTrialWorld(world: World, task: Task, seed: string): Promise<TrialWorld> {
   const trial = new TrialWorld(world, seed);
+  // A hard task's errors say what is wrong, not how to fix it; the storyline replay reads no hint.
+  trial.hints = hintLevelFor(task.difficulty);
   if (task.setup.length === 0) return trial;
   // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
   trial.recording = false;

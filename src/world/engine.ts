@@ -8,7 +8,7 @@ import { mintTokenReply } from "./auth.js";
 import { canonicalPath, paramValue, rawPathAndQuery } from "./canonical-request.js";
 import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
-import { fail, ok, type Reply, styleReply } from "./reply.js";
+import { fail, gradeHints, ok, type Reply, styleReply } from "./reply.js";
 import { malformedPath } from "./request-target.js";
 import { honoRoutePath, matchRoute, routeOrder, routesOnPath } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
@@ -357,7 +357,7 @@ function writeReply(
     body: JsonValue | null;
   },
 ): WrittenReply {
-  const reply = styleReply(trial.world.errors, semantic);
+  const reply = styleReply(trial.world.errors, gradeHints(trial.hints, semantic));
   const text = reply.body === null ? null : JSON.stringify(reply.body);
   const headers: Record<string, string> = {};
   if (text !== null) {

@@ -3,7 +3,7 @@ import type { Route, World } from "../bank/world-schema.js";
 import { mintTokenReply } from "./auth.js";
 import { canonicalUrl } from "./canonical-request.js";
 import { redactHeaders } from "./engine.js";
-import { fail, type Reply, styleReply } from "./reply.js";
+import { fail, gradeHints, type Reply, styleReply } from "./reply.js";
 import { serveRoute } from "./serve-route.js";
 import type { TrialWorld } from "./trial-world.js";
 
@@ -75,7 +75,7 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.headers)) headers[name.toLowerCase()] = value;
-  reply = styleReply(world.errors, { ...reply, headers });
+  reply = styleReply(world.errors, gradeHints(trial.hints, { ...reply, headers }));
   if (trial.recording) {
     trial.log.append({
       type: "exchange",

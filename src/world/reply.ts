@@ -123,6 +123,37 @@ export function renderProblem(style: ErrorStyle | undefined, status: number, pro
 }
 
 /**
+ * How much an error tells the agent about its fix. `full` (easy and medium tasks): the `hint` an
+ * error carries names the fix (the endpoint to call, the header to send). `terse` (hard tasks): the
+ * error says what is wrong (its code, message and the fields that describe the fault) and the fix
+ * is left to the spec, a linked resource or another response.
+ */
+export type HintLevel = "full" | "terse";
+
+/** The hint level of a task's difficulty. @example hintLevelFor("hard") // "terse" */
+export function hintLevelFor(difficulty: "easy" | "medium" | "hard"): HintLevel {
+  return difficulty === "hard" ? "terse" : "full";
+}
+
+/**
+ * The reply with its error's `hint` taken out when the level is `terse` (from the semantic
+ * problem and from the body, so every error style and protocol loses it); otherwise as is.
+ *
+ * @example gradeHints("terse", fail(401, "token_expired", "the bearer token has expired", { hint: "mint …" })).body
+ * // { error: "token_expired", message: "the bearer token has expired" }
+ */
+export function gradeHints(level: HintLevel, reply: Reply): Reply {
+  if (level === "full" || !reply.problem || !("hint" in reply.problem.extra)) return reply;
+  const { hint: _dropped, ...extra } = reply.problem.extra;
+  let body = reply.body;
+  if (body !== null && typeof body === "object" && !Array.isArray(body) && "hint" in body) {
+    const { hint: _also, ...rest } = body;
+    body = rest;
+  }
+  return { ...reply, body, problem: { ...reply.problem, extra } };
+}
+
+/**
  * The reply as the world words it: an error reply gets its body in the world's style (and the
  * problem media type); any other reply, and every error of a `plain` world, is returned as is.
  *

@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { World } from "../bank/world-schema.js";
 import { mintCanary, resolveCanaries } from "./canary.js";
 import { EventLog } from "./event-log.js";
+import type { HintLevel } from "./reply.js";
 import { tokenLifetime } from "./token-lifetime.js";
 
 interface TokenState {
@@ -55,6 +56,8 @@ export class TrialWorld {
   readonly log: EventLog;
   /** When false (replaying the storyline before a task), exchanges are not logged. */
   recording = true;
+  /** How much errors tell of their fix: the task's difficulty decides (see `hintLevelFor`). */
+  hints: HintLevel = "full";
   private now = 0;
   private readonly tokens = new Map<string, TokenState>();
   private readonly refreshTokens = new Map<string, string[]>();
@@ -123,6 +126,7 @@ export class TrialWorld {
     for (const [k, v] of from.staged) this.staged.set(k, { ...v, record: copy(v.record) });
     for (const [k, v] of from.replies) this.replies.set(k, v);
     this.recording = from.recording;
+    this.hints = from.hints;
   }
 
   /** The trial's logical clock, in seconds. */

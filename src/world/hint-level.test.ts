@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { client } from "../../test/support/world-test-helpers.js";
+import { defaultBankContent } from "../generate/default-bank.js";
+import { prepareTrialWorld } from "../run/replay-setup.js";
+import { EXAMPLE_WORLD as W } from "./example-world.js";
+import { fail, gradeHints, hintLevelFor } from "./reply.js";
+import { inProcessTransport } from "./transport.js";
+import { TrialWorld } from "./trial-world.js";
+
+/**
+ * Issue 16: error hints graded by difficulty. At easy and medium an error may name its fix (its
+ * `hint`); at hard it says what is wrong (code, message, the fault's own fields) and nothing more.
+ */
+describe("error hints by difficulty", () => {
+  it("a terse world drops the hint and keeps what is wrong; a full one keeps both", async () => {
+    for (const level of ["full", "terse"] as const) {
+      const trial = new TrialWorld(W, "seed-hints");
+      trial.hints = level;
+      const r = await client(inProcessTransport(trial))("GET", "/v3/valves");
+      expect(r.status).toBe(401);
+      expect(r.body.error).toBe("missing_token");
+      expect(r.body.message).toBe("this route needs a bearer token");
+      expect(r.headers["www-authenticate"]).toBe("Bearer");
+      if (level === "full") expect(r.body.hint).toContain(W.auth.token_path);
+      else expect(r.body).not.toHaveProperty("hint");
+      // The logged exchange is what the agent saw.
+      const logged = trial.log.events.at(-1);
+      expect(logged?.type === "exchange" && JSON.stringify(logged.response_body).includes("hint")).toBe(
+        level === "full",
+      );
+    }
+  });
+
+  it("drops the hint from the semantic problem too, so every error style and protocol loses it", () => {
+    const reply = fail(429, "rate_limited", "slow down", { hint: "wait 4 s", retry_after: 4 });
+    const terse = gradeHints("terse", reply);
+    expect(terse.problem?.extra).toEqual({ retry_after: 4 });
+    expect(terse.body).toEqual({ error: "rate_limited", message: "slow down", retry_after: 4 });
+    expect(gradeHints("full", reply)).toBe(reply);
+    expect(reply.problem?.extra.hint).toBe("wait 4 s");
+  });
+
+  it("follows the task's difficulty: hard tasks get terse worlds, easy and medium full ones", async () => {
+    expect(["easy", "medium", "hard"].map((d) => hintLevelFor(d as "easy"))).toEqual([
+      "full",
+      "full",
+      "terse",
+    ]);
+    const content = defaultBankContent();
+    for (const difficulty of ["medium", "hard"] as const) {
+      const task = content.tasks.find((t) => t.kind === "solo" && t.difficulty === difficulty);
+      const world = content.worlds.find((w) => w.id === task?.world);
+      if (!task || !world) throw new Error(`no ${difficulty} task`);
+      const trial = await prepareTrialWorld(world, task, "seed-hints");
+      expect(trial.hints, difficulty).toBe(difficulty === "hard" ? "terse" : "full");
+      expect(trial.fork().hints).toBe(trial.hints);
+    }
+  });
+});
