@@ -2,6 +2,7 @@ import type { BankContent, Manifest } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { CertificationLog } from "./certification-log.js";
 import { AXES } from "./story-state.js";
+import { worldStructureSection } from "./world-structure.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 
@@ -140,6 +141,7 @@ ${table(["mode", "chains"], Object.entries(s.chainByMode))}
 
 ${table(["kind:coupling", "tasks"], Object.entries(s.coupling))}
 
+${worldStructureSection(content.worlds)}
 ## Certification
 
 Every task passed the certification gates (${(content.gates ?? []).map((g) => `${g.name} ${g.version}`).join(", ") || "none recorded"}) before it was written.

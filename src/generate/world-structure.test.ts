@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { Rng } from "../bank/rng.js";
+import type { World } from "../bank/world-schema.js";
+import { buildWorld } from "./build-world.js";
+import { routeShape, worldStructure, worldStructureSection } from "./world-structure.js";
+import { FLEET_TELEMETRY } from "./worlds/fleet-telemetry.js";
+
+const fleet = buildWorld(FLEET_TELEMETRY, Rng.derive("seed-structure", "world:fleet")).world;
+
+/** The same world with every noun renamed: what the structural figure must not count as new. */
+function renamed(w: World): World {
+  const text = JSON.stringify(w)
+    .replace(/trucks/g, "barges")
+    .replace(/truck/g, "barge");
+  return { ...(JSON.parse(text) as World), id: "barge-telemetry" };
+}
+
+describe("the structural figure of the datasheet", () => {
+  it("counts a renaming as the same route graph and auth scheme", () => {
+    expect(worldStructure(renamed(fleet)).graph).toBe(worldStructure(fleet).graph);
+    expect(worldStructureSection([fleet, renamed(fleet)])).toContain(
+      "1 distinct route\ngraphs and 1 distinct auth schemes across 2 worlds",
+    );
+  });
+
+  it("counts a world with a nested sub-resource route as another graph", () => {
+    const [first] = fleet.routes;
+    if (!first) throw new Error("no routes");
+    const nested: World = {
+      ...fleet,
+      id: "nested",
+      routes: [...fleet.routes, { ...first, id: "nested_list", path: "/api/v3/trucks/{id}/trips/{trip}" }],
+    };
+    expect(routeShape(nested.routes.at(-1) as World["routes"][number])).toContain("/{2}");
+    expect(worldStructure(nested).graph).not.toBe(worldStructure(fleet).graph);
+    expect(worldStructureSection([fleet, nested])).toContain("2 distinct route\ngraphs");
+  });
+
+  it("reports each world's page cap, rows and short-lived scopes", () => {
+    const s = worldStructure(fleet);
+    expect(s.pagination).toBe("cursor, 16 a page, at most 25");
+    expect(s.rows).toBe(FLEET_TELEMETRY.collectionSize);
+    expect(s.auth).toContain("short-lived: trucks:audit 3 s");
+  });
+});

@@ -1,0 +1,104 @@
+import type { Route, World } from "../bank/world-schema.js";
+
+/** What one world is made of, nouns aside: the facts the datasheet compares across worlds. */
+export interface WorldStructure {
+  world: string;
+  /** The resource graph with every noun and base path taken out (see `routeShape`), as one string. */
+  graph: string;
+  auth: string;
+  pagination: string;
+  /** Rows of the largest paginated collection. */
+  rows: number;
+  idFormat: string;
+  versioning: string;
+  errors: string;
+}
+
+/**
+ * A route with its nouns taken out: method, action, status, how many path parameters, and the
+ * behaviours it carries. Two worlds that differ only in nouns and base paths give the same shapes.
+ *
+ * @example routeShape(route) // "GET get canonical /{1} view"
+ */
+export function routeShape(r: Route): string {
+  const params = (r.path.match(/\{[^}]+\}/g) ?? []).length;
+  const behaviours = [
+    r.pagination ? `paged:${r.pagination.style}` : "",
+    r.async_job ? "async" : "",
+    r.throttle ? "throttle" : "",
+    r.partial_write ? "partial" : "",
+    r.concurrency ? "concurrency" : "",
+    r.transient ? "transient" : "",
+    r.validator ? "validator" : "",
+    r.scopes.length ? "scoped" : "",
+    r.query_params?.length ? "filter" : "",
+  ].filter(Boolean);
+  return [r.method, r.action, r.status, `/{${params}}`, ...behaviours].join(" ");
+}
+
+/** A route graph without its pagination style: the structure a renaming cannot change. */
+const bareGraph = (w: World) =>
+  w.routes
+    .map((r) => routeShape(r).replace(/ paged:\w+/, " paged"))
+    .sort()
+    .join("\n");
+
+/**
+ * The structural facts of one world: its noun-free route graph, auth scheme, pagination, id
+ * format, versioning and error style.
+ *
+ * @example worldStructure(world).auth // "oauth2 client credentials + refresh; short-lived: valves:audit 4 s"
+ */
+export function worldStructure(w: World): WorldStructure {
+  const a = w.auth;
+  const short = Object.entries(a.scope_ttl_seconds ?? {})
+    .map(([s, n]) => `${s} ${n} s`)
+    .join(", ");
+  const auth = [
+    "oauth2 client credentials",
+    a.refresh ? " + refresh" : "",
+    `; token ${a.ttl_seconds ?? "∞"} s / ${a.ttl_calls} calls`,
+    short ? `; short-lived: ${short}` : "",
+  ].join("");
+  const paged = w.routes.filter((r) => r.pagination && r.status === "canonical");
+  const pg = paged[0]?.pagination;
+  const rows = Math.max(0, ...paged.map((r) => w.resources[r.resource]?.records.length ?? 0));
+  const idField = paged[0] ? w.resources[paged[0].resource]?.id_field : undefined;
+  const sample = idField ? String(w.resources[paged[0]?.resource ?? ""]?.records[0]?.[idField] ?? "") : "";
+  const versions = [...new Set(w.routes.map((r) => r.version))].sort();
+  return {
+    world: w.id,
+    graph: bareGraph(w),
+    auth,
+    pagination: pg
+      ? `${pg.style}, ${pg.page_size ?? "-"} a page, at most ${pg.max_page_size ?? "-"}`
+      : "none",
+    rows,
+    idFormat: sample.replace(/[0-9]/g, "9").replace(/[A-Z]/g, "A").replace(/[a-z]/g, "a"),
+    versioning: `path (${versions.join(", ")})`,
+    errors: w.errors ? `${w.errors.shape}${w.errors.code_case ? `/${w.errors.code_case}` : ""}` : "plain",
+  };
+}
+
+/**
+ * The datasheet section on world structure: one row per world, then the structural figure —
+ * how many distinct noun-free route graphs and auth schemes the worlds have. A bank of renamings
+ * shows one graph; worlds that differ in structure show several.
+ *
+ * @example worldStructureSection(content.worlds).includes("distinct route graphs")
+ */
+export function worldStructureSection(worlds: readonly World[]): string {
+  const rows = worlds.map(worldStructure);
+  const distinct = (f: (s: WorldStructure) => string) => new Set(rows.map(f)).size;
+  const shapes = new Set(worlds.flatMap((w) => w.routes.map(routeShape))).size;
+  return `## World structure
+
+| world | auth | pagination | rows | id format | versioning | errors |
+|---|---|---|---:|---|---|---|
+${rows.map((s) => `| ${s.world} | ${s.auth} | ${s.pagination} | ${s.rows} | \`${s.idFormat}\` | ${s.versioning} | ${s.errors} |`).join("\n")}
+
+Structural figure (nouns and base paths taken out of every route): ${distinct((s) => s.graph)} distinct route
+graphs and ${distinct((s) => s.auth.replace(/ \d+ s| \d+ calls|: \S+:audit/g, ""))} distinct auth schemes across ${worlds.length} worlds;
+${shapes} distinct route shapes in all, ${distinct((s) => s.pagination.split(",")[0] ?? "")} pagination styles, ${distinct((s) => s.pagination)} page-size settings, ${distinct((s) => s.idFormat)} id formats, ${distinct((s) => s.errors)} error styles.
+`;
+}
