@@ -4,6 +4,7 @@ import { Rng } from "../../bank/rng.js";
 import { inProcessTransport } from "../../world/transport.js";
 import { TrialWorld } from "../../world/trial-world.js";
 import { buildWorld } from "../build-world.js";
+import { defaultBankContent } from "../default-bank.js";
 import { WORLD_TEMPLATES } from "../worlds/index.js";
 import { MIN_LISTING_PAGES, seedAssets } from "./records.js";
 
@@ -67,5 +68,25 @@ describe("a world template whose collection fits in fewer pages", () => {
     expect(
       seedAssets({ ...small, collectionSize: small.collectionSize + 1 }, Rng.derive("s", "ok")),
     ).toHaveLength(small.collectionSize + 1);
+  });
+});
+
+describe("the pagination tasks of the default bank", () => {
+  it("each have an answer record beyond the first page at the cap, so one page never passes", () => {
+    const tasks = defaultBankContent().tasks.filter(
+      (t) => t.kind === "solo" && t.axes.includes("pagination"),
+    );
+    expect(tasks.length).toBeGreaterThanOrEqual(25);
+    for (const task of tasks) {
+      const pages = task.golden.filter(
+        (s) => s.op === "execute" && /[?&](limit|per_page)=/.test(s.request.url),
+      );
+      expect(pages.length, task.id).toBeGreaterThanOrEqual(MIN_LISTING_PAGES);
+      // The last page a record is read from (not a cursor) is a later one.
+      const lastRead = pages.findLastIndex(
+        (s) => s.op === "execute" && Object.values(s.capture).some((p) => /^[\w-]+\.\d+\.\w+$/.test(p)),
+      );
+      expect(lastRead, task.id).toBeGreaterThan(0);
+    }
   });
 });
