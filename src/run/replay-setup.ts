@@ -21,8 +21,9 @@ import type { ToolRunner } from "./trial-session.js";
  */
 export async function prepareTrialWorld(world: World, task: Task, seed: string): Promise<TrialWorld> {
   const trial = new TrialWorld(world, seed);
-  // A hard task's errors say what is wrong, not how to fix it; the storyline replay reads no hint.
-  trial.hints = hintLevelFor(task.difficulty);
+  // A hard solo task's errors say what is wrong, not how to fix it; a chain mixes its segments'
+  // difficulties, so it keeps every hint. The storyline replay reads no hint.
+  trial.hints = task.kind === "solo" ? hintLevelFor(task.difficulty) : "full";
   if (task.setup.length === 0) return trial;
   // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
   trial.recording = false;

@@ -40,7 +40,7 @@ describe("error hints by difficulty", () => {
     expect(reply.problem?.extra.hint).toBe("wait 4 s");
   });
 
-  it("follows the task's difficulty: hard tasks get terse worlds, easy and medium full ones", async () => {
+  it("follows a solo task's difficulty: hard ones get terse worlds, easy and medium full ones", async () => {
     expect(["easy", "medium", "hard"].map((d) => hintLevelFor(d as "easy"))).toEqual([
       "full",
       "full",
@@ -55,5 +55,10 @@ describe("error hints by difficulty", () => {
       expect(trial.hints, difficulty).toBe(difficulty === "hard" ? "terse" : "full");
       expect(trial.fork().hints).toBe(trial.hints);
     }
+    // A chain mixes its segments' difficulties: it keeps every hint whatever its label.
+    const chain = content.tasks.find((t) => t.kind === "chain" && t.difficulty === "hard");
+    const chainWorld = content.worlds.find((w) => w.id === chain?.world);
+    if (!chain || !chainWorld) throw new Error("no hard chain");
+    expect((await prepareTrialWorld(chainWorld, chain, "seed-hints")).hints).toBe("full");
   });
 });
