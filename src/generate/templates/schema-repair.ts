@@ -226,6 +226,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
             message: first,
           },
         ],
+        premises: [{ kind: "spec_body", method: "POST", path: url, fields: Object.keys(snake) }],
       });
     },
   };
