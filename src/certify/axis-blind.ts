@@ -1,5 +1,5 @@
-import { valuesAtPath } from "../bank/key-path.js";
 import type { JsonValue } from "../bank/json.js";
+import { valuesAtPath } from "../bank/key-path.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Axis, GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
@@ -143,9 +143,14 @@ function onePage(
       }
     }
     indexes.forEach((i, n) => {
-      out[i] = n === 0 ? { ...first, request: { ...first.request, url: `${pathOf(first.request.url)}?${query}` }, capture } : null;
+      out[i] =
+        n === 0
+          ? { ...first, request: { ...first.request, url: `${pathOf(first.request.url)}?${query}` }, capture }
+          : null;
     });
-    what.push(`one page of ${pathOf(first.request.url)} at ${style.style === "offset" || style.style === "cursor" ? "limit" : "per_page"}=${max}`);
+    what.push(
+      `one page of ${pathOf(first.request.url)} at ${style.style === "offset" || style.style === "cursor" ? "limit" : "per_page"}=${max}`,
+    );
   }
   return { steps: out.filter((s): s is GoldenStep => s !== null), renames: [], what };
 }
@@ -155,7 +160,8 @@ function neverRemint(ctx: BlindContext, range: GoldenStep[], start: number): Bli
   const earlier = ctx.steps.slice(0, start).filter(isMint).at(-1);
   const mints = range.filter(isMint);
   const kept = earlier ?? mints[0];
-  if (!kept || (isExecute(kept) && mints.length <= (earlier ? 0 : 1))) return { steps: range, renames: [], what: [] };
+  if (!kept || (isExecute(kept) && mints.length <= (earlier ? 0 : 1)))
+    return { steps: range, renames: [], what: [] };
   const keptCaptures = isExecute(kept) ? kept.capture : {};
   const renames: Array<[string, string]> = [];
   const dropped = mints.filter((m) => m !== kept);
@@ -221,7 +227,9 @@ function clientCall(
     const sends = range
       .map((s, i) => ({ s, i }))
       .filter(({ s, i }) => isExecute(s) && !used.has(i) && pathOf(at(i)?.url ?? "") === path);
-    const first = sends.find(({ s }) => (s as Execute).request.method === p.method) ?? sends.find(({ s }) => (s as Execute).request.method !== "GET");
+    const first =
+      sends.find(({ s }) => (s as Execute).request.method === p.method) ??
+      sends.find(({ s }) => (s as Execute).request.method !== "GET");
     if (!first) continue;
     // The client never repairs its call: wherever the golden sent the repaired form, it resends its own.
     const targets = sends.filter(
@@ -229,7 +237,9 @@ function clientCall(
     );
     for (const { s, i } of targets) {
       const step = s as Execute;
-      const auth = Object.entries(step.request.headers ?? {}).filter(([k]) => k.toLowerCase() === "authorization");
+      const auth = Object.entries(step.request.headers ?? {}).filter(
+        ([k]) => k.toLowerCase() === "authorization",
+      );
       out[i] = {
         ...step,
         request: {
@@ -262,13 +272,18 @@ function noReread(ctx: BlindContext, range: GoldenStep[], start: number): BlindS
     }
     if (i < start) continue;
     const reader = steps[k];
-    if (isExecute(reader) && isExecute(s)) steps[k] = { ...reader, capture: { ...reader.capture, ...s.capture } };
+    if (isExecute(reader) && isExecute(s))
+      steps[k] = { ...reader, capture: { ...reader.capture, ...s.capture } };
     dropped.add(i);
     what.push(`GET ${ex.url} not read again`);
   }
   // Captures moved onto an earlier read: the rewrite of the segment owning it sees them (it runs later).
   for (let k = 0; k < start; k++) ctx.steps[k] = steps[k] as GoldenStep;
-  return { steps: steps.slice(start, start + range.length).filter((_, i) => !dropped.has(start + i)), renames: [], what };
+  return {
+    steps: steps.slice(start, start + range.length).filter((_, i) => !dropped.has(start + i)),
+    renames: [],
+    what,
+  };
 }
 
 function skipJobSteps(
@@ -286,4 +301,3 @@ function skipJobSteps(
   });
   return { steps, renames: [], what };
 }
-

@@ -29,7 +29,10 @@ function segmentAxes(bank: Bank, task: Task): Axis[] {
 /** The `call` premises of the solo subtask at `position` (what its ticket quotes). */
 function premisesAt(bank: Bank, task: Task, position: number) {
   if (task.kind === "solo") return task.premises ?? [];
-  return bank.tasks.find((t) => t.kind === "solo" && t.world === task.world && t.positions[0] === position)?.premises ?? [];
+  return (
+    bank.tasks.find((t) => t.kind === "solo" && t.world === task.world && t.positions[0] === position)
+      ?.premises ?? []
+  );
 }
 
 /**
@@ -50,7 +53,13 @@ export function axisBlindVariant(
   const answerAt = task.golden.findIndex((s) => s.op === "answer");
   const segments = split?.success
     ? split.data
-    : [{ position: task.positions[0] as number, start: 0, end: answerAt < 0 ? task.golden.length : answerAt }];
+    : [
+        {
+          position: task.positions[0] as number,
+          start: 0,
+          end: answerAt < 0 ? task.golden.length : answerAt,
+        },
+      ];
   const axes = segmentAxes(bank, task);
   const steps = [...task.golden];
   const what: string[] = [];
@@ -97,7 +106,10 @@ export async function axisNecessityFindings(
   const variant = axisBlindVariant(bank, task, seen);
   if (!variant.success) return fail("unsplit", variant.error);
   if (variant.what.length === 0)
-    return fail(axes, `an agent blind to ${axes} plays the golden unchanged: the task does not need the skill`);
+    return fail(
+      axes,
+      `an agent blind to ${axes} plays the golden unchanged: the task does not need the skill`,
+    );
   const agent = scripted(bank, `axis-blind-${axes}`, async (session) => {
     await playAndAnswer(session, task, variant.steps);
   });

@@ -9,7 +9,17 @@ import { type CertifyReport, GATE_NAMES } from "./certify-schema.js";
 export function formatCertifyReport(report: CertifyReport): string {
   const rows = GATE_NAMES.flatMap((name) => {
     const g = report.gates[name];
-    return g ? [[g.hard ? name : `${name} (soft)`, String(g.checked), String(g.passed), String(g.failed), g.first_failure ?? "-"]] : [];
+    return g
+      ? [
+          [
+            g.hard ? name : `${name} (soft)`,
+            String(g.checked),
+            String(g.passed),
+            String(g.failed),
+            g.first_failure ?? "-",
+          ],
+        ]
+      : [];
   });
   const head = ["gate", "checked", "passed", "failed", "first failure"];
   const widths = head

@@ -1,5 +1,6 @@
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import { AXIS_NECESSITY_HARD, AXIS_NECESSITY_VERSION, axisNecessityFindings } from "./axis-necessity.js";
 import type { CertifyOptions, TaskFindings } from "./certify-bank.js";
 import { type GateFailure, type GateName, type GateReport, gateReport } from "./certify-schema.js";
 import { CHAIN_REPLAY_VERSION, chainReplayFindings } from "./chain-replay.js";
@@ -11,7 +12,6 @@ import {
   exploitFindings,
 } from "./exploit-audit.js";
 import { EXPLOITS } from "./exploits/index.js";
-import { AXIS_NECESSITY_HARD, AXIS_NECESSITY_VERSION, axisNecessityFindings } from "./axis-necessity.js";
 import { LEAK_VERSION, leakFindings } from "./leak.js";
 import { PREMISES_VERSION, premiseFindings } from "./premises.js";
 import { SOLVABILITY_VERSION, solvabilityFindings } from "./solvability.js";

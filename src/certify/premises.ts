@@ -35,7 +35,10 @@ export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailu
     if (premise.kind === "spec_body") {
       const hit = routeFor(world, premise.method, premise.path);
       if (!hit) {
-        fail("spec_body:no_route", `the ticket names ${premise.method} ${premise.path}, which the spec does not document`);
+        fail(
+          "spec_body:no_route",
+          `the ticket names ${premise.method} ${premise.path}, which the spec does not document`,
+        );
         continue;
       }
       const properties = (requestBodySchema(world, hit.route).properties ?? {}) as Record<string, JsonValue>;
@@ -55,9 +58,15 @@ export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailu
     if (got.status !== premise.status)
       fail("call:status", `the ticket says ${what} got ${premise.status}, the world answers ${got.status}`);
     else if (premise.error !== undefined && seen?.code !== said.code)
-      fail("call:error", `the ticket says ${what} got error ${said.code}, the world answers ${seen?.code ?? "no error"}`);
+      fail(
+        "call:error",
+        `the ticket says ${what} got error ${said.code}, the world answers ${seen?.code ?? "no error"}`,
+      );
     else if (premise.message !== undefined && seen?.message !== said.message)
-      fail("call:message", `the ticket quotes ${what}'s error as "${said.message}", the world says "${seen?.message}"`);
+      fail(
+        "call:message",
+        `the ticket quotes ${what}'s error as "${said.message}", the world says "${seen?.message}"`,
+      );
     else if (premise.error !== undefined && !task.ticket.includes(said.code))
       fail("call:unquoted", `the ticket does not quote the error code ${said.code} it declares for ${what}`);
     else if (premise.message !== undefined && !task.ticket.includes(said.message))
@@ -94,7 +103,9 @@ async function worldSender(bank: Bank, world: World, task: Task): Promise<Sender
     return String((r.body as { access_token?: unknown } | null)?.access_token);
   };
   const stale = resolveCanaries(task.workspace.vault.access_token ?? null, seed);
-  const anyRead = world.routes.find((r) => r.status === "canonical" && r.action === "list" && !r.path.includes("{"));
+  const anyRead = world.routes.find(
+    (r) => r.status === "canonical" && r.action === "list" && !r.path.includes("{"),
+  );
   return async (premise) => {
     let token = typeof stale === "string" ? stale : null;
     if (premise.token !== "stale") token = await mint();

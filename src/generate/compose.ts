@@ -49,7 +49,13 @@ function premisesOf(sub: Subtask & { probes?: readonly Probe[]; premises?: reado
   premises?: Premise[];
 } {
   const premises: Premise[] = [
-    ...(sub.probes ?? []).map((p): Premise => ({ kind: "call", ...(p as Omit<Probe, "body">), ...(p.body ? { body: p.body as Record<string, JsonValue> } : {}) })),
+    ...(sub.probes ?? []).map(
+      (p): Premise => ({
+        kind: "call",
+        ...(p as Omit<Probe, "body">),
+        ...(p.body ? { body: p.body as Record<string, JsonValue> } : {}),
+      }),
+    ),
     ...(sub.premises ?? []),
   ];
   return premises.length > 0 ? { premises } : {};
