@@ -17,17 +17,16 @@ export interface WorldShape {
 }
 
 /**
- * The default shape, the size of the published 1.0 bank: 13 worlds, 241 solo subtasks and 226
- * chains. Nine worlds run 20 positions with chains 1to2..1to20 (171 chains); four shorter worlds
- * run 15, 15, 15 and 16 positions with chains up to 1to14, 1to14, 1to15 and 1to16 (55 chains): in
- * the two shortest the final position is solo-only.
+ * The default shape, the size and chain-length histogram of the published 1.0 bank: 13 worlds,
+ * 241 solo subtasks and 226 chains, 13 at each length 2-5, 12 at each 6-14 and 11 at each 15-20.
+ * Eleven worlds run 20 positions with chains 1to2..1to20 (209 chains); one runs 14 positions with
+ * chains up to 1to14 (13); one runs 7 positions, every axis once, with chains up to 1to5 (4): its
+ * last two positions are solo-only.
  */
 export const DEFAULT_SHAPE: readonly WorldShape[] = [
-  ...Array.from({ length: 9 }, () => ({ positions: 20, maxChain: 20 })),
-  { positions: 15, maxChain: 14 },
-  { positions: 15, maxChain: 14 },
-  { positions: 15, maxChain: 15 },
-  { positions: 16, maxChain: 16 },
+  ...Array.from({ length: 11 }, () => ({ positions: 20, maxChain: 20 })),
+  { positions: 14, maxChain: 14 },
+  { positions: 7, maxChain: 5 },
 ];
 
 export interface GenerateOptions {
