@@ -1,13 +1,20 @@
 import type { BankContent } from "../bank/bank.js";
 import { Rng } from "../bank/rng.js";
 import type { Subtask, Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { buildStoryline, type Redraw, type Storyline, type StorylineOptions } from "./storyline.js";
+import { measuredDifficulty, taskFeatures } from "./task-features.js";
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";
+
+/** A task labelled by the published rule over its measured features, not its template's say-so. */
+function measured(task: Task, world: World): Task {
+  return { ...task, difficulty: measuredDifficulty(taskFeatures(task, world)) };
+}
 export const DEFAULT_SEED = "apiflow-1";
 
 /** One world's share of the bank: storyline length and the longest chain built over it. */
@@ -108,7 +115,12 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
     options.inspect?.(built, story);
     worlds.push(built.world);
     for (let k = 1; k <= shape.positions; k++) {
-      tasks.push(composeSolo(template.id, story.subtasks, k, story.workspaces[k - 1] as Task["workspace"]));
+      tasks.push(
+        measured(
+          composeSolo(template.id, story.subtasks, k, story.workspaces[k - 1] as Task["workspace"]),
+          built.world,
+        ),
+      );
     }
     const version = /\/(v\d+)/.exec(template.base)?.[1] ?? "v3";
     const intro = (n: number) =>
@@ -120,11 +132,14 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
       ])} Throughout, stay on the current ${version} routes: no deprecated or ${template.lookalike.audience} routes.`;
     for (let n = 2; n <= shape.maxChain; n++) {
       tasks.push(
-        composeChain(template.id, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
-          mode: chainMode(story.subtasks.slice(0, n), storyRng),
-          intro: intro(n),
-          steps: story.subtasks.map((s) => s.brief),
-        }),
+        measured(
+          composeChain(template.id, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
+            mode: chainMode(story.subtasks.slice(0, n), storyRng),
+            intro: intro(n),
+            steps: story.subtasks.map((s) => s.brief),
+          }),
+          built.world,
+        ),
       );
     }
   }
