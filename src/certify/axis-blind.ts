@@ -15,8 +15,6 @@ export interface BlindContext {
   seen: ReadonlyMap<number, ExchangeEvent>;
   /** The client's calls the segment's ticket quotes (its `call` premises). */
   premises: readonly Premise[];
-  /** The vault variable holding a (stale) token the task starts with, if any. */
-  vaultToken?: string;
 }
 
 /** A segment rewritten without its axis's skill: the new steps for `[start, end)`, and why. */
@@ -38,9 +36,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  *
  * - pagination: every listing walk is one request for the first page at the largest page size the
  *   route allows; a record the walk took from beyond that page is replaced by the page's first;
- * - auth: never re-mints or refreshes: a session that starts with a token in the vault keeps
- *   sending it; otherwise a mint after the session's first token is dropped and its token replaced
- *   by the earlier one;
+ * - auth: never re-mints or refreshes: a mint after the session's first token is dropped and its
+ *   token replaced by the earlier one;
  * - discovery: each call goes to the first documented route of its resource and action, without
  *   undocumented query parameters;
  * - schema_repair: the call the ticket quotes is sent as the client sent it (its body unchanged),
@@ -162,20 +159,11 @@ function neverRemint(ctx: BlindContext, range: GoldenStep[], start: number): Bli
   const isMint = (s: GoldenStep) => isMintStep(ctx.world, s);
   const earlier = ctx.steps.slice(0, start).filter(isMint).at(-1);
   const mints = range.filter(isMint);
-  const renames: Array<[string, string]> = [];
-  // A session that starts with a token in the vault never mints: it keeps sending that token.
-  if (!earlier && ctx.vaultToken && mints.length > 0) {
-    const vault = ctx.vaultToken;
-    for (const m of mints)
-      for (const [name, path] of Object.entries(isExecute(m) ? m.capture : {}))
-        if (path === "access_token") renames.push([name, vault]);
-    const steps = range.filter((s) => !mints.includes(s)).map((s) => renameStep(s, renames));
-    return { steps, renames, what: [`the vault's token kept, ${mints.length} mint(s) dropped`] };
-  }
   const kept = earlier ?? mints[0];
   if (!kept || (isExecute(kept) && mints.length <= (earlier ? 0 : 1)))
     return { steps: range, renames: [], what: [] };
   const keptCaptures = isExecute(kept) ? kept.capture : {};
+  const renames: Array<[string, string]> = [];
   const dropped = mints.filter((m) => m !== kept);
   for (const m of dropped)
     for (const [name, path] of Object.entries(isExecute(m) ? m.capture : {})) {

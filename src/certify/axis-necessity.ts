@@ -62,16 +62,12 @@ export function axisBlindVariant(
       ];
   const axes = segmentAxes(bank, task);
   const steps = [...task.golden];
-  const vaultToken = Object.entries(task.workspace.vault).find(
-    ([, v]) => typeof v === "string" && v.startsWith(world.auth.token_prefix),
-  )?.[0];
-  const vault = vaultToken ? { vaultToken } : {};
   const what: string[] = [];
   // Last segment first: the steps before a segment keep their golden indexes (and exchanges).
   for (let k = segments.length - 1; k >= 0; k--) {
     const seg = segments[k] as { position: number; start: number; end: number };
     const axis = axes[k] as Axis;
-    const ctx = { world, steps, seen, premises: premisesAt(bank, task, seg.position), ...vault };
+    const ctx = { world, steps, seen, premises: premisesAt(bank, task, seg.position) };
     const blind = blindSegment(axis, ctx, seg.start, seg.end);
     const after = steps.slice(seg.end).map((s) => renameStep(s, blind.renames));
     steps.splice(seg.start, steps.length - seg.start, ...blind.steps, ...after);
