@@ -27,6 +27,8 @@ export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailu
   const premises = task.premises ?? [];
   if (premises.length === 0) return [];
   const world = worldOf(bank, task);
+  // A GraphQL/MCP variant quotes its REST original's calls: they are checked on the REST world.
+  if ((world.protocol ?? "rest") !== "rest") return [];
   const failures: GateFailure[] = [];
   const fail = (check: string, message: string) => failures.push({ task_id: task.id, check, message });
   const calls = premises.filter((p) => p.kind === "call");
