@@ -93,7 +93,10 @@ export function gradeAnswerField(spec: AnswerFieldSpec, card: Record<string, unk
  *   '```json\n{"status": "Committed "}\n```') // → { card_found: true, passed: true, fields: [...] }
  */
 export function gradeAnswerCard(fields: readonly AnswerFieldSpec[], finalMessage: string): AnswerCardGrade {
-  const card = extractAnswerCard(finalMessage);
+  const card = extractAnswerCard(
+    finalMessage,
+    fields.map((f) => f.field),
+  );
   const data = card.success ? card.data : null;
   const grades = fields.map((spec) => gradeAnswerField(spec, data));
   const result: AnswerCardGrade = {
