@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { trial } from "../../../test/support/test-records.js";
-import { bufferIo } from "../io.js";
-import { runCli } from "../program.js";
 import { EXIT_COST_LIMIT, EXIT_UNSCORED, runExitCode } from "./run.js";
 
 describe("apiflow run's exit code", () => {
@@ -23,20 +21,5 @@ describe("apiflow run's exit code", () => {
       expect(runExitCode({ records: unscored, refused: [], costLimitReached })).toBe(1);
       expect(runExitCode({ records: scored, refused: ["m"], costLimitReached })).toBe(1);
     }
-  });
-
-  it("is listed, each code, in `apiflow run --help`", async () => {
-    const io = bufferIo({});
-    expect(await runCli(["run", "--help"], io)).toBe(0);
-    const help = io.out();
-    for (const line of [
-      /^ {2}0 {2}every trial of the grid ran and was scored$/m,
-      /^ {2}1 {2}some trial ended unscored/m,
-    ]) {
-      expect(help).toMatch(line);
-    }
-    expect(help).toMatch(/^ {2}2 {2}usage error/m);
-    expect(help).toMatch(/^ {2}3 {2}--cost-limit stopped the run/m);
-    expect(help).toMatch(/^ 70 {2}internal error/m);
   });
 });

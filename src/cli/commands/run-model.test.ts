@@ -196,6 +196,9 @@ describe("apiflow run --model through the real openai-compatible provider", () =
       /ERR .*\[provider_error\] provider error \(not scored\): server after 2 attempts/,
     );
     expect(io.out()).toMatch(/0\/1 trials passed \(1 unscored/);
+    // A model the price table does not know costs "unpriced", not $0.00.
+    expect(io.out()).toMatch(/; unpriced; /);
+    expect(io.out()).not.toContain("$0.00");
     for (const f of filesUnder(out)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
     expect(io.out() + io.err()).not.toContain(SECRET);
     expect(io.out()).toContain("[redacted]");
@@ -306,6 +309,7 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     expect(await runCli([...args, ...common], io2)).toBe(0);
     expect(io2.out()).toMatch(/\(1 trials resumed/);
     expect(io2.out()).toMatch(/8\/8 trials passed/);
+    expect(io2.out()).toMatch(/; \$\d+\.\d\d; /);
     const secondCalls = server.requests - firstCalls;
     // The trial stored by the first run was not run again: same row, same transcript file.
     expect(

@@ -292,6 +292,8 @@ function printRun(
   const passed = records.filter((r) => r.outcome === "pass").length;
   const unscored = records.filter((r) => r.passed === null).length;
   const cost = records.reduce((s, r) => s + (r.cost_usd ?? 0), 0);
+  // Trials of a model the price table does not know: their cost is unknown, never $0.00.
+  const unpriced = records.filter((r) => r.cost_usd === null).length;
   if (how.json) {
     io.stdout(
       `${JSON.stringify({
@@ -315,6 +317,7 @@ function printRun(
           refused,
           cost_limit_reached: costLimitReached,
           cost_usd: cost,
+          unpriced_trials: unpriced,
           bank: bank.manifest.content_hash,
           salt,
           out: runDir,
@@ -332,7 +335,7 @@ function printRun(
   if (costLimitReached)
     lines.push(`cost limit reached: ${notRun} trials not run; rerun with a higher --cost-limit to continue`);
   lines.push(
-    `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; salt ${salt}; $${cost.toFixed(2)}; ${runDir})`,
+    `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; salt ${salt}; ${costText(cost, unpriced)}; ${runDir})`,
   );
   io.stdout(`\n${lines.join("\n")}\n`);
 }
@@ -464,6 +467,12 @@ Exit codes:
   2  usage error: a bad flag, an unreadable bank, a run directory pinned to other settings
   3  --cost-limit stopped the run: some trials were not run (rerun with a higher limit to go on)
  70  internal error (a bug in apiflow)`;
+
+/** `$1.23`, or `unpriced` when no trial's price is known, or `$1.23 + 4 unpriced trials`. */
+function costText(cost: number, unpriced: number): string {
+  if (unpriced === 0) return `$${cost.toFixed(2)}`;
+  return cost === 0 ? "unpriced" : `$${cost.toFixed(2)} + ${unpriced} unpriced trials`;
+}
 
 /** The line for a model whose first trials were all refused with 401/403. */
 function refusalLine(agents: readonly RunAgent[], name: string): string {
