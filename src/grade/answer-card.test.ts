@@ -80,15 +80,32 @@ describe("extractAnswerCard", () => {
       }
     });
 
-    it("a full tie (declared fields and other keys) goes to the last block", () => {
+    it("a full tie (declared fields and other keys) goes to the last block when the cards agree", () => {
       const text = [
-        fence('{"run_id": "RUN-1", "status": "draft", "x": 1}'),
+        fence('{"run_id": "RUN-2", "status": "confirmed", "x": 1}'),
         fence('{"run_id": "RUN-2", "status": "confirmed", "y": 2}'),
       ].join("\n");
       expect(extractAnswerCard(text, declared)).toEqual({
         success: true,
         data: { run_id: "RUN-2", status: "confirmed", y: 2 },
       });
+    });
+
+    it("cards of one shape that disagree hedge: no card, whichever holds the right value", () => {
+      // The exploit audit's every-plausible-value: one card per candidate, then a card of lists.
+      const text = [
+        fence('{"run_id": "RUN-1", "status": "confirmed"}'),
+        fence('{"run_id": "RUN-2", "status": "confirmed"}'),
+        fence('{"run_id": ["RUN-1", "RUN-2"], "status": ["confirmed"], "notes": "any of these"}'),
+      ].join("\n");
+      const r = extractAnswerCard(text, declared);
+      expect(r.success).toBe(false);
+      if (!r.success) {
+        expect(r.error.code).toBe("card-ambiguous");
+        expect(r.error.message).toBe(
+          "blocks 1 and 2 are both cards and disagree on 'run_id': one answer per message",
+        );
+      }
     });
 
     it("when no block holds a declared field, the last block is the card (or why there is none)", () => {

@@ -31,6 +31,10 @@ import type { TranscriptMessage } from "../trial/transcript-schema.js";
  *    ```` ``` ````, ```` ```JSON ````, ```` ```jsonc ```` blocks and JSON outside any fence are not
  *    cards (the sample's bare blocks all precede a ```` ```json ```` block; the prose `{...}` in
  *    five card-less messages holds none of the fields).
+ *    Several cards of that one shape (the same declared fields, as many other keys) that disagree
+ *    on a declared value hedge between answers: the message has no card (`card-ambiguous`), so
+ *    writing one card per plausible value never passes. Repeating one card is fine. The sample has
+ *    no such message (its tied blocks agree).
  * 5. A block that does not parse still holds the keys written in it (a quoted name before a
  *    colon), so a card broken by a trailing comma is still the card, and unreadable: the
  *    message then has no card, rather than the quoted response body before it being graded as
@@ -42,7 +46,7 @@ import type { TranscriptMessage } from "../trial/transcript-schema.js";
  */
 
 /** Why a final message yields no answer card (stable codes). */
-export type AnswerCardErrorCode = "no-json-block" | "card-not-json" | "card-not-object";
+export type AnswerCardErrorCode = "no-json-block" | "card-not-json" | "card-not-object" | "card-ambiguous";
 
 export interface AnswerCardError {
   code: AnswerCardErrorCode;
@@ -73,7 +77,9 @@ export function extractAnswerCard(
     return fail("no-json-block", "the final message has no ```json fenced block");
   }
   const fields = new Set(declaredFields);
-  let best: { index: number; parsed: AnswerCardResult; declared: number; others: number } | undefined;
+  type Candidate = { index: number; parsed: AnswerCardResult; declared: number; others: number };
+  let best: Candidate | undefined;
+  const candidates: Candidate[] = [];
   bodies.forEach((body, index) => {
     const parsed = parseBlock(body, index === bodies.length - 1 ? "the last" : `block ${index + 1} of the`);
     // A block that does not parse counts its keys as written; a value that is no object, none.
@@ -85,6 +91,7 @@ export function extractAnswerCard(
     let declared = 0;
     for (const field of fields) if (keys.includes(field)) declared++;
     const others = keys.length - declared;
+    candidates.push({ index, parsed, declared, others });
     // `<=` on the other keys: a later block wins a full tie.
     if (
       declared > 0 &&
@@ -95,7 +102,25 @@ export function extractAnswerCard(
       best = { index, parsed, declared, others };
     }
   });
-  return best?.parsed ?? parseBlock(bodies.at(-1) ?? "", "the last");
+  if (best === undefined) return parseBlock(bodies.at(-1) ?? "", "the last");
+  const card = best.parsed;
+  const { declared, others } = best;
+  // Two cards of one shape that disagree on a declared field: the message hedges between answers.
+  if (card.success) {
+    for (const rival of candidates) {
+      if (rival.declared !== declared || rival.others !== others || !rival.parsed.success) continue;
+      const theirs = rival.parsed.data;
+      const differs = [...fields].find(
+        (f) => Object.hasOwn(card.data, f) && JSON.stringify(theirs[f]) !== JSON.stringify(card.data[f]),
+      );
+      if (differs !== undefined)
+        return fail(
+          "card-ambiguous",
+          `blocks ${rival.index + 1} and ${best.index + 1} are both cards and disagree on '${differs}': one answer per message`,
+        );
+    }
+  }
+  return card;
 }
 
 /** One ```json block's body as a card, or why it is none (`where` names the block). */

@@ -57,7 +57,10 @@ export type FieldGrade = z.infer<typeof FieldGradeSchema>;
 export const AnswerCardGradeSchema = z.object({
   card_found: z.boolean(),
   card_error: z
-    .object({ code: z.enum(["no-json-block", "card-not-json", "card-not-object"]), message: z.string() })
+    .object({
+      code: z.enum(["no-json-block", "card-not-json", "card-not-object", "card-ambiguous"]),
+      message: z.string(),
+    })
     .optional(),
   fields: z.array(FieldGradeSchema),
   /** Every field passed (and there is at least a card when any field is asked for). */
