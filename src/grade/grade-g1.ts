@@ -122,7 +122,13 @@ interface PreparedWorkspaceValue {
   missing: string;
 }
 
-type PreparedPredicate = PreparedDataFlow | PreparedCall | PreparedWorkspaceValue;
+/** A kind this grader does not grade yet: it fails, saying so. */
+interface PreparedUngraded {
+  kind: "ungraded";
+  predicate: Extract<G1Predicate, { kind: "call_count" | "order" | "end_state" }>;
+}
+
+type PreparedPredicate = PreparedDataFlow | PreparedCall | PreparedWorkspaceValue | PreparedUngraded;
 
 interface PreparedConstraint {
   constraint: ForbidConstraint;
@@ -197,6 +203,10 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         missing: `no variable ${predicate.name} was stored in ${scopes.join(" or ")} scope`,
       };
     }
+    case "call_count":
+    case "order":
+    case "end_state":
+      return { kind: "ungraded", predicate };
   }
 }
 
@@ -235,6 +245,8 @@ function gradePrepared(
   trialSeed: string,
 ): G1Result {
   switch (prepared.kind) {
+    case "ungraded":
+      return g1Result(prepared.predicate, false, undefined, `${prepared.predicate.kind} is not graded yet`);
     case "call": {
       const { predicate, method } = prepared;
       const matches = log.urlMatches(prepared.url);
