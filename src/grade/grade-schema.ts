@@ -32,6 +32,8 @@ export const ConstraintResultSchema = z.strictObject({
   detail: z.string(),
   explain: z.string(),
   segment: z.number().int().positive().optional(),
+  /** The ticket requirement the constraint holds, when it names one. */
+  requirement: z.string().optional(),
 });
 export type ConstraintResult = z.infer<typeof ConstraintResultSchema>;
 
