@@ -113,7 +113,15 @@ export function explainVerdict(input: GradeInput, grade: TrialGrade = gradeTrial
   grader.g1.forEach((predicate, i) => {
     const result = grade.g1[i];
     if (!result) return;
-    const holds = (k: number) => gradeG1Predicate(predicate, events.slice(0, k), card, trialSeed).passed;
+    const holds = (k: number) =>
+      gradeG1Predicate(
+        predicate,
+        events.slice(0, k),
+        card,
+        trialSeed,
+        input.finalRecords,
+        input.removedRecords,
+      ).passed;
     const evidence = turningPoint(events, result.passed, holds);
     evidence.push(...predicateDetail(predicate, events, result.value, result.passed));
     predicates.push({

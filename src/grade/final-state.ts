@@ -63,9 +63,10 @@ export function describeRecord(selector: RecordSelector, trialSeed: string): str
 
 /**
  * An expected value for one trial: canary references minted from the seed, record references read
- * from the final state (the `field` of the one record the selector picks). A record reference with
- * no record, with several, or without final records is unresolved, and the reason names the record
- * the grader meant.
+ * from the final state (the `field` of the one record the selector picks among the records at the
+ * end; when none is left, among the records deleted during the trial — the run opened, then
+ * superseded — the last one deleted). A record reference with no record, with several live ones,
+ * or without final records is unresolved, and the reason names the record the grader meant.
  *
  * @example resolveExpected({ $record: { resource: "runs", where: { sample_id: "S-12" } }, field: "run_id" }, seed, records)
  * // → { ok: true, value: "RUN-5KRT67" }
@@ -74,11 +75,14 @@ export function resolveExpected(
   value: unknown,
   trialSeed: string,
   records: FinalRecords | undefined,
+  removed?: FinalRecords,
 ): Resolved {
   if (!isRecordRef(value)) return { ok: true, value: resolveCanaries(value, trialSeed) };
   const meant = `the ${value.field} of ${describeRecord(value.$record, trialSeed)}`;
   if (!records) return { ok: false, reason: `${meant} is unknown: the world's final records were not kept` };
-  const picked = selectRecords(value.$record, records, trialSeed);
+  let picked = selectRecords(value.$record, records, trialSeed);
+  // None left at the end: the record may have been deleted later on (opened, then superseded).
+  if (picked.length === 0 && removed) picked = selectRecords(value.$record, removed, trialSeed).slice(-1);
   if (picked.length === 0) return { ok: false, reason: `${meant}: no such record at the end of the trial` };
   if (picked.length > 1)
     return { ok: false, reason: `${meant}: ${picked.length} records match at the end of the trial, not one` };

@@ -41,8 +41,12 @@ export function gradeG1Predicate(
   card: Record<string, unknown> | null,
   trialSeed: string,
   finalRecords?: FinalRecords,
+  removedRecords?: FinalRecords,
 ): G1Result {
-  return gradePrepared(preparePredicate(predicate), new TrialContext(events, card, trialSeed, finalRecords));
+  return gradePrepared(
+    preparePredicate(predicate),
+    new TrialContext(events, card, trialSeed, finalRecords, removedRecords),
+  );
 }
 
 /**
@@ -87,9 +91,10 @@ export function gradeLabour(
   card: Record<string, unknown> | null,
   trialSeed: string,
   finalRecords?: FinalRecords,
+  removedRecords?: FinalRecords,
 ): LabourGrade {
   const prepared = prepareGrader(grader);
-  const ctx = new TrialContext(events, card, trialSeed, finalRecords);
+  const ctx = new TrialContext(events, card, trialSeed, finalRecords, removedRecords);
   const log = ctx.log;
   const g1: G1Result[] = [];
   for (const p of prepared.predicates) g1.push(gradePrepared(p, ctx));
@@ -580,6 +585,7 @@ class TrialContext {
     readonly card: Record<string, unknown> | null,
     readonly seed: string,
     readonly records: FinalRecords | undefined,
+    readonly removed: FinalRecords | undefined,
   ) {
     this.log = new LogIndex(events);
   }
@@ -588,7 +594,7 @@ class TrialContext {
   resolve(value: unknown): Resolved {
     let r = this.resolvedValues.get(value);
     if (!r) {
-      r = resolveExpected(value, this.seed, this.records);
+      r = resolveExpected(value, this.seed, this.records, this.removed);
       this.resolvedValues.set(value, r);
     }
     return r;

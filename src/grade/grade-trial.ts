@@ -23,6 +23,8 @@ export interface GradeInput {
    * Without them (a log stored before they were kept) those predicates and fields fail, saying so.
    */
   finalRecords?: FinalRecords;
+  /** Records deleted during the trial: a record reference falls back on them (see `resolveExpected`). */
+  removedRecords?: FinalRecords;
 }
 
 /**
@@ -46,12 +48,14 @@ export function gradeTrial(input: GradeInput): TrialGrade {
   for (const { field, spec } of prepareAnswer(grader)) {
     if (!isGraded(gradedSegments, field.segment)) continue;
     g2.push(
-      spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, input.finalRecords),
+      spec
+        ? gradeAnswerField(spec, card)
+        : gradeResolvedField(field, card, trialSeed, input.finalRecords, input.removedRecords),
     );
     g2Segments.push(field.segment);
     g2Requirements.push(field.requirement);
   }
-  const labour = gradeLabour(grader, events, card, trialSeed, input.finalRecords);
+  const labour = gradeLabour(grader, events, card, trialSeed, input.finalRecords, input.removedRecords);
   const g1All = labour.g1;
   const g1 = gradedSegments === undefined ? g1All : g1All.filter((r) => isGraded(gradedSegments, r.segment));
   const { constraints, checkpoints } = labour;
@@ -189,9 +193,10 @@ function gradeResolvedField(
   card: Record<string, unknown> | null,
   trialSeed: string,
   records: FinalRecords | undefined,
+  removed: FinalRecords | undefined,
 ): FieldGrade {
   if (!isRecordRef(field.expected)) return gradeAnswerField(answerSpec(field, trialSeed), card);
-  const resolved = resolveExpected(field.expected, trialSeed, records);
+  const resolved = resolveExpected(field.expected, trialSeed, records, removed);
   if (!resolved.ok) {
     const graded = gradeAnswerField({ ...answerSpec(field, trialSeed), expected: null }, card);
     const { reason: _reason, ...rest } = graded;

@@ -64,6 +64,8 @@ export const StoredTrialLogSchema = z.strictObject({
   events: z.array(StoredEventSchema),
   /** Every resource's records when the trial ended (end-state predicates read these); null when unknown. */
   final_records: z.record(z.string(), z.array(ParsedJsonObject)).nullable(),
+  /** Records deleted during the trial (record references still name them); absent in older logs. */
+  removed_records: z.record(z.string(), z.array(ParsedJsonObject)).optional(),
 });
 export type StoredTrialLog = z.infer<typeof StoredTrialLogSchema>;
 
@@ -111,7 +113,12 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
     // A record reference is resolved from the trial's final records (left as its reference, canaries
     // resolved, when no record holds the role).
     answer_key: task.grader.answer.map((f) => {
-      const resolved = resolveExpected(f.expected, result.trial_seed, result.final_records);
+      const resolved = resolveExpected(
+        f.expected,
+        result.trial_seed,
+        result.final_records,
+        result.removed_records,
+      );
       return {
         field: f.field,
         expected: resolved.ok
@@ -124,6 +131,7 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
     final_message: result.final_message ?? null,
     events: [...result.events],
     final_records: result.final_records ?? null,
+    ...(result.removed_records ? { removed_records: result.removed_records } : {}),
   };
 }
 
@@ -145,6 +153,7 @@ export function gradeInputOf(
     events: log.events,
     finalMessage: log.final_message,
     ...(log.final_records ? { finalRecords: log.final_records } : {}),
+    ...(log.removed_records ? { removedRecords: log.removed_records } : {}),
   };
 }
 

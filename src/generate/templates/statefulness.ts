@@ -262,7 +262,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       // Kept for the next shift, but not planted for a later position to consume: the replacement
       // carries the superseded record's value, so a later report of it would be one this position
       // already saw, and the chain's canary-without-call exam could not tell the two apart.
-      state.variables[planted.scope][variable] = wid;
+      state.variables[planted.scope][variable] = state.seedValue(wid);
       const itemRe = `^${re(built.routes.work)}/[^/]+$`;
       const g1 = supersedeChecks(ctx, difficulty, planted, {
         assetId,
