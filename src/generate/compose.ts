@@ -37,6 +37,7 @@ export function composeSolo(
     setup: storyline.slice(0, k - 1).flatMap((s) => withoutAnswers(s.golden)),
     golden: sub.golden,
     grader: sub.grader,
+    ...(sub.requirements ? { requirements: sub.requirements } : {}),
   };
 }
 
@@ -106,6 +107,9 @@ export function composeChain(
     ],
     grader,
     ...(options.mode === "selective" ? { graded_segments: graded } : {}),
+    ...(subs.some((s) => s.requirements)
+      ? { requirements: subs.flatMap((s) => tag(s.requirements ?? [], s.position)) }
+      : {}),
   };
 }
 
@@ -159,6 +163,15 @@ function renameCollidingFields(
             : p,
         ),
       },
+      ...(s.requirements
+        ? {
+            requirements: s.requirements.map((r) => ({
+              ...r,
+              predicates: r.predicates.map((p) => (p.startsWith("answer:") ? `answer:${to(p.slice(7))}` : p)),
+              ...(r.kind === "report" ? { fields: r.fields.map(to) } : {}),
+            })) as Subtask["requirements"],
+          }
+        : {}),
     });
   });
   return { subs: outSubs, steps: outSteps };
