@@ -68,7 +68,13 @@ describe("issue 15: the graders hold the ticket", () => {
     expect((await trial(task)).grade.passed).toBe(true);
     const r = await trial(mutated);
     expect(r.grade.passed).toBe(false);
-    expect(r.grade.g1.filter((g) => !g.passed).map((g) => g.id)).toContain("status_moved");
+    const failed = r.grade.g1.filter((g) => !g.passed);
+    expect(failed.map((g) => g.id)).toEqual(expect.arrayContaining(["status_moved", "status_final"]));
+    // The reason names the requirement broken and the record meant.
+    expect(r.grade.failure_reason).toContain("(requirement status_written)");
+    expect(failed.find((g) => g.id === "status_final")?.reason).toMatch(
+      /^the .* opened for .* ends with status/,
+    );
   }, 120_000);
 
   it("(b) deleting a sibling record instead of the named one, and leaving the named one, fails", async () => {
@@ -106,7 +112,14 @@ describe("issue 15: the graders hold the ticket", () => {
     };
     const r = await trial(mutated);
     expect(r.grade.passed).toBe(false);
-    expect(r.grade.g1.filter((g) => !g.passed).map((g) => g.id)).toContain("superseded_deleted");
+    const failed = r.grade.g1.filter((g) => !g.passed);
+    expect(failed.map((g) => g.id)).toEqual(
+      expect.arrayContaining(["superseded_deleted", "superseded_absent"]),
+    );
+    expect(r.grade.failure_reason).toContain("(requirement superseded_gone)");
+    expect(failed.find((g) => g.id === "superseded_absent")?.reason).toMatch(
+      /still there at the end of the trial$/,
+    );
   }, 120_000);
 
   it("(c) submitting an async job twice and confirming only the second passes G2: the id is the confirmed run's", async () => {

@@ -349,3 +349,39 @@ describe("answers by record identity, and failure reasons naming the requirement
     expect(g.g1[0]).toMatchObject({ requirement: "confirm_once", passed: false });
   });
 });
+
+describe("diagnostics name the requirement", () => {
+  it("explainVerdict carries each predicate's requirement and prints it", async () => {
+    const { explainVerdict, formatExplanation } = await import("./explain-verdict.js");
+    const grader: GraderSpec = {
+      answer: [{ field: "x", comparator: "string", expected: "1", explain: "", requirement: "report" }],
+      g1: [
+        {
+          kind: "end_state",
+          id: "gone",
+          explain: "CN-1 is deleted.",
+          requirement: "note_gone",
+          record: { resource: "notes", where: { note_id: "CN-1" } },
+          expect: { is: "absent" },
+        },
+      ],
+      constraints: [],
+      checkpoints: [],
+    };
+    const ex = explainVerdict({
+      grader,
+      trialSeed: SEED,
+      events: log().events(),
+      finalMessage: '```json\n{"x": "1"}\n```',
+      finalRecords: { notes: [{ note_id: "CN-1" }] },
+    });
+    const gone = ex.predicates.find((p) => p.id === "gone");
+    expect(gone).toMatchObject({ passed: false, requirement: "note_gone" });
+    expect(ex.failure_reason).toContain(
+      "end_state gone (requirement note_gone): the notes record with note_id=CN-1 is still there",
+    );
+    expect(formatExplanation(ex, "t")).toContain(
+      "✗ G1 end_state gone (requirement note_gone): CN-1 is deleted.",
+    );
+  });
+});
