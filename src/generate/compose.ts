@@ -41,6 +41,7 @@ export function composeSolo(
     golden: sub.golden,
     grader: sub.grader,
     ...premisesOf(sub),
+    ...(sub.requirements ? { requirements: sub.requirements } : {}),
   };
 }
 
@@ -127,6 +128,9 @@ export function composeChain(
     ],
     grader,
     ...(options.mode === "selective" ? { graded_segments: graded } : {}),
+    ...(subs.some((s) => s.requirements)
+      ? { requirements: subs.flatMap((s) => tag(s.requirements ?? [], s.position)) }
+      : {}),
   };
 }
 
@@ -180,6 +184,15 @@ function renameCollidingFields(
             : p,
         ),
       },
+      ...(s.requirements
+        ? {
+            requirements: s.requirements.map((r) => ({
+              ...r,
+              predicates: r.predicates.map((p) => (p.startsWith("answer:") ? `answer:${to(p.slice(7))}` : p)),
+              ...(r.kind === "report" ? { fields: r.fields.map(to) } : {}),
+            })) as Subtask["requirements"],
+          }
+        : {}),
     });
   });
   return { subs: outSubs, steps: outSteps };

@@ -4,6 +4,7 @@ import type { Subtask, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
+import { requirementFindings } from "./requirements.js";
 import { buildStoryline, type Redraw, type Storyline, type StorylineOptions } from "./storyline.js";
 import { measuredDifficulty, taskFeatures } from "./task-features.js";
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
@@ -154,6 +155,18 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
         message: `${over.length} golden solution(s) need more than ${budget} tool calls (the default budget is ${Math.round(GOLDEN_BUDGET_SHARE * 100)}% of the default limit); first: ${over[0]?.id} needs ${over[0]?.calls}`,
       },
     };
+  }
+  // Every requirement held by a predicate; no id by creation order, no write checked by its keys.
+  for (const task of tasks) {
+    const findings = requirementFindings(task);
+    if (findings.length > 0)
+      return {
+        success: false,
+        error: {
+          code: "requirements_unheld",
+          message: `${task.id}: ${findings.slice(0, 3).join("; ")}${findings.length > 3 ? ` (and ${findings.length - 3} more)` : ""}`,
+        },
+      };
   }
   return {
     success: true,

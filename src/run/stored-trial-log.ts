@@ -4,6 +4,7 @@ import { gzipSync } from "node:zlib";
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
+import { resolveExpected } from "../grade/final-state.js";
 import type { GradeInput } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import { STOP_REASONS } from "../trial/agent.js";
@@ -69,6 +70,8 @@ export const StoredTrialLogSchema = z.strictObject({
   events: z.array(StoredEventSchema),
   /** Every resource's records when the trial ended (end-state predicates read these); null when unknown. */
   final_records: FinalRecordsSchema,
+  /** Records deleted during the trial (record references still name them); absent in older logs. */
+  removed_records: z.record(z.string(), z.array(ParsedJsonObject)).optional(),
 });
 export type StoredTrialLog = z.infer<typeof StoredTrialLogSchema>;
 
@@ -132,15 +135,28 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
     grader_version: result.grade.grader_version || GRADER_VERSION,
     grader: task.grader,
     graded_segments: gradedSegmentsOf(task)?.slice() ?? null,
-    answer_key: task.grader.answer.map((f) => ({
-      field: f.field,
-      expected: resolveCanaries(f.expected, result.trial_seed) as JsonValue,
-    })),
+    // A record reference is resolved from the trial's final records (left as its reference, canaries
+    // resolved, when no record holds the role).
+    answer_key: task.grader.answer.map((f) => {
+      const resolved = resolveExpected(
+        f.expected,
+        result.trial_seed,
+        result.final_records,
+        result.removed_records,
+      );
+      return {
+        field: f.field,
+        expected: resolved.ok
+          ? resolved.value
+          : (resolveCanaries(f.expected, result.trial_seed) as JsonValue),
+      };
+    }),
     stop_reason: result.stop_reason,
     stop_detail: result.stop_detail,
     final_message: result.final_message ?? null,
     events: [...result.events],
     final_records: result.final_records ?? null,
+    ...(result.removed_records ? { removed_records: result.removed_records } : {}),
   };
 }
 
@@ -161,6 +177,8 @@ export function gradeInputOf(
     trialSeed: log.trial_seed,
     events: log.events,
     finalMessage: log.final_message,
+    ...(log.final_records ? { finalRecords: log.final_records } : {}),
+    ...(log.removed_records ? { removedRecords: log.removed_records } : {}),
   };
 }
 

@@ -6,9 +6,11 @@ import type {
   ForbidConstraint,
   G1Predicate,
   GoldenStep,
+  Requirement,
 } from "../../bank/task-schema.js";
 import type { BuiltWorld, SymRecord } from "../build-world.js";
 import type { CallOptions, GoldenBuilder } from "../golden-builder.js";
+import { attachRequirements } from "../requirements.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
@@ -35,12 +37,18 @@ export function subtask(
     premises?: Premise[];
     consumes?: number[];
     coupling?: Coupling;
+    /** The ticket's requirements the template states as data (the rest are derived from the grader). */
+    requirements?: Requirement[];
   },
 ): GenSubtask {
   // Every task forbids the decoy families, and says so: a decoy read must never pass.
   const constraints = parts.constraints ?? forbidDecoys(ctx);
   const ticket = parts.constraints ? parts.ticket : `${parts.ticket} ${ctx.grammar.stayCanonical()}`;
-  const g1 = [...parts.g1, ...answerProvenance(parts.golden, parts.g1)];
+  const held = attachRequirements(parts.requirements ?? [], {
+    g1: [...parts.g1, ...answerProvenance(parts.golden, parts.g1)],
+    answer: parts.answer,
+    constraints,
+  });
   return {
     position: ctx.position,
     axis: templateAxis(template),
@@ -48,7 +56,8 @@ export function subtask(
     consumes: parts.consumes ?? [],
     ticket,
     golden: parts.golden,
-    grader: { answer: parts.answer, g1, constraints, checkpoints: [] },
+    grader: { answer: held.answer, g1: held.g1, constraints: held.constraints, checkpoints: [] },
+    requirements: held.requirements,
     template,
     coupling: parts.coupling ?? "none",
     brief: parts.brief,

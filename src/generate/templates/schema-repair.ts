@@ -188,7 +188,9 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
         { wid: w.idField, st: w.statusField },
         dispatchBody(t, id, level, crew, gb.ref("copy")),
       );
-      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
+      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null), {
+        storedAs: camel,
+      });
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
       const ticket = sentence(
@@ -283,7 +285,9 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
         { wid: w.idField, st: w.statusField },
         dispatchBody(t, id, gb.ref("lvl"), crew, gb.ref("copy")),
       );
-      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
+      const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null), {
+        storedAs: camel,
+      });
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
       const ticket = sentence(
