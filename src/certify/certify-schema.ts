@@ -1,11 +1,13 @@
 import { z } from "zod";
 
-/** The gates of issue 8, in the order they run. */
+/** The gates of issues 8 and 15, in the order they run. */
 export const GateNameSchema = z.enum([
   "triad",
   "solvability",
   "discoverability",
   "leak",
+  "requirement_mutants",
+  "legitimate_variants",
   "chain_replay",
   "exploit_audit",
 ]);
@@ -38,6 +40,15 @@ export const GateReportSchema = z.strictObject({
   exploits: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Exploit audit only: tasks each exploit attacked (the attack applies to the task). */
   attacked: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Requirement mutants only: mutants generated and killed over the tasks (the mutation score). */
+  mutants: z
+    .strictObject({ generated: z.number().int().nonnegative(), killed: z.number().int().nonnegative() })
+    .optional(),
+  /**
+   * Set on a gate that reports without failing certification yet (see `hard` in the gate
+   * registry): its failures leave `ok`, the dropped tasks and `apiflow generate`'s re-draws alone.
+   */
+  advisory: z.literal(true).optional(),
 });
 export type GateReport = z.infer<typeof GateReportSchema>;
 
@@ -55,7 +66,7 @@ export function gateReport(
   version: string,
   checkedIds: readonly string[],
   failures: readonly GateFailure[],
-  extra: Partial<Pick<GateReport, "notes" | "exploits" | "attacked">> = {},
+  extra: Partial<Pick<GateReport, "notes" | "exploits" | "attacked" | "mutants">> = {},
 ): GateReport {
   const failedIds = new Set(failures.map((f) => f.task_id));
   const first = failures[0];
@@ -69,5 +80,6 @@ export function gateReport(
     notes: extra.notes ?? [],
     ...(extra.exploits ? { exploits: extra.exploits } : {}),
     ...(extra.attacked ? { attacked: extra.attacked } : {}),
+    ...(extra.mutants ? { mutants: extra.mutants } : {}),
   };
 }

@@ -22,8 +22,12 @@ describe("certification of the whole default bank", () => {
           ? content.tasks.filter((t) => t.kind === "chain").length
           : content.tasks.length,
       );
+      // Issue 15's gates are advisory until the graders hold every requirement: they report
+      // their numbers here; once the registry makes them hard they are held to zero like the rest.
+      if (g?.advisory) continue;
       expect(g?.failures.slice(0, 5), gate).toEqual([]);
     }
+    expect(report.gates.requirement_mutants?.mutants?.generated).toBeGreaterThan(0);
     // Every exploit of the suite attacks some tasks of this bank, and passes none.
     const audit = report.gates.exploit_audit;
     expect(Object.keys(audit?.exploits ?? {}).length).toBeGreaterThanOrEqual(12);

@@ -121,10 +121,11 @@ export async function generateCertifiedBank(
   return { success: true, data: { content, report, log } };
 }
 
-/** Each failing task's findings over every gate, in gate order. */
+/** Each failing task's findings over every hard gate, in gate order (advisory gates re-draw nothing). */
 function failuresByTask(report: CertifyReport): Map<string, Array<GateFailure & { gate: string }>> {
   const out = new Map<string, Array<GateFailure & { gate: string }>>();
   for (const [gate, g] of Object.entries(report.gates)) {
+    if (g.advisory) continue;
     for (const f of g.failures) out.set(f.task_id, [...(out.get(f.task_id) ?? []), { ...f, gate }]);
   }
   return out;

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import {
+  CHANNEL_TASK,
+  channelTask,
+  JOB_TASK,
+  keyOnlyWriteCheck,
+  positionalJobTask,
+  REQUIREMENT_WORLD,
+  requirementBank,
+} from "../../test/support/requirement-banks.js";
+import { taskOf } from "../../test/support/test-banks.js";
+import { certifyBank, failedTaskIds } from "./certify-bank.js";
+import { goldenMutants } from "./golden-mutants.js";
+import { legitimateVariants } from "./legitimate-variants.js";
+import { legitimateVariantFindings, requirementMutantFindings } from "./requirement-gates.js";
+import { sharedTrials } from "./trial-tree.js";
+
+describe("requirement mutants", () => {
+  it("derives the issue's operators from a golden: another value, a sibling record, a step or wait dropped, a create repeated", () => {
+    const bank = requirementBank([channelTask()]);
+    const names = goldenMutants(REQUIREMENT_WORLD, taskOf(bank, CHANNEL_TASK)).map((m) => m.name);
+    expect(names).toEqual(["other_value@2:firmware_channel", "sibling_target@2", "drop_step@2"]);
+    const job = goldenMutants(REQUIREMENT_WORLD, positionalJobTask()).map((m) => m.name);
+    // The job is submitted, polled and confirmed once more; the poll's wait is dropped.
+    expect(job).toContain("repeat@2");
+    expect(job).toContain("drop_wait@3");
+  });
+
+  it("are all killed by a grader that holds the value written and the record written", async () => {
+    const bank = requirementBank([channelTask()]);
+    const r = await requirementMutantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank));
+    expect(r.failures).toEqual([]);
+    expect(r.count).toEqual({ generated: 3, killed: 3 });
+  });
+
+  it("survive a key-only write check, naming the step and the value it let through", async () => {
+    const bank = requirementBank([keyOnlyWriteCheck(channelTask())]);
+    const r = await requirementMutantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank));
+    expect(r.failures.map((f) => f.check)).toEqual(["survived:other_value"]);
+    expect(r.failures[0]?.message).toBe(
+      "mutant other_value@2:firmware_channel passes: the grader does not hold golden step 2 (PATCH /v3/vessels/V-412)",
+    );
+    expect(r.count).toEqual({ generated: 3, killed: 2 });
+  });
+});
+
+describe("legitimate variants", () => {
+  it("derives what a careful agent may do differently: a failed attempt, extra reads", () => {
+    const names = legitimateVariants(REQUIREMENT_WORLD, channelTask()).map((v) => v.name);
+    expect(names).toEqual(["failed_attempt@2", "extra_reads"]);
+    const job = legitimateVariants(REQUIREMENT_WORLD, positionalJobTask()).map((v) => v.name);
+    expect(job).toEqual(["failed_attempt@2", "abandoned_job@2", "failed_attempt@4"]);
+  });
+
+  it("all pass a grader that names records by what the ticket asks", async () => {
+    const bank = requirementBank([channelTask()]);
+    expect(await legitimateVariantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank))).toEqual([]);
+  });
+
+  it("catch a grader that expects the Nth id minted: an abandoned submit before the real one moves it", async () => {
+    const bank = requirementBank([positionalJobTask()]);
+    const failures = await legitimateVariantFindings(bank, taskOf(bank, JOB_TASK), sharedTrials(bank));
+    expect(failures.map((f) => f.check)).toEqual(["false_fail:abandoned_job"]);
+    expect(failures[0]?.message).toMatch(/^legitimate variant abandoned_job@2 fails: .*order_id/);
+  });
+});
+
+describe("the two gates in certification", () => {
+  it("report under gates.requirement_mutants and gates.legitimate_variants, advisory until made hard", async () => {
+    const bank = requirementBank([keyOnlyWriteCheck(channelTask()), positionalJobTask()]);
+    const gates = ["requirement_mutants", "legitimate_variants"] as const;
+    const report = await certifyBank(bank, { gates: [...gates] });
+    expect(report.gates.requirement_mutants).toMatchObject({ checked: 2, failed: 2, advisory: true });
+    expect(report.gates.requirement_mutants?.first_failure).toMatch(/^req-channel: mutant other_value@2/);
+    expect(report.gates.legitimate_variants).toMatchObject({ checked: 2, passed: 1, failed: 1, advisory: true });
+    // Advisory: reported, but neither failing certification nor dropping a task.
+    expect(report.ok).toBe(true);
+    expect(failedTaskIds(report).size).toBe(0);
+
+    const hard = await certifyBank(bank, { gates: [...gates], hardGates: [...gates] });
+    expect(hard.ok).toBe(false);
+    expect(hard.gates.requirement_mutants?.advisory).toBeUndefined();
+    expect([...failedTaskIds(hard)].sort()).toEqual([JOB_TASK, CHANNEL_TASK].sort());
+  });
+});
