@@ -1,7 +1,8 @@
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
-import { capturesOf, placeholdersOf, renamePlaceholder, routeFor } from "./certify-kit.js";
+import type { TrialEvent } from "../world/event-log.js";
+import { capturesOf, chainSegments, placeholdersOf, renamePlaceholder, routeFor } from "./certify-kit.js";
 
 /**
  * What the requirement-mutant and legitimate-variant gates read off a golden: each REST step's
@@ -32,6 +33,22 @@ export interface StepFacts {
   uses: string[];
   /** The URL's path without its query string. */
   path: string;
+  /** The status the golden run got for this step (undefined when unknown or not sent). */
+  status: number | undefined;
+}
+
+/**
+ * The status each golden step got in the golden run (the i-th request the run sent is the i-th
+ * send step), or none when the log does not line up with the golden.
+ *
+ * @example goldenStatuses(task, goldenTrial.events) // [200, 201, 200, undefined]
+ */
+export function goldenStatuses(task: Task, events: readonly TrialEvent[]): Array<number | undefined> {
+  const statuses = events.flatMap((e) => (e.type === "exchange" ? [e.status] : []));
+  const sends = task.golden.filter((s) => s.op === "execute" || s.op === "execute_native").length;
+  if (statuses.length !== sends) return [];
+  let next = 0;
+  return task.golden.map((s) => (s.op === "execute" || s.op === "execute_native" ? statuses[next++] : undefined));
 }
 
 /**
@@ -39,7 +56,11 @@ export interface StepFacts {
  *
  * @example stepFacts(world, task)[2].write // true for the golden's PATCH
  */
-export function stepFacts(world: World, task: Task): StepFacts[] {
+export function stepFacts(
+  world: World,
+  task: Task,
+  statuses: ReadonlyArray<number | undefined> = [],
+): StepFacts[] {
   return task.golden.map((step, index) => {
     const rest = step.op === "execute" ? step : null;
     const path = rest ? (rest.request.url.split("?")[0] ?? "") : "";
@@ -59,8 +80,14 @@ export function stepFacts(world: World, task: Task): StepFacts[] {
       uses:
         step.op === "store" ? [step.from] : step.op === "answer" ? [] : [...p.url, ...p.headers, ...p.body],
       path,
+      status: statuses[index],
     };
   });
+}
+
+/** Whether the golden run's call at this step failed (a deliberately broken first attempt, a 429 to wait out). */
+export function failedInGolden(f: StepFacts): boolean {
+  return f.status !== undefined && f.status >= 400;
 }
 
 /** Whether step `later` uses a binding step `earlier` captures. */
@@ -166,4 +193,18 @@ export function resourceOfId(world: World, value: JsonValue): string | null {
   if (typeof value !== "string") return null;
   for (const name of Object.keys(world.resources)) if (seededIds(world, name).includes(value)) return name;
   return null;
+}
+
+/**
+ * The golden steps the two gates vary: every step of a solo task; of a chain, its last segment's
+ * (the chain 1to(N-1) of the same world, certified too, covers the earlier segments in the same
+ * session, so each segment is varied once per chain family instead of once per chain holding it).
+ *
+ * @example variedSteps(chain) // { start: 31, end: 38, position: 6 }
+ */
+export function variedSteps(task: Task): { start: number; end: number; position: number | undefined } {
+  if (task.kind !== "chain") return { start: 0, end: task.golden.length, position: task.positions[0] };
+  const segments = chainSegments(task);
+  const last = segments.success ? segments.data.at(-1) : undefined;
+  return last ? last : { start: 0, end: task.golden.length, position: undefined };
 }

@@ -7,6 +7,7 @@ import { chainSegments, decoyVersion, occursAsToken } from "./certify-kit.js";
 import {
   capturesUsedLater,
   dependsOn,
+  failedInGolden,
   hasSegment,
   headerName,
   repeated,
@@ -16,6 +17,7 @@ import {
   type StepFacts,
   seededIds,
   stepFacts,
+  variedSteps,
   WAIT_HEADER,
   withoutHeader,
 } from "./golden-edits.js";
@@ -91,9 +93,15 @@ export function requirementsOf(task: Task): RequirementLike[] {
  *
  * @example goldenMutants(world, task).map((m) => m.name) // ["other_value@4:status", "sibling_target@4", …]
  */
-export function goldenMutants(world: World, task: Task): GoldenMutant[] {
+export function goldenMutants(
+  world: World,
+  task: Task,
+  statuses: ReadonlyArray<number | undefined> = [],
+): GoldenMutant[] {
   const requirements = requirementsOf(task);
-  return requirements.length > 0 ? requirementMutants(world, task, requirements) : stepMutants(world, task);
+  return requirements.length > 0
+    ? requirementMutants(world, task, requirements, statuses)
+    : stepMutants(world, task, statuses);
 }
 
 const fixed = (steps: GoldenStep[]) => () => steps;
@@ -111,16 +119,26 @@ const replaced = (golden: readonly GoldenStep[], at: number, by: GoldenStep[]) =
  * - `sibling_target@N` — a write aimed at another record of the same collection (the read-backs
  *   after it follow);
  * - `repeat@N` — a create sent twice (an async job's submit, poll and confirm run twice);
- * - `drop_step@N` — a write, read or store whose captures nothing later needs, left out;
+ * - `drop_step@N` — a write, read or store whose captures nothing later needs, left out (not one
+ *   of two identical reads or polls with no write between them);
  * - `drop_wait@N` — a step's logical wait (`x-apiflow-wait`) left out;
  * - `swap@N` — a write and the next step on the same record swapped (when neither needs the other's values).
+ *
+ * Steps whose call fails in the golden run (`statuses`, from its log) are not mutated.
  */
-export function stepMutants(world: World, task: Task): GoldenMutant[] {
-  const facts = stepFacts(world, task);
+export function stepMutants(
+  world: World,
+  task: Task,
+  statuses: ReadonlyArray<number | undefined> = [],
+): GoldenMutant[] {
+  const facts = stepFacts(world, task, statuses);
   const golden = task.golden;
   const out: GoldenMutant[] = [];
-  for (const f of facts) {
+  const { start, end } = variedSteps(task);
+  for (const f of facts.slice(start, end)) {
     const n = f.index + 1;
+    // A call the golden itself sees fail (the broken first attempt, the 429 waited out) is no requirement.
+    if (failedInGolden(f)) continue;
     if (f.write && f.rest) {
       for (const m of valueMutants(world, task, f)) out.push(m);
       const sibling = siblingMutant(world, golden, facts, f);
@@ -140,10 +158,7 @@ export function stepMutants(world: World, task: Task): GoldenMutant[] {
         });
       }
     }
-    if (
-      (f.rest && !f.token && !capturesUsedLater(facts, f)) ||
-      f.step.op === "store"
-    ) {
+    if ((f.rest && !f.token && !capturesUsedLater(facts, f) && !sentAgain(facts, f)) || f.step.op === "store") {
       out.push({
         name: `drop_step@${n}`,
         operator: "drop_step",
@@ -160,7 +175,14 @@ export function stepMutants(world: World, task: Task): GoldenMutant[] {
       });
     }
     const next = facts.slice(f.index + 1).find((g) => g.rest !== null || g.step.op === "execute_native");
-    if (f.rest && next?.rest && sameRecordOrdered(f, next) && !dependsOn(next, f)) {
+    if (
+      f.rest &&
+      next?.rest &&
+      sameRecordOrdered(f, next) &&
+      !dependsOn(next, f) &&
+      !sentAgain(facts, f) &&
+      !sentAgain(facts, next)
+    ) {
       const swapped = [...golden];
       swapped[f.index] = next.step;
       swapped[next.index] = f.step;
@@ -168,6 +190,20 @@ export function stepMutants(world: World, task: Task): GoldenMutant[] {
     }
   }
   return out;
+}
+
+/**
+ * Whether the same request (method and URL) is sent again with no write in between: of two
+ * polls (or two reads) of one state, one is not required.
+ */
+function sentAgain(facts: readonly StepFacts[], f: StepFacts): boolean {
+  const r = f.rest?.request;
+  if (!r) return false;
+  return facts.some((g) => {
+    if (g.index === f.index || g.rest?.request.method !== r.method || g.rest.request.url !== r.url) return false;
+    const [lo, hi] = g.index < f.index ? [g.index, f.index] : [f.index, g.index];
+    return !facts.slice(lo + 1, hi).some((h) => h.write);
+  });
 }
 
 /** Two steps whose order the world's state makes matter: one writes, and both act on one path (or one under the other). */
@@ -269,15 +305,23 @@ function matchesCall(f: StepFacts, call: CallLike | undefined): boolean {
  * the end state left as it was, a card field wrong, a decoy read. A requirement the golden offers
  * no step to break yields no mutant (reported by the gate).
  */
-export function requirementMutants(world: World, task: Task, requirements: RequirementLike[]): GoldenMutant[] {
-  const facts = stepFacts(world, task);
+export function requirementMutants(
+  world: World,
+  task: Task,
+  requirements: RequirementLike[],
+  statuses: ReadonlyArray<number | undefined> = [],
+): GoldenMutant[] {
+  const facts = stepFacts(world, task, statuses);
   const golden = task.golden;
   const out: GoldenMutant[] = [];
   const add = (r: RequirementLike, m: Omit<GoldenMutant, "requirement" | "names">) =>
     out.push({ ...m, name: `${r.id}:${m.name}`, requirement: r.id, names: r.predicates });
-  const inSegment = (r: RequirementLike) => (f: StepFacts) => r.segment === undefined || segmentOf(task, f.index) === r.segment;
+  const inSegment = (r: RequirementLike) => (f: StepFacts) =>
+    r.segment === undefined || segmentOf(task, f.index) === r.segment;
+  const varied = variedSteps(task);
   for (const r of requirements) {
-    const steps = facts.filter(inSegment(r));
+    if (task.kind === "chain" && r.segment !== undefined && r.segment !== varied.position) continue;
+    const steps = facts.filter((f) => inSegment(r)(f) && !failedInGolden(f));
     switch (r.kind) {
       case "value_written": {
         const f = steps.find((s) => matchesCall(s, r.call) && bodyKey(s, r.key));

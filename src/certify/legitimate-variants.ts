@@ -3,11 +3,13 @@ import type { Route, World } from "../bank/world-schema.js";
 import {
   countsCalls,
   dependsOn,
+  failedInGolden,
   headerName,
   type RestStep,
   repeated,
   type StepFacts,
   stepFacts,
+  variedSteps,
   WAIT_HEADER,
   withoutCaptures,
   withoutHeader,
@@ -40,13 +42,19 @@ export interface LegitimateVariant {
  *
  * @example legitimateVariants(world, task).map((v) => v.name) // ["failed_attempt@3", "extra_reads", …]
  */
-export function legitimateVariants(world: World, task: Task): LegitimateVariant[] {
-  const facts = stepFacts(world, task);
+export function legitimateVariants(
+  world: World,
+  task: Task,
+  statuses: ReadonlyArray<number | undefined> = [],
+): LegitimateVariant[] {
+  const facts = stepFacts(world, task, statuses);
   const golden = task.golden;
   const out: LegitimateVariant[] = [];
   const insertBefore = (at: number, extra: GoldenStep[]) => [...golden.slice(0, at), ...extra, ...golden.slice(at)];
-  for (const f of facts) {
+  const { start, end } = variedSteps(task);
+  for (const f of facts.slice(start, end)) {
     const n = f.index + 1;
+    if (failedInGolden(f)) continue;
     if (f.write && f.rest && !countsCalls(f.route) && f.route?.auth_required !== false) {
       const auth = headerName(f.rest, "authorization");
       if (auth)
@@ -75,7 +83,7 @@ export function legitimateVariants(world: World, task: Task): LegitimateVariant[
     const viaList = f.rest ? throughListing(world, task, f) : null;
     if (viaList) out.push({ name: `other_route@${n}`, kind: "other_route", step: n, steps: replaced(golden, f.index, viaList) });
   }
-  const reads = extraReads(world, facts);
+  const reads = extraReads(world, facts.slice(start, end));
   const answerAt = golden.findIndex((s) => s.op === "answer");
   if (reads.length > 0 && answerAt >= 0)
     out.push({ name: "extra_reads", kind: "extra_reads", step: answerAt + 1, steps: insertBefore(answerAt, reads) });

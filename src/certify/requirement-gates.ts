@@ -1,8 +1,10 @@
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import { playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
+import { goldenStatuses } from "./golden-edits.js";
 import { type GoldenMutant, goldenMutants } from "./golden-mutants.js";
 import { legitimateVariants } from "./legitimate-variants.js";
 import type { TrialRunner } from "./trial-tree.js";
@@ -59,7 +61,7 @@ export async function requirementMutantFindings(
 ): Promise<{ failures: GateFailure[]; count: MutantCount }> {
   const world = worldOf(bank, task);
   const failures: GateFailure[] = [];
-  const mutants = goldenMutants(world, task);
+  const mutants = goldenMutants(world, task, await statusesOf(task, runner));
   let killed = 0;
   for (const mutant of mutants) {
     const agent = scripted(bank, `mutant-${mutant.name}`, async (session, ctx) => {
@@ -98,7 +100,7 @@ export async function legitimateVariantFindings(
 ): Promise<GateFailure[]> {
   const world = worldOf(bank, task);
   const failures: GateFailure[] = [];
-  for (const variant of legitimateVariants(world, task)) {
+  for (const variant of legitimateVariants(world, task, await statusesOf(task, runner))) {
     const agent = scripted(bank, `variant-${variant.name}`, async (session) => {
       await playAndAnswer(session, task, variant.steps);
     });
@@ -111,6 +113,11 @@ export async function legitimateVariantFindings(
     });
   }
   return failures;
+}
+
+/** The status of each golden step in the golden run (the runner's shared answer-key trial). */
+async function statusesOf(task: Task, runner: TrialRunner): Promise<Array<number | undefined>> {
+  return goldenStatuses(task, (await runner.run(task, goldenAgentFactory)).events);
 }
 
 /** A golden step in a few words, for failure messages: `PATCH /v3/credit-notes/{{p2_wid}}`. */
