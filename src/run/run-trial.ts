@@ -136,6 +136,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     session.dispose();
   }
   const events = await backend.events();
+  const finalRecords = backend.finalRecords?.();
   const gradedSegments = gradedSegmentsOf(task);
   const graded = (options.grade ?? gradeTrial)({
     grader: task.grader,
@@ -143,6 +144,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     trialSeed: seed,
     events,
     finalMessage: session.finalMessage,
+    ...(finalRecords ? { finalRecords } : {}),
   });
   const stop = session.stopReason ?? "harness_error";
   // The card of an agent that crashed is not graded as delivered: it scores 0 whatever it wrote.
@@ -160,7 +162,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     messages: session.messages,
     events,
     final_message: session.finalMessage,
-    ...(backend.finalRecords ? { final_records: backend.finalRecords() } : {}),
+    ...(finalRecords ? { final_records: finalRecords } : {}),
     tokens: session.usage,
     tool_calls: session.toolCallCount,
     duration_s: (performance.now() - started) / 1000,

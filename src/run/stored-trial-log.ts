@@ -4,6 +4,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
+import { resolveExpected } from "../grade/final-state.js";
 import type { GradeInput } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import { STOP_REASONS } from "../trial/agent.js";
@@ -107,10 +108,17 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
     grader_version: result.grade.grader_version || GRADER_VERSION,
     grader: task.grader,
     graded_segments: gradedSegmentsOf(task)?.slice() ?? null,
-    answer_key: task.grader.answer.map((f) => ({
-      field: f.field,
-      expected: resolveCanaries(f.expected, result.trial_seed) as JsonValue,
-    })),
+    // A record reference is resolved from the trial's final records (left as its reference, canaries
+    // resolved, when no record holds the role).
+    answer_key: task.grader.answer.map((f) => {
+      const resolved = resolveExpected(f.expected, result.trial_seed, result.final_records);
+      return {
+        field: f.field,
+        expected: resolved.ok
+          ? resolved.value
+          : (resolveCanaries(f.expected, result.trial_seed) as JsonValue),
+      };
+    }),
     stop_reason: result.stop_reason,
     stop_detail: result.stop_detail,
     final_message: result.final_message ?? null,
@@ -136,6 +144,7 @@ export function gradeInputOf(
     trialSeed: log.trial_seed,
     events: log.events,
     finalMessage: log.final_message,
+    ...(log.final_records ? { finalRecords: log.final_records } : {}),
   };
 }
 
