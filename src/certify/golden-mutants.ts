@@ -1,6 +1,6 @@
 import type { JsonValue } from "../bank/json.js";
 import { wholePlaceholder } from "../bank/placeholder-grammar.js";
-import type { GoldenStep, Task } from "../bank/task-schema.js";
+import type { CallMatch, ExpectedValue, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import { chainSegments, decoyVersion, occursAsToken } from "./certify-kit.js";
@@ -52,39 +52,9 @@ export interface GoldenMutant {
   card?(card: Record<string, JsonValue>): Record<string, JsonValue>;
 }
 
-/**
- * A ticket requirement as the mutants read it (the fields of the bank's requirement kinds they
- * use; see `RequirementSchema` in the task schema).
- */
-interface RequirementLike {
-  id: string;
-  kind: string;
-  predicates: string[];
-  segment?: number;
-  call?: CallLike;
-  key?: string;
-  value?: JsonValue;
-  alternatives?: JsonValue[];
-  target?: JsonValue;
-  siblings?: JsonValue[];
-  max?: number;
-  min?: number;
-  before?: CallLike;
-  after?: CallLike;
-  min_wait_seconds?: number;
-  record?: { resource: string };
-  expect?: { is: string; field?: string };
-  fields?: string[];
-}
-interface CallLike {
-  method?: string;
-  url_pattern: string;
-}
-
-/** The task's requirements, when the bank states them. */
-export function requirementsOf(task: Task): RequirementLike[] {
-  const r = (task as { requirements?: unknown }).requirements;
-  return Array.isArray(r) ? (r as RequirementLike[]) : [];
+/** The task's requirements, when the bank states them (banks from before requirements have none). */
+export function requirementsOf(task: Task): Requirement[] {
+  return task.requirements ?? [];
 }
 
 /**
@@ -289,7 +259,7 @@ function siblingMutant(
 // ---------------------------------------------------------------------------------------------
 // Mutants per requirement: each breaks that requirement alone, and must fail naming it.
 
-function matchesCall(f: StepFacts, call: CallLike | undefined): boolean {
+function matchesCall(f: StepFacts, call: CallMatch | undefined): boolean {
   if (!call || !f.rest) return false;
   if (call.method && call.method.toUpperCase() !== f.rest.request.method.toUpperCase()) return false;
   try {
@@ -308,15 +278,15 @@ function matchesCall(f: StepFacts, call: CallLike | undefined): boolean {
 export function requirementMutants(
   world: World,
   task: Task,
-  requirements: RequirementLike[],
+  requirements: readonly Requirement[],
   statuses: ReadonlyArray<number | undefined> = [],
 ): GoldenMutant[] {
   const facts = stepFacts(world, task, statuses);
   const golden = task.golden;
   const out: GoldenMutant[] = [];
-  const add = (r: RequirementLike, m: Omit<GoldenMutant, "requirement" | "names">) =>
+  const add = (r: Requirement, m: Omit<GoldenMutant, "requirement" | "names">) =>
     out.push({ ...m, name: `${r.id}:${m.name}`, requirement: r.id, names: r.predicates });
-  const inSegment = (r: RequirementLike) => (f: StepFacts) =>
+  const inSegment = (r: Requirement) => (f: StepFacts) =>
     r.segment === undefined || segmentOf(task, f.index) === r.segment;
   const varied = variedSteps(task);
   for (const r of requirements) {
@@ -324,11 +294,11 @@ export function requirementMutants(
     const steps = facts.filter((f) => inSegment(r)(f) && !failedInGolden(f));
     switch (r.kind) {
       case "value_written": {
-        const f = steps.find((s) => matchesCall(s, r.call) && bodyKey(s, r.key));
-        if (!f?.rest || !r.key) break;
-        const alt = r.alternatives?.[0] ?? otherValue(world, f, r.key, bodyKey(f, r.key) as JsonValue);
-        if (alt === undefined) break;
         const key = r.key;
+        const f = steps.find((s) => matchesCall(s, r.call) && bodyKey(s, key) !== undefined);
+        if (!f?.rest) break;
+        const alt = r.alternatives.find(playable) ?? otherValue(world, f, key, bodyKey(f, key) as JsonValue);
+        if (alt === undefined) break;
         const rest = f.rest;
         add(r, {
           name: `other_value@${f.index + 1}:${key}`,
@@ -344,7 +314,7 @@ export function requirementMutants(
       case "exact_target": {
         const f = steps.find((s) => matchesCall(s, r.call));
         if (!f?.rest) break;
-        const sibling = r.siblings?.[0];
+        const sibling = r.siblings.find(playable);
         if (sibling === undefined) {
           const m = siblingMutant(world, golden, facts, f);
           if (m) add(r, m);
@@ -369,12 +339,14 @@ export function requirementMutants(
         const f = steps.find((s) => matchesCall(s, r.call));
         if (!f) break;
         if (r.max !== undefined) {
-          const group = f.route?.action === "create" ? mintGroup(facts, f) : [f];
+          // A job's poll or confirm is repeated with its submit: the whole job runs twice.
+          const create = facts.find((c) => c.route?.action === "create" && mintGroup(facts, c).includes(f));
+          const group = create ? mintGroup(facts, create) : [f];
           const last = group[group.length - 1] as StepFacts;
           add(r, {
-            name: `repeat@${f.index + 1}`,
+            name: `repeat@${(group[0] as StepFacts).index + 1}`,
             operator: "repeat",
-            step: f.index + 1,
+            step: (group[0] as StepFacts).index + 1,
             steps: fixed([
               ...golden.slice(0, last.index + 1),
               ...repeated(group.map((g) => g.step)),
@@ -411,9 +383,9 @@ export function requirementMutants(
         break;
       }
       case "end_state": {
-        const resource = r.record?.resource;
+        const resource = r.record.resource;
         const writes = steps.filter((s) => s.write && s.route?.resource === resource);
-        const field = r.expect?.field;
+        const field = r.expect.is === "field" ? r.expect.field : undefined;
         const valued = field ? writes.find((s) => bodyKey(s, field) !== undefined) : undefined;
         if (valued?.rest && field) {
           const alt = otherValue(world, valued, field, bodyKey(valued, field) as JsonValue);
@@ -434,7 +406,7 @@ export function requirementMutants(
         break;
       }
       case "report": {
-        for (const field of r.fields ?? [])
+        for (const field of r.fields)
           add(r, {
             name: `wrong_card:${field}`,
             operator: "wrong_card",
@@ -484,6 +456,11 @@ function dropMutant(golden: readonly GoldenStep[], f: StepFacts): Omit<GoldenMut
     step: f.index + 1,
     steps: fixed(golden.filter((_, i) => i !== f.index)),
   };
+}
+
+/** A value a mutant can send: a literal or a canary (minted per trial), not a record reference (known only at the end). */
+function playable(v: ExpectedValue): boolean {
+  return v === null || typeof v !== "object" || Array.isArray(v) || !Object.hasOwn(v, "$record");
 }
 
 function bodyKey(f: StepFacts, key: string | undefined): JsonValue | undefined {

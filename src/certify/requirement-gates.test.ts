@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   CHANNEL_TASK,
   channelTask,
+  channelTaskWithRequirements,
   JOB_TASK,
+  jobTaskWithRequirements,
   keyOnlyWriteCheck,
   positionalJobTask,
   REQUIREMENT_WORLD,
@@ -44,6 +46,57 @@ describe("requirement mutants", () => {
   });
 });
 
+describe("requirement mutants, per requirement", () => {
+  it("break each requirement alone and are killed naming it", async () => {
+    const bank = requirementBank([channelTaskWithRequirements(), jobTaskWithRequirements()]);
+    const channel = taskOf(bank, CHANNEL_TASK);
+    expect(goldenMutants(REQUIREMENT_WORLD, channel).map((m) => m.name)).toEqual([
+      "channel_set:other_value@2:firmware_channel",
+      "on_v412:sibling_target@2",
+      "berth_reported:wrong_card:berth",
+    ]);
+    const r = await requirementMutantFindings(bank, channel, sharedTrials(bank));
+    expect(r).toEqual({ failures: [], count: { generated: 3, killed: 3 } });
+    // The job is submitted, polled and confirmed twice: the call count names one_order.
+    const job = taskOf(bank, JOB_TASK);
+    expect(goldenMutants(REQUIREMENT_WORLD, job).map((m) => m.name)).toEqual([
+      "one_order:repeat@2",
+      "order_reported:wrong_card:order_id",
+    ]);
+    expect(await requirementMutantFindings(bank, job, sharedTrials(bank))).toEqual({
+      failures: [],
+      count: { generated: 2, killed: 2 },
+    });
+  });
+
+  it("survive a key-only write check, naming the requirement it lets through", async () => {
+    const bank = requirementBank([channelTaskWithRequirements(keyOnlyWriteCheck(channelTask()))]);
+    const r = await requirementMutantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank));
+    expect(r.failures.map((f) => f.message)).toEqual([
+      "mutant channel_set:other_value@2:firmware_channel passes: the grader does not hold requirement channel_set",
+    ]);
+  });
+
+  it("are not killed by a failure that names another requirement", async () => {
+    // A grader without the write check: the PATCH aimed at V-311 fails only the card (V-311's
+    // berth), which holds berth_reported, not on_v412.
+    const bank = requirementBank([
+      channelTaskWithRequirements({
+        ...keyOnlyWriteCheck(channelTask()),
+        grader: {
+          ...channelTask().grader,
+          g1: keyOnlyWriteCheck(channelTask()).grader.g1.filter((p) => p.id !== "channel_written"),
+        },
+      }),
+    ]);
+    const r = await requirementMutantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank));
+    expect(r.failures.map((f) => f.check)).toEqual(["survived:other_value", "survived:sibling_target"]);
+    expect(r.failures[1]?.message).toMatch(
+      /^mutant on_v412:sibling_target@2 fails without naming requirement on_v412: .*berth/,
+    );
+  });
+});
+
 describe("legitimate variants", () => {
   it("derives what a careful agent may do differently: a failed attempt, extra reads", () => {
     const names = legitimateVariants(REQUIREMENT_WORLD, channelTask()).map((v) => v.name);
@@ -53,8 +106,10 @@ describe("legitimate variants", () => {
   });
 
   it("all pass a grader that names records by what the ticket asks", async () => {
-    const bank = requirementBank([channelTask()]);
+    const bank = requirementBank([channelTask(), jobTaskWithRequirements()]);
     expect(await legitimateVariantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank))).toEqual([]);
+    // The abandoned submit mints an order id first; the order expected is the one confirmed for V-204.
+    expect(await legitimateVariantFindings(bank, taskOf(bank, JOB_TASK), sharedTrials(bank))).toEqual([]);
   });
 
   it("catch a grader that expects the Nth id minted: an abandoned submit before the real one moves it", async () => {

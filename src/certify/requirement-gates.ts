@@ -27,11 +27,14 @@ export function failedNames(grade: TrialGrade): Set<string> {
   for (const r of grade.g1) {
     if (r.passed || r.not_evaluated) continue;
     out.add(r.id);
-    const req = (r as { requirement?: string }).requirement;
-    if (req) out.add(req);
+    if (r.requirement) out.add(r.requirement);
   }
   for (const f of grade.g2) if (!f.passed) out.add(`answer:${f.field}`);
-  for (const c of grade.constraints) if (c.violated) out.add(c.id);
+  for (const c of grade.constraints) {
+    if (!c.violated) continue;
+    out.add(c.id);
+    if (c.requirement) out.add(c.requirement);
+  }
   return out;
 }
 

@@ -248,3 +248,76 @@ export function positionalJobTask(): Task {
 export function requirementBank(tasks: Task[]): Bank {
   return bankFromContent({ ...skeletonContent([]), name: "requirements", worlds: [REQUIREMENT_WORLD], tasks });
 }
+
+/**
+ * The channel task with its requirements as data: the channel written, the record written, the
+ * berth reported, each naming the predicates that hold it.
+ */
+export function channelTaskWithRequirements(t: Task = channelTask()): Task {
+  const call = { method: "PATCH", url_pattern: "^/v3/vessels/[^/]+$" };
+  return {
+    ...t,
+    requirements: [
+      {
+        id: "channel_set",
+        kind: "value_written",
+        predicates: ["channel_written"],
+        call,
+        key: "firmware_channel",
+        value: "maritime-edge",
+        alternatives: ["maritime-beta"],
+      },
+      {
+        id: "on_v412",
+        kind: "exact_target",
+        predicates: ["channel_written"],
+        call,
+        target: "V-412",
+        siblings: ["V-311"],
+      },
+      { id: "berth_reported", kind: "report", predicates: ["answer:berth", "berth_from_update"], fields: ["berth"] },
+    ],
+  };
+}
+
+/**
+ * The job task graded right: the order id expected is the one order for V-204 in the final state
+ * (not the first minted), and one order only may be confirmed (a call count holds it).
+ */
+export function jobTaskWithRequirements(): Task {
+  const t = positionalJobTask();
+  return {
+    ...t,
+    grader: {
+      ...t.grader,
+      answer: t.grader.answer.map((f) => ({
+        ...f,
+        expected: {
+          $record: { resource: "maintenance-orders", where: { vessel_id: "V-204" }, role: "the order opened for V-204" },
+          field: "order_id",
+        },
+      })),
+      g1: [
+        ...t.grader.g1,
+        {
+          kind: "call_count",
+          id: "one_confirm",
+          explain: "One order is opened: one job confirmed.",
+          call: { method: "POST", url_pattern: "^/v3/jobs/[^/]+/confirm$", status: 200 },
+          max: 1,
+          requirement: "one_order",
+        },
+      ],
+    },
+    requirements: [
+      {
+        id: "one_order",
+        kind: "call_count",
+        predicates: ["one_confirm"],
+        call: { method: "POST", url_pattern: "^/v3/jobs/[^/]+/confirm$", status: 200 },
+        max: 1,
+      },
+      { id: "order_reported", kind: "report", predicates: ["answer:order_id"], fields: ["order_id"] },
+    ],
+  };
+}
