@@ -59,5 +59,7 @@ export function formatCertifyReport(report: CertifyReport): string {
  * @example mutationScore({ generated: 4, killed: 3 }) // "3/4 (75.0%)"
  */
 export function mutationScore(m: { generated: number; killed: number }): string {
-  return m.generated === 0 ? "0/0" : `${m.killed}/${m.generated} (${((100 * m.killed) / m.generated).toFixed(1)}%)`;
+  return m.generated === 0
+    ? "0/0"
+    : `${m.killed}/${m.generated} (${((100 * m.killed) / m.generated).toFixed(1)}%)`;
 }

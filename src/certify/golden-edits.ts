@@ -48,7 +48,9 @@ export function goldenStatuses(task: Task, events: readonly TrialEvent[]): Array
   const sends = task.golden.filter((s) => s.op === "execute" || s.op === "execute_native").length;
   if (statuses.length !== sends) return [];
   let next = 0;
-  return task.golden.map((s) => (s.op === "execute" || s.op === "execute_native" ? statuses[next++] : undefined));
+  return task.golden.map((s) =>
+    s.op === "execute" || s.op === "execute_native" ? statuses[next++] : undefined,
+  );
 }
 
 /**

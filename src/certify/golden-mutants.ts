@@ -128,7 +128,10 @@ export function stepMutants(
         });
       }
     }
-    if ((f.rest && !f.token && !capturesUsedLater(facts, f) && !sentAgain(facts, f)) || f.step.op === "store") {
+    if (
+      (f.rest && !f.token && !capturesUsedLater(facts, f) && !sentAgain(facts, f)) ||
+      f.step.op === "store"
+    ) {
       out.push({
         name: `drop_step@${n}`,
         operator: "drop_step",
@@ -170,7 +173,8 @@ function sentAgain(facts: readonly StepFacts[], f: StepFacts): boolean {
   const r = f.rest?.request;
   if (!r) return false;
   return facts.some((g) => {
-    if (g.index === f.index || g.rest?.request.method !== r.method || g.rest.request.url !== r.url) return false;
+    if (g.index === f.index || g.rest?.request.method !== r.method || g.rest.request.url !== r.url)
+      return false;
     const [lo, hi] = g.index < f.index ? [g.index, f.index] : [f.index, g.index];
     return !facts.slice(lo + 1, hi).some((h) => h.write);
   });
@@ -249,9 +253,16 @@ function siblingMutant(
     const sibling = seededIds(world, resource).find((id) => id !== written);
     if (!sibling) continue;
     const steps = golden.map((s, i) =>
-      i === f.index || (i > f.index && facts[i]?.rest && hasSegment(s, written)) ? retargeted(s, written, sibling) : s,
+      i === f.index || (i > f.index && facts[i]?.rest && hasSegment(s, written))
+        ? retargeted(s, written, sibling)
+        : s,
     );
-    return { name: `sibling_target@${f.index + 1}`, operator: "sibling_target", step: f.index + 1, steps: fixed(steps) };
+    return {
+      name: `sibling_target@${f.index + 1}`,
+      operator: "sibling_target",
+      step: f.index + 1,
+      steps: fixed(steps),
+    };
   }
   return null;
 }
@@ -305,7 +316,10 @@ export function requirementMutants(
           operator: "other_value",
           step: f.index + 1,
           steps: (seed) => {
-            const body = { ...(rest.request.body as Record<string, JsonValue>), [key]: resolveCanaries(alt, seed) };
+            const body = {
+              ...(rest.request.body as Record<string, JsonValue>),
+              [key]: resolveCanaries(alt, seed),
+            };
             return replaced(golden, f.index, [{ ...rest, request: { ...rest.request, body } }]);
           },
         });
@@ -362,7 +376,8 @@ export function requirementMutants(
         if (!after || !before) break;
         if (r.min_wait_seconds !== undefined) {
           const waiting = steps.find(
-            (s) => s.index > before.index && s.index <= after.index && s.rest && headerName(s.rest, WAIT_HEADER),
+            (s) =>
+              s.index > before.index && s.index <= after.index && s.rest && headerName(s.rest, WAIT_HEADER),
           );
           if (waiting?.rest) {
             add(r, {
@@ -378,7 +393,12 @@ export function requirementMutants(
           const swapped = [...golden];
           swapped[before.index] = after.step;
           swapped[after.index] = before.step;
-          add(r, { name: `swap@${before.index + 1}`, operator: "swap", step: before.index + 1, steps: fixed(swapped) });
+          add(r, {
+            name: `swap@${before.index + 1}`,
+            operator: "swap",
+            step: before.index + 1,
+            steps: fixed(swapped),
+          });
         } else add(r, dropMutant(golden, before));
         break;
       }
@@ -449,7 +469,10 @@ export function requirementMutants(
   return out;
 }
 
-function dropMutant(golden: readonly GoldenStep[], f: StepFacts): Omit<GoldenMutant, "requirement" | "names"> {
+function dropMutant(
+  golden: readonly GoldenStep[],
+  f: StepFacts,
+): Omit<GoldenMutant, "requirement" | "names"> {
   return {
     name: `drop_step@${f.index + 1}`,
     operator: "drop_step",
@@ -490,7 +513,9 @@ function segmentOf(task: Task, index: number): number | undefined {
   if (task.kind !== "chain") return task.positions[0];
   // Steps are attributed by the segment their answer values close (see chainSegments); a step
   // past the last boundary belongs to the final segment.
-  return segmentBoundaries(task).find((s) => index >= s.start && index < s.end)?.position ?? task.positions.at(-1);
+  return (
+    segmentBoundaries(task).find((s) => index >= s.start && index < s.end)?.position ?? task.positions.at(-1)
+  );
 }
 
 const boundaries = new WeakMap<Task, Array<{ position: number; start: number; end: number }>>();

@@ -50,7 +50,11 @@ export function legitimateVariants(
   const facts = stepFacts(world, task, statuses);
   const golden = task.golden;
   const out: LegitimateVariant[] = [];
-  const insertBefore = (at: number, extra: GoldenStep[]) => [...golden.slice(0, at), ...extra, ...golden.slice(at)];
+  const insertBefore = (at: number, extra: GoldenStep[]) => [
+    ...golden.slice(0, at),
+    ...extra,
+    ...golden.slice(at),
+  ];
   const { start, end } = variedSteps(task);
   for (const f of facts.slice(start, end)) {
     const n = f.index + 1;
@@ -81,12 +85,23 @@ export function legitimateVariants(
       out.push({ name: `reorder@${n}`, kind: "reorder", step: n, steps: swapped });
     }
     const viaList = f.rest ? throughListing(world, task, f) : null;
-    if (viaList) out.push({ name: `other_route@${n}`, kind: "other_route", step: n, steps: replaced(golden, f.index, viaList) });
+    if (viaList)
+      out.push({
+        name: `other_route@${n}`,
+        kind: "other_route",
+        step: n,
+        steps: replaced(golden, f.index, viaList),
+      });
   }
   const reads = extraReads(world, facts.slice(start, end));
   const answerAt = golden.findIndex((s) => s.op === "answer");
   if (reads.length > 0 && answerAt >= 0)
-    out.push({ name: "extra_reads", kind: "extra_reads", step: answerAt + 1, steps: insertBefore(answerAt, reads) });
+    out.push({
+      name: "extra_reads",
+      kind: "extra_reads",
+      step: answerAt + 1,
+      steps: insertBefore(answerAt, reads),
+    });
   return out;
 }
 
@@ -127,7 +142,8 @@ function listRoute(world: World, resource: string): Route | undefined {
 function extraReads(world: World, facts: readonly StepFacts[]): GoldenStep[] {
   const withAuth = [...facts].reverse().find((f) => f.rest && headerName(f.rest, "authorization"));
   const auth = withAuth?.rest ? headerName(withAuth.rest, "authorization") : undefined;
-  const headers = auth && withAuth?.rest?.request.headers ? { [auth]: withAuth.rest.request.headers[auth] as string } : {};
+  const headers =
+    auth && withAuth?.rest?.request.headers ? { [auth]: withAuth.rest.request.headers[auth] as string } : {};
   const out: GoldenStep[] = [];
   const seen = new Set<string>();
   const get = (url: string) => {
@@ -136,7 +152,7 @@ function extraReads(world: World, facts: readonly StepFacts[]): GoldenStep[] {
     out.push({ op: "execute", request: { method: "GET", url, headers }, capture: {} });
   };
   for (const f of facts) {
-    if (!f.route || f.route.status !== "canonical" || countsCalls(f.route)) continue;
+    if (f.route?.status !== "canonical" || countsCalls(f.route)) continue;
     const list = listRoute(world, f.route.resource);
     if (list) get(list.path);
     if (f.route.action === "get" && f.rest && f.route.concurrency === undefined) get(f.rest.request.url);
@@ -152,7 +168,7 @@ function extraReads(world: World, facts: readonly StepFacts[]): GoldenStep[] {
 function throughListing(world: World, task: Task, f: StepFacts): GoldenStep | null {
   const rest = f.rest as RestStep;
   const route = f.route;
-  if (!route || route.action !== "get" || route.status !== "canonical" || countsCalls(route)) return null;
+  if (route?.action !== "get" || route.status !== "canonical" || countsCalls(route)) return null;
   if (Object.keys(rest.capture).length === 0 || route.concurrency || route.view.where) return null;
   if (route.view.omit_fields.length > 0 || Object.keys(route.view.overrides).length > 0) return null;
   const resource = world.resources[route.resource];
@@ -166,7 +182,8 @@ function throughListing(world: World, task: Task, f: StepFacts): GoldenStep | nu
   // A write to the collection earlier (in setup or golden) may move the record in the list.
   const earlier = [...task.setup, ...task.golden.slice(0, f.index)];
   const touched = earlier.some(
-    (s) => s.op === "execute" && s.request.method.toUpperCase() !== "GET" && s.request.url.startsWith(list.path),
+    (s) =>
+      s.op === "execute" && s.request.method.toUpperCase() !== "GET" && s.request.url.startsWith(list.path),
   );
   if (touched) return null;
   const capture = Object.fromEntries(

@@ -127,7 +127,12 @@ describe("the two gates in certification", () => {
     const report = await certifyBank(bank, { gates: [...gates] });
     expect(report.gates.requirement_mutants).toMatchObject({ checked: 2, failed: 2, advisory: true });
     expect(report.gates.requirement_mutants?.first_failure).toMatch(/^req-channel: mutant other_value@2/);
-    expect(report.gates.legitimate_variants).toMatchObject({ checked: 2, passed: 1, failed: 1, advisory: true });
+    expect(report.gates.legitimate_variants).toMatchObject({
+      checked: 2,
+      passed: 1,
+      failed: 1,
+      advisory: true,
+    });
     // Advisory: reported, but neither failing certification nor dropping a task.
     expect(report.ok).toBe(true);
     expect(failedTaskIds(report).size).toBe(0);

@@ -85,7 +85,11 @@ const mint: GoldenStep = {
     method: "POST",
     url: "/v3/oauth/token",
     headers: { "Content-Type": "application/json" },
-    body: { grant_type: "client_credentials", client_id: "{{client_id}}", client_secret: "{{client_secret}}" },
+    body: {
+      grant_type: "client_credentials",
+      client_id: "{{client_id}}",
+      client_secret: "{{client_secret}}",
+    },
   },
   capture: { token: "access_token" },
 };
@@ -129,7 +133,12 @@ export function channelTask(): Task {
       mint,
       {
         op: "execute",
-        request: { method: "PATCH", url: "/v3/vessels/V-412", headers: json, body: { firmware_channel: "maritime-edge" } },
+        request: {
+          method: "PATCH",
+          url: "/v3/vessels/V-412",
+          headers: json,
+          body: { firmware_channel: "maritime-edge" },
+        },
         capture: { berth: "berth" },
       },
       { op: "answer", fields: { berth: "berth" } },
@@ -181,7 +190,15 @@ export function keyOnlyWriteCheck(t: Task): Task {
       ...t.grader,
       g1: t.grader.g1.map((p) =>
         p.kind === "call"
-          ? { kind: "call", id: p.id, explain: p.explain, method: "PATCH", url_pattern: "^/v3/vessels/V-412$", status: 200, body_has_keys: ["firmware_channel"] }
+          ? {
+              kind: "call",
+              id: p.id,
+              explain: p.explain,
+              method: "PATCH",
+              url_pattern: "^/v3/vessels/V-412$",
+              status: 200,
+              body_has_keys: ["firmware_channel"],
+            }
           : p,
       ),
     },
@@ -201,7 +218,12 @@ export function positionalJobTask(): Task {
       mint,
       {
         op: "execute",
-        request: { method: "POST", url: "/v3/maintenance-orders", headers: json, body: { vessel_id: "V-204", priority: "high" } },
+        request: {
+          method: "POST",
+          url: "/v3/maintenance-orders",
+          headers: json,
+          body: { vessel_id: "V-204", priority: "high" },
+        },
         capture: { job: "job_id" },
       },
       {
@@ -246,7 +268,12 @@ export function positionalJobTask(): Task {
 
 /** A bank of the requirement world with these tasks. */
 export function requirementBank(tasks: Task[]): Bank {
-  return bankFromContent({ ...skeletonContent([]), name: "requirements", worlds: [REQUIREMENT_WORLD], tasks });
+  return bankFromContent({
+    ...skeletonContent([]),
+    name: "requirements",
+    worlds: [REQUIREMENT_WORLD],
+    tasks,
+  });
 }
 
 /**
@@ -275,7 +302,12 @@ export function channelTaskWithRequirements(t: Task = channelTask()): Task {
         target: "V-412",
         siblings: ["V-311"],
       },
-      { id: "berth_reported", kind: "report", predicates: ["answer:berth", "berth_from_update"], fields: ["berth"] },
+      {
+        id: "berth_reported",
+        kind: "report",
+        predicates: ["answer:berth", "berth_from_update"],
+        fields: ["berth"],
+      },
     ],
   };
 }
@@ -293,7 +325,11 @@ export function jobTaskWithRequirements(): Task {
       answer: t.grader.answer.map((f) => ({
         ...f,
         expected: {
-          $record: { resource: "maintenance-orders", where: { vessel_id: "V-204" }, role: "the order opened for V-204" },
+          $record: {
+            resource: "maintenance-orders",
+            where: { vessel_id: "V-204" },
+            role: "the order opened for V-204",
+          },
           field: "order_id",
         },
       })),
