@@ -34,8 +34,15 @@ describe("apiflow verify", () => {
     expect(json.gates.chain_replay).toMatchObject({ checked: 1, passed: 1, failed: 0, first_failure: null });
     // Issue 15's gates report on the skeleton's graders (SUB03 does not hold the order's vessel,
     // nor one order only) without failing it while they are advisory.
-    expect(json.gates.requirement_mutants).toMatchObject({ checked: 4, passed: 2, failed: 2, advisory: true });
-    expect(json.gates.requirement_mutants.first_failure).toMatch(/^harbor-telemetry-(sub|chain-1to)03: mutant /);
+    expect(json.gates.requirement_mutants).toMatchObject({
+      checked: 4,
+      passed: 2,
+      failed: 2,
+      advisory: true,
+    });
+    expect(json.gates.requirement_mutants.first_failure).toMatch(
+      /^harbor-telemetry-(sub|chain-1to)03: mutant /,
+    );
     expect(json.gates.requirement_mutants.mutants.generated).toBeGreaterThan(0);
     expect(json.gates.legitimate_variants).toMatchObject({ checked: 4, advisory: true });
     expect(io.out()).toMatch(/requirement_mutants \(advisory\)\s+4\s+2\s+2\s+harbor-telemetry-\S+03: mutant/);
