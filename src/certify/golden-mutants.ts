@@ -284,7 +284,7 @@ function matchesCall(f: StepFacts, call: CallMatch | undefined): boolean {
  * Mutants derived from the task's requirements (see `RequirementSchema`): another value written,
  * a sibling targeted, the call repeated or dropped, the ordered steps swapped or the wait dropped,
  * the end state left as it was, a card field wrong, a decoy read. A requirement the golden offers
- * no step to break yields no mutant (reported by the gate).
+ * no step to break yields no mutant (the gate fails it as `no_mutant:<kind>`).
  */
 export function requirementMutants(
   world: World,
@@ -451,11 +451,25 @@ export function requirementMutants(
         break;
       }
       case "value_flow": {
-        // The value typed in instead of carried: the use gets a fabricated value of the same shape.
+        // The value typed in instead of carried: the use gets a fabricated value of the same
+        // shape; a value that flows only to the card is reported wrong there.
         const f = steps.find((s) => s.rest && s.uses.length > 0 && !s.token && s.write);
-        if (!f?.rest) break;
-        const used = f.uses.find((u) => !headerUse(f, u));
-        if (!used) break;
+        const used = f?.uses.find((u) => !headerUse(f, u));
+        if (!f?.rest || !used) {
+          const field = task.grader.g1.find(
+            (p) => p.kind === "data_flow" && r.predicates.includes(p.id) && p.answer_field !== undefined,
+          );
+          const name = field?.kind === "data_flow" ? field.answer_field : undefined;
+          if (name)
+            add(r, {
+              name: `wrong_card:${name}`,
+              operator: "wrong_card",
+              step: golden.length,
+              steps: fixed([...golden]),
+              card: (card) => ({ ...card, [name]: wrongValue(card[name]) }),
+            });
+          break;
+        }
         add(r, {
           name: `fabricated@${f.index + 1}:${used}`,
           operator: "other_value",

@@ -69,6 +69,23 @@ describe("requirement mutants, per requirement", () => {
     });
   });
 
+  it("fail a requirement that no golden step can break: the gate cannot show it is held", async () => {
+    // The PATCH has no decoy sibling in this world, so nothing breaks "stay canonical".
+    const t = channelTaskWithRequirements();
+    const stay = { id: "stay_canonical", kind: "stay_canonical" as const, predicates: ["berth_from_update"] };
+    const bank = requirementBank([{ ...t, requirements: [...(t.requirements ?? []), stay] }]);
+    const r = await requirementMutantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank));
+    expect(r.failures).toEqual([
+      {
+        task_id: CHANNEL_TASK,
+        check: "no_mutant:stay_canonical",
+        message:
+          "requirement stay_canonical (stay_canonical) offers no golden step to break: the gate cannot show it is held",
+      },
+    ]);
+    expect(r.count).toEqual({ generated: 3, killed: 3 });
+  });
+
   it("survive a key-only write check, naming the requirement it lets through", async () => {
     const bank = requirementBank([channelTaskWithRequirements(keyOnlyWriteCheck(channelTask()))]);
     const r = await requirementMutantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank));

@@ -5,7 +5,7 @@ import type { TrialGrade } from "../grade/grade-schema.js";
 import { playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
 import { goldenStatuses } from "./golden-edits.js";
-import { type GoldenMutant, goldenMutants } from "./golden-mutants.js";
+import { type GoldenMutant, goldenMutants, requirementsOf } from "./golden-mutants.js";
 import { legitimateVariants } from "./legitimate-variants.js";
 import type { TrialRunner } from "./trial-tree.js";
 
@@ -65,6 +65,15 @@ export async function requirementMutantFindings(
   const world = worldOf(bank, task);
   const failures: GateFailure[] = [];
   const mutants = goldenMutants(world, task, await statusesOf(task, runner));
+  // A requirement no mutant can break is one the gate cannot show is held.
+  for (const r of requirementsOf(task)) {
+    if (mutants.some((m) => m.requirement === r.id)) continue;
+    failures.push({
+      task_id: task.id,
+      check: `no_mutant:${r.kind}`,
+      message: `requirement ${r.id} (${r.kind}) offers no golden step to break: the gate cannot show it is held`,
+    });
+  }
   let killed = 0;
   for (const mutant of mutants) {
     const agent = scripted(bank, `mutant-${mutant.name}`, async (session, ctx) => {
