@@ -145,7 +145,7 @@ ${difficultySection(content)}
 
 ## Certification
 
-Every task passed the certification gates (${(content.gates ?? []).map((g) => `${g.name} ${g.version}`).join(", ") || "none recorded"}) before it was written.
+Every task passed the certification gates (${(content.gates ?? []).map((g) => `${g.name} ${g.version}`).join(", ") || "none recorded"}) before it was written.${mutationLine(content)}
 A position whose subtask failed a gate was re-drawn from the seed; one still failing was dropped, and
 its world's chains truncated to the longest certified prefix.
 
@@ -157,6 +157,14 @@ ${
     : "- No certification log was given."
 }
 `;
+}
+
+/** The requirement mutants' score, when that gate ran: killed / generated. */
+function mutationLine(content: BankContent): string {
+  const m = content.gates?.find((g) => g.name === "requirement_mutants")?.mutants;
+  if (!m) return "";
+  const pct = m.generated === 0 ? "" : ` (${((100 * m.killed) / m.generated).toFixed(1)}%)`;
+  return `\nMutation score (requirement mutants killed / generated): ${m.killed}/${m.generated}${pct}.`;
 }
 
 /**
