@@ -18,6 +18,10 @@ export const GateRecordSchema = z.strictObject({
   version: z.string(),
   checked: z.number().int().nonnegative(),
   passed: z.number().int().nonnegative(),
+  /** Requirement mutants only: mutants generated and killed (the bank's mutation score). */
+  mutants: z
+    .strictObject({ generated: z.number().int().nonnegative(), killed: z.number().int().nonnegative() })
+    .optional(),
 });
 
 /**

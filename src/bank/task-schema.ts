@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JsonValueSchema } from "./json.js";
+import { PremiseSchema } from "./premise-schema.js";
 
 /** The seven capability axes. */
 export const AxisSchema = z.enum([
@@ -23,7 +24,55 @@ export const CanaryRefSchema = z.strictObject({
   format: z.string().includes("{code}").optional(),
 });
 export type CanaryRef = z.infer<typeof CanaryRefSchema>;
-export const ExpectedValueSchema = z.union([CanaryRefSchema, JsonValueSchema]);
+
+/** A scalar a record selector compares a field with: a literal or a canary reference. */
+export const WhereValueSchema = z.union([CanaryRefSchema, z.string(), z.number(), z.boolean(), z.null()]);
+export type WhereValue = z.infer<typeof WhereValueSchema>;
+
+/**
+ * Records of one resource named by their role in the world's state at the end of the trial: every
+ * record whose fields equal `where` (canary references resolved for the trial). `role` says in
+ * words which record the grader means, for failure reasons ("the run opened for S-12").
+ *
+ * @example RecordSelectorSchema.parse({ resource: "runs", where: { sample_id: "S-12", status: "confirmed" }, role: "the run confirmed for S-12" })
+ */
+export const RecordSelectorSchema = z.strictObject({
+  resource: z.string().min(1),
+  where: z.record(z.string(), WhereValueSchema),
+  role: z.string().min(1).optional(),
+});
+export type RecordSelector = z.infer<typeof RecordSelectorSchema>;
+
+/**
+ * An expected value taken from a record by its role in the final state, never by creation order:
+ * the value of `field` of the one record `$record` selects when the trial ends. No record, or more
+ * than one, leaves it unresolved, and whatever compares with it fails naming the record meant. An
+ * extra failed or abandoned create does not move it.
+ *
+ * @example RecordRefSchema.parse({ $record: { resource: "runs", where: { sample_id: "S-12" } }, field: "run_id" })
+ */
+export const RecordRefSchema = z.strictObject({
+  $record: RecordSelectorSchema,
+  field: z.string().min(1),
+});
+export type RecordRef = z.infer<typeof RecordRefSchema>;
+
+/**
+ * An expected value: a literal, a canary reference (minted per trial) or a record reference
+ * (resolved from the final state). An object with a `$record` key must be a valid record
+ * reference: a malformed one is refused rather than read as a literal object.
+ */
+export const ExpectedValueSchema = z
+  .union([CanaryRefSchema, RecordRefSchema, JsonValueSchema])
+  .refine(
+    (v) =>
+      v === null ||
+      typeof v !== "object" ||
+      Array.isArray(v) ||
+      !Object.hasOwn(v, "$record") ||
+      RecordRefSchema.safeParse(v).success,
+    { message: "a $record reference needs {$record: {resource, where}, field}" },
+  );
 export type ExpectedValue = z.infer<typeof ExpectedValueSchema>;
 
 /** A regular expression in a grader (URL patterns): it must compile, or the bank does not load. */
@@ -51,6 +100,8 @@ export const AnswerFieldSchema = z.strictObject({
   tolerance: z.number().nonnegative().optional(),
   explain: z.string().default(""),
   segment: z.number().int().positive().optional(),
+  /** The id of the ticket requirement this field holds, when it holds one. */
+  requirement: z.string().min(1).optional(),
 });
 export type AnswerField = z.infer<typeof AnswerFieldSchema>;
 
@@ -58,6 +109,8 @@ const explained = {
   id: z.string().min(1),
   explain: z.string().default(""),
   segment: z.number().int().positive().optional(),
+  /** The id of the ticket requirement this holds (see `RequirementSchema`): failure reasons name it. */
+  requirement: z.string().min(1).optional(),
 };
 
 /**
@@ -118,6 +171,91 @@ export const CallPredicateSchema = z.strictObject({
   target: ExpectedValueSchema.optional(),
 });
 
+/**
+ * Which exchanges of the log a predicate means: method (any case; absent matches any), URL pattern
+ * (canonical URL), status; `target` a value that must be a whole segment of the request path (the
+ * exact record, not any record of the collection); `sent` dotted request-body keys → the value each
+ * must carry; `returned` dotted response-body keys → the value each must carry.
+ *
+ * @example CallMatchSchema.parse({ method: "PATCH", url_pattern: "^/v2/notes/[^/]+$", status: 200, target: "CN-12", sent: { status: "settled" } })
+ */
+export const CallMatchSchema = z.strictObject({
+  method: z.string().optional(),
+  url_pattern: PatternSchema,
+  status: z.number().int().optional(),
+  target: ExpectedValueSchema.optional(),
+  sent: z.record(z.string(), ExpectedValueSchema).optional(),
+  returned: z.record(z.string(), ExpectedValueSchema).optional(),
+});
+export type CallMatch = z.infer<typeof CallMatchSchema>;
+
+/**
+ * G1 call count: the number of exchanges matching `call` lies within `min`..`max` (at most n:
+ * `max`; exactly n: both). A create or a mint repeated where the ticket asks for one breaks it.
+ *
+ * @example { kind: "call_count", id: "one_create", explain: "", call: { method: "POST", url_pattern: "^/v2/runs$", status: 201 }, max: 1 }
+ */
+export const CallCountPredicateSchema = z
+  .strictObject({
+    kind: z.literal("call_count"),
+    ...explained,
+    call: CallMatchSchema,
+    min: z.number().int().nonnegative().optional(),
+    max: z.number().int().nonnegative().optional(),
+  })
+  .refine((p) => p.min !== undefined || p.max !== undefined, { message: "a call count needs min or max" })
+  .refine((p) => p.min === undefined || p.max === undefined || p.min <= p.max, {
+    message: "a call count's min exceeds its max",
+  });
+
+/**
+ * G1 ordering: an exchange matching `after` happens, and the first one is preceded by an exchange
+ * matching `before` — at least `min_wait_seconds` logical seconds earlier when set (every request
+ * ticks the clock by one second, an `x-apiflow-wait` by its seconds). Two dependent steps swapped,
+ * or a required wait dropped, breaks it.
+ *
+ * @example { kind: "order", id: "polled_first", explain: "", before: { method: "GET", url_pattern: "^/jobs/[^/]+$", returned: { state: "awaiting_confirmation" } }, after: { method: "POST", url_pattern: "^/jobs/[^/]+/confirm$", status: 200 } }
+ */
+export const OrderPredicateSchema = z.strictObject({
+  kind: z.literal("order"),
+  ...explained,
+  before: CallMatchSchema,
+  after: CallMatchSchema,
+  min_wait_seconds: z.number().int().positive().optional(),
+});
+
+/**
+ * What an end-state predicate expects of the records its selector picks when the trial ends:
+ * - `field`: exactly one record is selected and its `field` equals `value`;
+ * - `absent`: no record is selected (deleted, or never written);
+ * - `count`: the number selected lies within `min`..`max`.
+ */
+export const EndStateExpectSchema = z.discriminatedUnion("is", [
+  z.strictObject({ is: z.literal("field"), field: z.string().min(1), value: ExpectedValueSchema }),
+  z.strictObject({ is: z.literal("absent") }),
+  z
+    .strictObject({
+      is: z.literal("count"),
+      min: z.number().int().nonnegative().optional(),
+      max: z.number().int().nonnegative().optional(),
+    })
+    .refine((c) => c.min !== undefined || c.max !== undefined, { message: "a count needs min or max" }),
+]);
+export type EndStateExpect = z.infer<typeof EndStateExpectSchema>;
+
+/**
+ * G1 end state: the world's records when the trial ends (not the calls that led there): a record's
+ * field, a record absent, how many records are in a state.
+ *
+ * @example { kind: "end_state", id: "note_settled", explain: "", record: { resource: "notes", where: { note_id: "CN-12" } }, expect: { is: "field", field: "status", value: "settled" } }
+ */
+export const EndStatePredicateSchema = z.strictObject({
+  kind: z.literal("end_state"),
+  ...explained,
+  record: RecordSelectorSchema,
+  expect: EndStateExpectSchema,
+});
+
 /** G1 workspace value: a variable in local or global scope holds this value at the end. */
 export const WorkspaceValuePredicateSchema = z.strictObject({
   kind: z.literal("workspace_value"),
@@ -131,8 +269,20 @@ export const G1PredicateSchema = z.discriminatedUnion("kind", [
   DataFlowPredicateSchema,
   CallPredicateSchema,
   WorkspaceValuePredicateSchema,
+  CallCountPredicateSchema,
+  OrderPredicateSchema,
+  EndStatePredicateSchema,
 ]);
 export type G1Predicate = z.infer<typeof G1PredicateSchema>;
+/** The kinds of G1 predicate, for results and reports. */
+export const G1_PREDICATE_KINDS = [
+  "data_flow",
+  "call",
+  "workspace_value",
+  "call_count",
+  "order",
+  "end_state",
+] as const satisfies readonly G1Predicate["kind"][];
 
 /** A forbidden call: any request matching it violates the constraint and fails the trial. */
 export const ForbidConstraintSchema = z.strictObject({
@@ -161,6 +311,89 @@ export const GraderSpecSchema = z.strictObject({
   chain_mode: z.enum(["selective", "full"]).optional(),
 });
 export type GraderSpec = z.infer<typeof GraderSpecSchema>;
+
+const requirementBase = {
+  /** Unique within the subtask (a chain prefixes none: segments are told apart by `segment`). */
+  id: z.string().min(1),
+  /** The ticket's sentence stating it, rendered from this object (the ticket contains it verbatim). */
+  sentence: z.string().min(1).optional(),
+  /**
+   * What holds it: ids of G1 predicates and forbid constraints of the same grader, and answer
+   * fields as `answer:<field>`. Certification refuses a requirement that names none, or a name
+   * the grader does not have.
+   */
+  predicates: z.array(z.string().min(1)),
+  segment: z.number().int().positive().optional(),
+};
+
+/**
+ * One requirement of a ticket, stated once as data: what must be true in the world or in the calls.
+ * The template renders the ticket's sentence from it and derives the predicates that hold it; the
+ * requirement-mutants gate derives from it the golden broken in this requirement alone, which must
+ * fail naming it. Kinds, with what a mutant does to break each:
+ * - `value_written`: the write `call` sends `value` at body `key` (mutant: writes one of
+ *   `alternatives`, other values the API accepts there);
+ * - `exact_target`: the `call` is aimed at `target` (mutant: at one of `siblings`, other records
+ *   of the collection);
+ * - `call_count`: exchanges matching `call` number `min`..`max` (mutant: the call repeated, e.g. a
+ *   create or a mint, or dropped);
+ * - `ordering`: `before` precedes `after`, by at least `min_wait_seconds` when set (mutant: the two
+ *   swapped, the `before` step or the wait dropped);
+ * - `end_state`: the records `record` selects end as `expect` says (mutant: another value written,
+ *   a sibling changed, the record left in place);
+ * - `value_flow`: a value travels from the response that shows it to where it must go (mutant: a
+ *   fabricated value);
+ * - `report`: the answer card carries `fields` (mutant: a field wrong or missing);
+ * - `stay_canonical`: no call to a decoy or forbidden route (mutant: a decoy read).
+ *
+ * @example RequirementSchema.parse({ id: "note_settled", kind: "value_written", sentence: "Move CN-12 to `settled`.", predicates: ["status_moved"], call: { method: "PATCH", url_pattern: "^/v2/notes/[^/]+$" }, key: "status", value: "settled", alternatives: ["approved"] })
+ */
+export const RequirementSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("value_written"),
+    ...requirementBase,
+    call: CallMatchSchema,
+    key: z.string().min(1),
+    value: ExpectedValueSchema,
+    alternatives: z.array(ExpectedValueSchema).default([]),
+  }),
+  z.strictObject({
+    kind: z.literal("exact_target"),
+    ...requirementBase,
+    call: CallMatchSchema,
+    target: ExpectedValueSchema,
+    siblings: z.array(ExpectedValueSchema).default([]),
+  }),
+  z.strictObject({
+    kind: z.literal("call_count"),
+    ...requirementBase,
+    call: CallMatchSchema,
+    min: z.number().int().nonnegative().optional(),
+    max: z.number().int().nonnegative().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("ordering"),
+    ...requirementBase,
+    before: CallMatchSchema,
+    after: CallMatchSchema,
+    min_wait_seconds: z.number().int().positive().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("end_state"),
+    ...requirementBase,
+    record: RecordSelectorSchema,
+    expect: EndStateExpectSchema,
+  }),
+  z.strictObject({ kind: z.literal("value_flow"), ...requirementBase }),
+  z.strictObject({
+    kind: z.literal("report"),
+    ...requirementBase,
+    fields: z.array(z.string().min(1)).min(1),
+  }),
+  z.strictObject({ kind: z.literal("stay_canonical"), ...requirementBase }),
+]);
+export type Requirement = z.infer<typeof RequirementSchema>;
+export type RequirementKind = Requirement["kind"];
 
 /** A golden REST request (no `protocol`, or `"rest"`): the HTTP call as the agent would send it. */
 export const GoldenRestRequestSchema = z.strictObject({
@@ -253,6 +486,8 @@ export const SubtaskSchema = z.strictObject({
   ticket: z.string().min(1),
   golden: z.array(GoldenStepSchema).min(1),
   grader: GraderSpecSchema,
+  /** The ticket's requirements as data (banks from before requirements have none). */
+  requirements: z.array(RequirementSchema).optional(),
 });
 export type Subtask = z.infer<typeof SubtaskSchema>;
 
@@ -277,5 +512,12 @@ export const TaskSchema = z.strictObject({
   grader: GraderSpecSchema,
   /** Chains: positions whose G1 the selective mode grades (the final one plus consumed ones). */
   graded_segments: z.array(z.number().int().positive()).optional(),
+  /** Solo tasks: what the ticket claims the world did (checked by the `premises` gate). */
+  premises: z.array(PremiseSchema).optional(),
+  /**
+   * The ticket's requirements as data, each naming what holds it in `grader` (a chain's carry
+   * their `segment`). Banks from before requirements have none.
+   */
+  requirements: z.array(RequirementSchema).optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;

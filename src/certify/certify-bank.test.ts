@@ -11,8 +11,17 @@ describe("certifyBank", () => {
     const report = await certifyBank(skeletonContent());
     expect(CertifyReportSchema.parse(report)).toEqual(report);
     expect(Object.keys(report.gates)).toEqual([...GATE_NAMES]);
-    for (const name of GATE_NAMES) expect(report.gates[name]?.first_failure).toBeNull();
+    for (const name of GATE_NAMES)
+      if (report.gates[name]?.hard) expect(report.gates[name]?.first_failure, name).toBeNull();
+    // The skeleton's goldens need no paging nor re-mint: the soft gate says so without failing the bank.
+    expect(report.gates.axis_necessity).toMatchObject({ hard: false, checked: 4 });
+    expect(report.gates.axis_necessity?.failed).toBeGreaterThan(0);
     expect(report.ok).toBe(true);
+    // Issue 15's gates are soft: the skeleton's SUB03 grader holds neither the order's vessel
+    // nor one order only, and its reads are graded on the record's own route only (the list shows
+    // the same vessel): reported, not failing certification.
+    expect(report.gates.requirement_mutants).toMatchObject({ checked: 4, failed: 2, hard: false });
+    expect(report.gates.legitimate_variants).toMatchObject({ checked: 4, hard: false });
   });
 
   it("records the gates that ran in the manifest, covered by the content hash", async () => {

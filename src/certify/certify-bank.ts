@@ -22,7 +22,7 @@ export const GATE_VERSIONS = Object.fromEntries(GATES.map((g) => [g.name, g.vers
 >;
 
 export interface CertifyOptions {
-  /** Gates to run, in the order of `GATE_NAMES`; default all six. */
+  /** Gates to run, in the order of `GATE_NAMES`; default all. */
   gates?: readonly GateName[];
   /** The solvability oracle; default the golden agent. */
   oracle?: AgentFactory;
@@ -47,6 +47,11 @@ export interface CertifyOptions {
    * cannot cross to a worker); otherwise the tasks run here.
    */
   workers?: number;
+  /**
+   * Gates to hold as hard in this certification even where the registry has them soft
+   * (`hard: false`): their failures then fail `ok`, drop tasks and cause re-draws.
+   */
+  hardGates?: readonly GateName[];
 }
 
 /**
@@ -65,6 +70,8 @@ export interface TaskFindings {
   failures: Partial<Record<GateName, GateFailure[]>>;
   notes: string[];
   exploits?: ExploitFindings;
+  /** Requirement mutants generated and killed on the task. */
+  mutants?: { generated: number; killed: number };
   time: Partial<Record<GateName, GateTime>>;
 }
 
@@ -99,6 +106,7 @@ export async function certifyTask(
     if (found.failures) out.failures[gate.name] = found.failures;
     if (found.notes) out.notes.push(...found.notes);
     if (found.exploits) out.exploits = found.exploits;
+    if (found.mutants) out.mutants = found.mutants;
   }
   runner.release(task);
   return out;
@@ -120,7 +128,8 @@ export function assembleReport(
   for (const gate of GATES) {
     const name = gate.name;
     if (!wanted.has(name)) continue;
-    const report = gate.report({ tasks, findings, options });
+    const made = gate.report({ tasks, findings, options });
+    const report = { ...made, hard: isHard(gate, options) };
     gates[name] = report;
     const time = findings.reduce(
       (t, f) => ({
@@ -132,11 +141,16 @@ export function assembleReport(
     options.onGate?.(name, report, time);
   }
   return CertifyReportSchema.parse({
-    ok: Object.values(gates).every((g) => g.failed === 0),
+    ok: Object.values(gates).every((g) => !g.hard || g.failed === 0),
     bank: { name: bank.manifest.name, seed: bank.manifest.seed, tasks: bank.tasks.length },
     oracle: options.oracle?.name ?? "golden",
     gates,
   });
+}
+
+/** Whether a gate's failures fail this certification (see `Gate.hard` and `CertifyOptions.hardGates`). */
+function isHard(gate: (typeof GATES)[number], options: CertifyOptions): boolean {
+  return gate.hard || (options.hardGates?.includes(gate.name) ?? false);
 }
 
 /**
@@ -255,14 +269,28 @@ async function certifyInWorkers(
 export function recordGates(content: BankContent, report: CertifyReport): BankContent {
   const gates = GATE_NAMES.flatMap((name) => {
     const g = report.gates[name];
-    return g ? [{ name, version: g.version, checked: g.checked, passed: g.passed }] : [];
+    return g
+      ? [
+          {
+            name,
+            version: g.version,
+            checked: g.checked,
+            passed: g.passed,
+            ...(g.mutants ? { mutants: g.mutants } : {}),
+          },
+        ]
+      : [];
   });
   return { ...content, gates };
 }
 
-/** Ids of the tasks that failed any gate. */
+/** Ids of the tasks that failed any hard gate (a soft gate's failures are reported, not dropped). */
 export function failedTaskIds(report: CertifyReport): Set<string> {
-  return new Set(Object.values(report.gates).flatMap((g) => g.failures.map((f) => f.task_id)));
+  return new Set(
+    Object.values(report.gates)
+      .filter((g) => g.hard)
+      .flatMap((g) => g.failures.map((f) => f.task_id)),
+  );
 }
 
 /**

@@ -9,7 +9,17 @@ import { type CertifyReport, GATE_NAMES } from "./certify-schema.js";
 export function formatCertifyReport(report: CertifyReport): string {
   const rows = GATE_NAMES.flatMap((name) => {
     const g = report.gates[name];
-    return g ? [[name, String(g.checked), String(g.passed), String(g.failed), g.first_failure ?? "-"]] : [];
+    return g
+      ? [
+          [
+            g.hard ? name : `${name} (soft)`,
+            String(g.checked),
+            String(g.passed),
+            String(g.failed),
+            g.first_failure ?? "-",
+          ],
+        ]
+      : [];
   });
   const head = ["gate", "checked", "passed", "failed", "first failure"];
   const widths = head
@@ -32,8 +42,23 @@ export function formatCertifyReport(report: CertifyReport): string {
     for (const [name, n] of Object.entries(audit.exploits))
       out.push(`  ${name.padEnd(24)} ${n} / ${audit.attacked?.[name] ?? 0}`);
   }
+  const mutants = report.gates.requirement_mutants?.mutants;
+  if (mutants) out.push("", `mutation score: ${mutationScore(mutants)} (mutants killed / generated)`);
   const notes = GATE_NAMES.flatMap((name) => report.gates[name]?.notes.map((n) => `  ${name}: ${n}`) ?? []);
   if (notes.length) out.push("", "notes:", ...notes);
+  if (GATE_NAMES.some((name) => report.gates[name]?.hard === false))
+    out.push("", "a soft gate reports without failing the bank or dropping tasks");
   out.push("", report.ok ? "OK: every gate passed" : "FAILED: at least one gate failed");
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * A mutation score in words: `412/415 (99.3%)`, or `0/0` when no mutant was generated.
+ *
+ * @example mutationScore({ generated: 4, killed: 3 }) // "3/4 (75.0%)"
+ */
+export function mutationScore(m: { generated: number; killed: number }): string {
+  return m.generated === 0
+    ? "0/0"
+    : `${m.killed}/${m.generated} (${((100 * m.killed) / m.generated).toFixed(1)}%)`;
 }

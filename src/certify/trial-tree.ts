@@ -202,6 +202,10 @@ class TrialTree {
         const state = live ?? cursor.state;
         return state ? Object.fromEntries(state.trial.records) : {};
       },
+      removedRecords: () => {
+        const state = live ?? cursor.state;
+        return state ? Object.fromEntries(state.trial.removed) : {};
+      },
     };
   }
 }

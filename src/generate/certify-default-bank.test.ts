@@ -22,8 +22,11 @@ describe("certification of the whole default bank", () => {
           ? content.tasks.filter((t) => t.kind === "chain").length
           : content.tasks.length,
       );
-      expect(g?.failures.slice(0, 5), gate).toEqual([]);
+      // A soft gate (see `hard` in the gate registry) reports its numbers only; a hard one is
+      // held to zero failures.
+      if (g?.hard) expect(g?.failures.slice(0, 5), gate).toEqual([]);
     }
+    expect(report.gates.requirement_mutants?.mutants?.generated).toBeGreaterThan(0);
     // Every exploit of the suite attacks some tasks of this bank, and passes none.
     const audit = report.gates.exploit_audit;
     expect(Object.keys(audit?.exploits ?? {}).length).toBeGreaterThanOrEqual(12);

@@ -1,5 +1,13 @@
+import type { Premise } from "../bank/premise-schema.js";
 import type { Rng } from "../bank/rng.js";
-import type { Axis, ExpectedValue, G1Predicate, GoldenStep, Subtask } from "../bank/task-schema.js";
+import type {
+  Axis,
+  ExpectedValue,
+  G1Predicate,
+  GoldenStep,
+  RecordRef,
+  Subtask,
+} from "../bank/task-schema.js";
 import type { BuiltWorld, SlotKind, SymRecord } from "./build-world.js";
 import type { TokenLedger } from "./golden-builder.js";
 
@@ -41,6 +49,8 @@ export interface GenSubtask extends Subtask {
   /** One-line version of the ticket for a chain's compressed instruction. */
   brief: string;
   probes: Probe[];
+  /** What else the ticket claims about the world (e.g. the body fields the spec documents). */
+  premises?: Premise[];
   /** The golden as a chain segment (shared token, no answer step); set by the storyline. */
   chainGolden?: GoldenStep[];
   /** Renders `chainGolden`; set by `subtask()`. */
@@ -138,12 +148,48 @@ export class StoryState {
     return String(record[this.built.template.asset.idField]);
   }
 
-  /** Record a created work record; returns its minted id. */
-  createWork(fields: SymRecord): ExpectedValue {
-    const id = this.built.workId(this.work.length + 1);
+  /**
+   * Record a created work record; returns its id as a reference to the record by its role in the
+   * final state (the work record opened for this asset at this level), never by creation order, so
+   * an agent's extra failed or abandoned create does not move it. Two work records of a storyline
+   * never share asset and level, so the reference names one record in every task of the world.
+   */
+  createWork(fields: SymRecord, options: { storedAs?: (key: string) => string } = {}): RecordRef {
     const w = this.built.template.work;
-    this.work.push({ ...fields, [w.idField]: id, [w.statusField]: w.initialStatus });
-    return id;
+    const assetKey = this.built.template.asset.idField;
+    // A route that stores the body as sent (the camelCase dispatch intake) keeps its own keys.
+    const key = options.storedAs ?? ((k: string) => k);
+    const asset = fields[assetKey];
+    const level = fields[w.levelField.name];
+    if (typeof asset !== "string" || typeof level !== "string")
+      throw new Error(`a work record needs a literal ${assetKey} and ${w.levelField.name}`);
+    if (this.work.some((r) => r[assetKey] === asset && r[w.levelField.name] === level))
+      throw new Error(
+        `two ${w.plural} records for ${asset} at level ${level}: a record reference would name both`,
+      );
+    const ref: RecordRef = {
+      $record: {
+        resource: w.plural,
+        where: { [key(assetKey)]: asset, [key(w.levelField.name)]: level },
+        role: `the ${w.noun} opened for ${asset} at level ${level}`,
+      },
+      field: w.idField,
+    };
+    this.mintedIds.set(ref, this.built.workId(this.work.length + 1));
+    this.work.push({ ...fields, [w.idField]: ref, [w.statusField]: w.initialStatus });
+    return ref;
+  }
+
+  /** Creation-order ids of the work records, for workspace seeds only (see `seedValue`). */
+  private readonly mintedIds = new Map<RecordRef, ExpectedValue>();
+
+  /**
+   * A value as a solo task's workspace seed: a work record's reference becomes the id the setup
+   * replay mints for it. (The setup is the storyline's goldens, replayed exactly before the agent
+   * starts, so its creation order is fixed; graders never use it.)
+   */
+  seedValue(value: ExpectedValue): ExpectedValue {
+    return this.mintedIds.get(value as RecordRef) ?? value;
   }
 
   /** Work records a golden deleted (their index in `work` stays, so minted ids keep their numbers). */
@@ -156,7 +202,7 @@ export class StoryState {
 
   plant(p: Planted): void {
     this.planted.push(p);
-    this.variables[p.scope][p.variable] = p.value;
+    this.variables[p.scope][p.variable] = this.seedValue(p.value);
   }
 
   /** A planted work id no later position has consumed yet, if any (each is consumed once). */

@@ -6,7 +6,7 @@ import type { ExchangeEvent, TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
 import { checkpointHit, gradeConstraint, gradeG1Predicate } from "./grade-g1.js";
 import type { TrialGrade } from "./grade-schema.js";
-import { type GradeInput, gradeTrial } from "./grade-trial.js";
+import { declaredFields, type GradeInput, gradeTrial } from "./grade-trial.js";
 import { valuesEqual } from "./values-equal.js";
 
 /** One event of the log cited as evidence, and what it shows for the predicate. */
@@ -40,6 +40,8 @@ export const ExplainedPredicateSchema = z.strictObject({
   passed: z.boolean(),
   explain: z.string(),
   reason: z.string().nullable(),
+  /** The ticket requirement it holds, when the task states its requirements as data. */
+  requirement: z.string().optional(),
   /** G2: what the field had to hold and what the card held; G1: the value that travelled. */
   expected: z.unknown().optional(),
   got: z.unknown().optional(),
@@ -76,7 +78,7 @@ const NEAR_MISSES = 3;
  */
 export function explainVerdict(input: GradeInput, grade: TrialGrade = gradeTrial(input)): Explanation {
   const { events, grader, trialSeed } = input;
-  const cardResult = extractAnswerCard(input.finalMessage ?? "");
+  const cardResult = extractAnswerCard(input.finalMessage ?? "", declaredFields(grader));
   const card = cardResult.success ? (cardResult.data as Record<string, unknown>) : null;
   const graded = (segment: number | undefined) =>
     input.gradedSegments === undefined || segment === undefined || input.gradedSegments.includes(segment);
@@ -104,6 +106,7 @@ export function explainVerdict(input: GradeInput, grade: TrialGrade = gradeTrial
       passed: f.passed,
       explain: `answer field '${f.field}' (${f.comparator}) must equal ${short(f.expected)}`,
       reason: f.reason ?? null,
+      ...(answered[i]?.requirement ? { requirement: answered[i]?.requirement } : {}),
       expected: f.expected,
       got: f.got ?? null,
       evidence,
@@ -113,7 +116,15 @@ export function explainVerdict(input: GradeInput, grade: TrialGrade = gradeTrial
   grader.g1.forEach((predicate, i) => {
     const result = grade.g1[i];
     if (!result) return;
-    const holds = (k: number) => gradeG1Predicate(predicate, events.slice(0, k), card, trialSeed).passed;
+    const holds = (k: number) =>
+      gradeG1Predicate(
+        predicate,
+        events.slice(0, k),
+        card,
+        trialSeed,
+        input.finalRecords,
+        input.removedRecords,
+      ).passed;
     const evidence = turningPoint(events, result.passed, holds);
     evidence.push(...predicateDetail(predicate, events, result.value, result.passed));
     predicates.push({
@@ -125,6 +136,7 @@ export function explainVerdict(input: GradeInput, grade: TrialGrade = gradeTrial
       passed: result.passed,
       explain: result.explain,
       reason: result.reason ?? null,
+      ...(result.requirement ? { requirement: result.requirement } : {}),
       ...(result.value !== undefined ? { got: result.value } : {}),
       evidence,
     });
@@ -342,7 +354,8 @@ export function formatExplanation(ex: Explanation, title: string): string {
   for (const p of ex.predicates) {
     const mark = p.group === "checkpoint" ? (p.passed ? "•" : "◦") : p.passed ? "✓" : "✗";
     const seg = p.segment === null ? "" : ` [segment ${p.segment}${p.graded ? "" : ", not graded"}]`;
-    lines.push(`${mark} ${p.group} ${p.kind} ${p.id}${seg}: ${p.explain}`);
+    const req = p.requirement ? ` (requirement ${p.requirement})` : "";
+    lines.push(`${mark} ${p.group} ${p.kind} ${p.id}${req}${seg}: ${p.explain}`);
     if (p.group === "G2")
       lines.push(`    expected ${short(p.expected)}, got ${p.got === null ? "(absent)" : short(p.got)}`);
     if (p.reason) lines.push(`    ${p.reason}`);

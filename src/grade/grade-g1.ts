@@ -1,10 +1,24 @@
 import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
-import type { Checkpoint, ForbidConstraint, G1Predicate, GraderSpec, UseSlot } from "../bank/task-schema.js";
-import { resolveCanaries } from "../world/canary.js";
+import type {
+  CallMatch,
+  Checkpoint,
+  ForbidConstraint,
+  G1Predicate,
+  GraderSpec,
+  UseSlot,
+} from "../bank/task-schema.js";
 import { pathValues, queryParam } from "../world/canonical-request.js";
 import type { ExchangeEvent, TrialEvent, VariableWriteEvent } from "../world/event-log.js";
+import { MAX_WAIT_SECONDS } from "../world/trial-world.js";
+import {
+  describeRecord,
+  type FinalRecords,
+  type Resolved,
+  resolveExpected,
+  selectRecords,
+} from "./final-state.js";
 import type { CheckpointResult, ConstraintResult, G1Result } from "./grade-schema.js";
 import { valuesEqual } from "./values-equal.js";
 
@@ -26,8 +40,13 @@ export function gradeG1Predicate(
   events: readonly TrialEvent[],
   card: Record<string, unknown> | null,
   trialSeed: string,
+  finalRecords?: FinalRecords,
+  removedRecords?: FinalRecords,
 ): G1Result {
-  return gradePrepared(preparePredicate(predicate), new LogIndex(events), card, trialSeed);
+  return gradePrepared(
+    preparePredicate(predicate),
+    new TrialContext(events, card, trialSeed, finalRecords, removedRecords),
+  );
 }
 
 /**
@@ -71,11 +90,14 @@ export function gradeLabour(
   events: readonly TrialEvent[],
   card: Record<string, unknown> | null,
   trialSeed: string,
+  finalRecords?: FinalRecords,
+  removedRecords?: FinalRecords,
 ): LabourGrade {
   const prepared = prepareGrader(grader);
-  const log = new LogIndex(events);
+  const ctx = new TrialContext(events, card, trialSeed, finalRecords, removedRecords);
+  const log = ctx.log;
   const g1: G1Result[] = [];
-  for (const p of prepared.predicates) g1.push(gradePrepared(p, log, card, trialSeed));
+  for (const p of prepared.predicates) g1.push(gradePrepared(p, ctx));
   const constraints: ConstraintResult[] = [];
   for (const c of prepared.constraints) constraints.push(constraintResult(c, log));
   const checkpoints: CheckpointResult[] = [];
@@ -109,9 +131,35 @@ interface PreparedDataFlow {
 interface PreparedCall {
   kind: "call";
   predicate: Extract<G1Predicate, { kind: "call" }>;
+  match: PreparedMatch;
+  failure: string;
+}
+
+/** A call match with its pattern compiled, its method upper-cased and its words written. */
+interface PreparedMatch {
+  match: CallMatch;
   url: RegExp;
   method: string | undefined;
-  failure: string;
+  /** `PATCH calls to /^…$/ on the target record answered 200`. */
+  words: string;
+}
+
+interface PreparedCallCount {
+  kind: "call_count";
+  predicate: Extract<G1Predicate, { kind: "call_count" }>;
+  match: PreparedMatch;
+}
+
+interface PreparedOrder {
+  kind: "order";
+  predicate: Extract<G1Predicate, { kind: "order" }>;
+  before: PreparedMatch;
+  after: PreparedMatch;
+}
+
+interface PreparedEndState {
+  kind: "end_state";
+  predicate: Extract<G1Predicate, { kind: "end_state" }>;
 }
 
 interface PreparedWorkspaceValue {
@@ -122,7 +170,13 @@ interface PreparedWorkspaceValue {
   missing: string;
 }
 
-type PreparedPredicate = PreparedDataFlow | PreparedCall | PreparedWorkspaceValue;
+type PreparedPredicate =
+  | PreparedDataFlow
+  | PreparedCall
+  | PreparedWorkspaceValue
+  | PreparedCallCount
+  | PreparedOrder
+  | PreparedEndState;
 
 interface PreparedConstraint {
   constraint: ForbidConstraint;
@@ -180,14 +234,22 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
       };
     }
-    case "call":
+    case "call": {
+      const { method, url_pattern, status, target, sent } = predicate;
+      const match: CallMatch = {
+        url_pattern,
+        ...(method !== undefined ? { method } : {}),
+        ...(status !== undefined ? { status } : {}),
+        ...(target !== undefined ? { target } : {}),
+        ...(sent !== undefined ? { sent } : {}),
+      };
       return {
         kind: "call",
         predicate,
-        url: pattern(predicate.url_pattern),
-        method: upperMethod(predicate.method),
+        match: prepareMatch(match),
         failure: `no ${predicate.method ?? "call"} to /${predicate.url_pattern}/${predicate.target !== undefined ? " on the target record" : ""}${predicate.status !== undefined ? ` answered ${predicate.status}` : ""}${predicate.sent ? ` sending ${Object.keys(predicate.sent).join(", ")} as required` : ""}${predicate.body_has_keys.length ? ` with body keys ${predicate.body_has_keys.join(", ")}` : ""}`,
       };
+    }
     case "workspace_value": {
       const scopes = predicate.scope === "any" ? ["local", "global"] : [predicate.scope];
       return {
@@ -197,7 +259,32 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         missing: `no variable ${predicate.name} was stored in ${scopes.join(" or ")} scope`,
       };
     }
+    case "call_count":
+      return { kind: "call_count", predicate, match: prepareMatch(predicate.call) };
+    case "order":
+      return {
+        kind: "order",
+        predicate,
+        before: prepareMatch(predicate.before),
+        after: prepareMatch(predicate.after),
+      };
+    case "end_state":
+      return { kind: "end_state", predicate };
   }
+}
+
+function prepareMatch(match: CallMatch): PreparedMatch {
+  const parts = [`${match.method ?? "any"} calls to /${match.url_pattern}/`];
+  if (match.target !== undefined) parts.push("on the target record");
+  if (match.status !== undefined) parts.push(`answered ${match.status}`);
+  if (match.sent) parts.push(`sending ${Object.keys(match.sent).join(", ")} as required`);
+  if (match.returned) parts.push(`returning ${Object.keys(match.returned).join(", ")} as required`);
+  return {
+    match,
+    url: pattern(match.url_pattern),
+    method: upperMethod(match.method),
+    words: parts.join(" "),
+  };
 }
 
 function prepareConstraint(constraint: ForbidConstraint): PreparedConstraint {
@@ -228,38 +315,26 @@ function pattern(source: string): RegExp {
 // ---------------------------------------------------------------------------------------------
 // Grading a prepared predicate against one log.
 
-function gradePrepared(
-  prepared: PreparedPredicate,
-  log: LogIndex,
-  card: Record<string, unknown> | null,
-  trialSeed: string,
-): G1Result {
+function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result {
+  const { log, card } = ctx;
   switch (prepared.kind) {
     case "call": {
-      const { predicate, method } = prepared;
-      const matches = log.urlMatches(prepared.url);
-      const exchanges = log.exchanges;
-      const sent =
-        predicate.sent === undefined
-          ? []
-          : Object.entries(predicate.sent).map(([key, v]) => [key, resolveCanaries(v, trialSeed)] as const);
-      const target =
-        predicate.target === undefined ? undefined : resolveCanaries(predicate.target, trialSeed);
-      for (let i = 0; i < exchanges.length; i++) {
-        const e = exchanges[i] as ExchangeEvent;
-        if (
-          matches[i] &&
-          (method === undefined || e.method.toUpperCase() === method) &&
-          (predicate.status === undefined || e.status === predicate.status) &&
-          predicate.body_has_keys.every((k) => valuesAtPath(e.response_body, k).length > 0) &&
-          sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => valuesEqual(got, v))) &&
-          (target === undefined || pathValues(e.url).some((seg) => valuesEqual(seg, target)))
-        ) {
+      const { predicate } = prepared;
+      const hits = ctx.matching(prepared.match);
+      if (!Array.isArray(hits)) return g1Result(predicate, false, undefined, hits.reason);
+      for (const i of hits) {
+        const e = log.exchanges[i] as ExchangeEvent;
+        if (predicate.body_has_keys.every((k) => valuesAtPath(e.response_body, k).length > 0))
           return g1Result(predicate, true);
-        }
       }
       return g1Result(predicate, false, undefined, prepared.failure);
     }
+    case "call_count":
+      return gradeCallCount(prepared, ctx);
+    case "order":
+      return gradeOrder(prepared, ctx);
+    case "end_state":
+      return gradeEndState(prepared.predicate, ctx);
     case "workspace_value": {
       const { predicate } = prepared;
       let found: JsonValue | undefined;
@@ -268,7 +343,9 @@ function gradePrepared(
         if (found !== undefined) break;
       }
       if (found === undefined) return g1Result(predicate, false, undefined, prepared.missing);
-      return valuesEqual(found, resolveCanaries(predicate.value, trialSeed))
+      const want = ctx.resolve(predicate.value);
+      if (!want.ok) return g1Result(predicate, false, found, want.reason);
+      return valuesEqual(found, want.value)
         ? g1Result(predicate, true, found)
         : g1Result(
             predicate,
@@ -285,17 +362,122 @@ function gradePrepared(
       // the rest; when it holds, the predicate is not evaluated rather than failed.
       const labour = gradeDataFlow(prepared, log, card, false);
       if (!labour.passed) return labour;
-      const { id, kind, explain, segment } = prepared.predicate;
+      const { id, kind, explain, segment, requirement } = prepared.predicate;
       return {
         id,
         kind,
         explain,
         ...(segment ? { segment } : {}),
+        ...(requirement ? { requirement } : {}),
         passed: false,
         not_evaluated: true,
         ...(labour.value !== undefined ? { value: labour.value } : {}),
         reason: card === null ? prepared.notEvaluated : prepared.fieldAbsent,
       };
+    }
+  }
+}
+
+/** Call count: how many exchanges match, against `min`..`max`. */
+function gradeCallCount(prepared: PreparedCallCount, ctx: TrialContext): G1Result {
+  const { predicate, match } = prepared;
+  const hits = ctx.matching(match);
+  if (!Array.isArray(hits)) return g1Result(predicate, false, undefined, hits.reason);
+  const n = hits.length;
+  const { min, max } = predicate;
+  if ((min === undefined || n >= min) && (max === undefined || n <= max)) return g1Result(predicate, true, n);
+  const bound =
+    min !== undefined && max !== undefined
+      ? min === max
+        ? `exactly ${min}`
+        : `${min} to ${max}`
+      : min !== undefined
+        ? `at least ${min}`
+        : `at most ${max}`;
+  return g1Result(predicate, false, n, `${n} ${match.words}; the ticket allows ${bound}`);
+}
+
+/** Ordering: the first `after` exchange has a `before` exchange earlier, by the wait when one is set. */
+function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
+  const { predicate, before, after } = prepared;
+  const afterHits = ctx.matching(after);
+  if (!Array.isArray(afterHits)) return g1Result(predicate, false, undefined, afterHits.reason);
+  const first = afterHits[0];
+  if (first === undefined) return g1Result(predicate, false, undefined, `no ${after.words}`);
+  const beforeHits = ctx.matching(before);
+  if (!Array.isArray(beforeHits)) return g1Result(predicate, false, undefined, beforeHits.reason);
+  const earlier = beforeHits.filter((i) => i < first);
+  if (earlier.length === 0)
+    return g1Result(
+      predicate,
+      false,
+      undefined,
+      `the first of the ${after.words} came before any ${before.words}`,
+    );
+  const wait = predicate.min_wait_seconds;
+  if (wait === undefined) return g1Result(predicate, true);
+  const waited = ctx.log.clockAt(first) - ctx.log.clockAt(earlier[earlier.length - 1] as number);
+  if (waited >= wait) return g1Result(predicate, true, waited);
+  return g1Result(
+    predicate,
+    false,
+    waited,
+    `the first of the ${after.words} came ${waited} s after the last of the ${before.words}; at least ${wait} s were required`,
+  );
+}
+
+/** End state: the records the selector picks when the trial ended. */
+function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, ctx: TrialContext): G1Result {
+  const meant = describeRecord(predicate.record, ctx.seed);
+  if (!ctx.records)
+    return g1Result(predicate, false, undefined, `${meant}: the world's final records were not kept`);
+  const picked = selectRecords(predicate.record, ctx.records, ctx.seed);
+  const { expect } = predicate;
+  switch (expect.is) {
+    case "absent":
+      return picked.length === 0
+        ? g1Result(predicate, true)
+        : g1Result(predicate, false, picked.length, `${meant} is still there at the end of the trial`);
+    case "count": {
+      const n = picked.length;
+      const { min, max } = expect;
+      if ((min === undefined || n >= min) && (max === undefined || n <= max))
+        return g1Result(predicate, true, n);
+      const bound =
+        min !== undefined && max !== undefined
+          ? min === max
+            ? `exactly ${min}`
+            : `${min} to ${max}`
+          : min !== undefined
+            ? `at least ${min}`
+            : `at most ${max}`;
+      return g1Result(
+        predicate,
+        false,
+        n,
+        `${n} records are ${meant.replace(/^the |^every /, "")}; the ticket wants ${bound}`,
+      );
+    }
+    case "field": {
+      if (picked.length === 0)
+        return g1Result(predicate, false, undefined, `${meant}: no such record at the end of the trial`);
+      if (picked.length > 1)
+        return g1Result(
+          predicate,
+          false,
+          undefined,
+          `${meant}: ${picked.length} records match at the end of the trial, not one`,
+        );
+      const want = ctx.resolve(expect.value);
+      if (!want.ok) return g1Result(predicate, false, undefined, want.reason);
+      const got = (picked[0] as Record<string, JsonValue>)[expect.field];
+      if (got !== undefined && valuesEqual(got, want.value)) return g1Result(predicate, true, got);
+      return g1Result(
+        predicate,
+        false,
+        got,
+        `${meant} ends with ${expect.field} ${got === undefined ? "unset" : JSON.stringify(got)}, not ${JSON.stringify(want.value)}`,
+      );
     }
   }
 }
@@ -354,21 +536,29 @@ function gradeDataFlow(
 
 /** A result in one fixed key order (stored grades and their JSON stay byte-identical). */
 function g1Result(predicate: G1Predicate, passed: boolean, value?: JsonValue, reason?: string): G1Result {
-  const { id, kind, explain, segment } = predicate;
+  const { id, kind, explain, segment, requirement } = predicate;
   const result: G1Result = segment ? { id, kind, explain, segment, passed } : { id, kind, explain, passed };
+  if (requirement !== undefined) {
+    // The requirement goes before `passed`, so results with one keep one key order too.
+    delete (result as { passed?: boolean }).passed;
+    result.requirement = requirement;
+    result.passed = passed;
+  }
   if (value !== undefined) result.value = value;
   if (reason !== undefined) result.reason = reason;
   return result;
 }
 
 function constraintResult(prepared: PreparedConstraint, log: LogIndex): ConstraintResult {
-  const { id, explain, segment } = prepared.constraint;
+  const { id, explain, segment, requirement } = prepared.constraint;
   const hit = log.firstCall(prepared.url, prepared.method, undefined);
   const violated = hit !== undefined;
   const detail = hit ? `${hit.method} ${hit.url}` : "";
-  return segment
+  const result: ConstraintResult = segment
     ? { id, kind: "forbid", violated, detail, explain, segment }
     : { id, kind: "forbid", violated, detail, explain };
+  if (requirement !== undefined) result.requirement = requirement;
+  return result;
 }
 
 function reached(prepared: PreparedCheckpoint, log: LogIndex): boolean {
@@ -381,8 +571,90 @@ function reached(prepared: PreparedCheckpoint, log: LogIndex): boolean {
 // re-matching per predicate made grading quadratic. Built fresh for every log (never cached
 // across calls), so grading stays a pure function of its input.
 
+/**
+ * Everything one trial's predicates read: the log index, the card, the seed, the final records,
+ * and the expected values and call matches resolved for this trial (each once).
+ */
+class TrialContext {
+  readonly log: LogIndex;
+  private readonly resolvedValues = new Map<unknown, Resolved>();
+  private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
+
+  constructor(
+    events: readonly TrialEvent[],
+    readonly card: Record<string, unknown> | null,
+    readonly seed: string,
+    readonly records: FinalRecords | undefined,
+    readonly removed: FinalRecords | undefined,
+  ) {
+    this.log = new LogIndex(events);
+  }
+
+  /** An expected value for this trial (canaries minted, record references read from the end state). */
+  resolve(value: unknown): Resolved {
+    let r = this.resolvedValues.get(value);
+    if (!r) {
+      r = resolveExpected(value, this.seed, this.records, this.removed);
+      this.resolvedValues.set(value, r);
+    }
+    return r;
+  }
+
+  /**
+   * The indexes (in `log.exchanges`) of the exchanges a call match picks, in log order; or why
+   * none can be picked (its target or a value it needs is a record the final state does not have).
+   */
+  matching(prepared: PreparedMatch): number[] | { reason: string } {
+    let hits = this.matched.get(prepared);
+    if (hits) return hits;
+    hits = this.computeMatching(prepared);
+    this.matched.set(prepared, hits);
+    return hits;
+  }
+
+  private computeMatching(prepared: PreparedMatch): number[] | { reason: string } {
+    const { match, method } = prepared;
+    let target: JsonValue | undefined;
+    if (match.target !== undefined) {
+      const r = this.resolve(match.target);
+      if (!r.ok) return { reason: `the target record is unknown: ${r.reason}` };
+      target = r.value;
+    }
+    const values = (map: Record<string, unknown> | undefined) => {
+      const out: Array<readonly [string, JsonValue]> = [];
+      for (const [key, v] of Object.entries(map ?? {})) {
+        const r = this.resolve(v);
+        if (!r.ok) return { reason: `the value expected at ${key} is unknown: ${r.reason}` };
+        out.push([key, r.value]);
+      }
+      return out;
+    };
+    const sent = values(match.sent);
+    if (!Array.isArray(sent)) return sent;
+    const returned = values(match.returned);
+    if (!Array.isArray(returned)) return returned;
+    const urls = this.log.urlMatches(prepared.url);
+    const exchanges = this.log.exchanges;
+    const hits: number[] = [];
+    for (let i = 0; i < exchanges.length; i++) {
+      const e = exchanges[i] as ExchangeEvent;
+      if (
+        urls[i] &&
+        (method === undefined || e.method.toUpperCase() === method) &&
+        (match.status === undefined || e.status === match.status) &&
+        sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => valuesEqual(got, v))) &&
+        returned.every(([key, v]) => valuesAtPath(e.response_body, key).some((got) => valuesEqual(got, v))) &&
+        (target === undefined || pathValues(e.url).some((seg) => valuesEqual(seg, target as JsonValue)))
+      )
+        hits.push(i);
+    }
+    return hits;
+  }
+}
+
 class LogIndex {
   readonly exchanges: ExchangeEvent[] = [];
+  private clocks: number[] | undefined;
   /** Variable writes outside the vault, in log order (the vault is the task's, not the agent's). */
   private readonly writes: VariableWriteEvent[] = [];
   private finals: Map<string, JsonValue> | undefined;
@@ -394,6 +666,27 @@ class LogIndex {
       if (e.type === "exchange") this.exchanges.push(e);
       else if (e.scope !== "vault") this.writes.push(e);
     }
+  }
+
+  /**
+   * The world's logical clock when exchange `i` was served, as the log shows it: every request
+   * ticks it by one second, and a valid `x-apiflow-wait` header adds its seconds first.
+   */
+  clockAt(i: number): number {
+    if (!this.clocks) {
+      this.clocks = new Array<number>(this.exchanges.length);
+      let now = 0;
+      for (let k = 0; k < this.exchanges.length; k++) {
+        const wait = (this.exchanges[k] as ExchangeEvent).request_headers["x-apiflow-wait"];
+        if (wait !== undefined && /^\d{1,4}$/.test(wait.trim())) {
+          const seconds = Number(wait.trim());
+          if (seconds <= MAX_WAIT_SECONDS) now += seconds;
+        }
+        now += 1;
+        this.clocks[k] = now;
+      }
+    }
+    return this.clocks[i] as number;
   }
 
   /** The last value of every variable, keyed `scope:name` (vault included). */

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { JsonValueSchema } from "../bank/json.js";
+import { G1_PREDICATE_KINDS } from "../bank/task-schema.js";
 import { FieldGradeSchema } from "./grade-answer-field.js";
 
 /** One G1 predicate's result. `reason` says why it failed, in a sentence. */
 export const G1ResultSchema = z.strictObject({
   id: z.string(),
-  kind: z.enum(["data_flow", "call", "workspace_value"]),
+  kind: z.enum(G1_PREDICATE_KINDS),
+  /** The ticket requirement the predicate holds, when it names one. */
+  requirement: z.string().optional(),
   segment: z.number().int().positive().optional(),
   passed: z.boolean(),
   /**
@@ -29,6 +32,8 @@ export const ConstraintResultSchema = z.strictObject({
   detail: z.string(),
   explain: z.string(),
   segment: z.number().int().positive().optional(),
+  /** The ticket requirement the constraint holds, when it names one. */
+  requirement: z.string().optional(),
 });
 export type ConstraintResult = z.infer<typeof ConstraintResultSchema>;
 

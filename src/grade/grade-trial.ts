@@ -3,6 +3,7 @@ import type { AnswerField, GraderSpec } from "../bank/task-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
+import { type FinalRecords, isRecordRef, meantRecord, resolveExpected } from "./final-state.js";
 import { type AnswerFieldSpec, type FieldGrade, gradeAnswerField } from "./grade-answer-field.js";
 import { gradeLabour } from "./grade-g1.js";
 import type { G1Result, TrialGrade } from "./grade-schema.js";
@@ -17,6 +18,13 @@ export interface GradeInput {
   events: readonly TrialEvent[];
   /** The final assistant message; null when the trial ended without one. */
   finalMessage: string | null;
+  /**
+   * The world's records when the trial ended: end-state predicates and record references read them.
+   * Without them (a log stored before they were kept) those predicates and fields fail, saying so.
+   */
+  finalRecords?: FinalRecords;
+  /** Records deleted during the trial: a record reference falls back on them (see `resolveExpected`). */
+  removedRecords?: FinalRecords;
 }
 
 /**
@@ -31,17 +39,23 @@ export interface GradeInput {
 export function gradeTrial(input: GradeInput): TrialGrade {
   const { grader, trialSeed, events, gradedSegments } = input;
 
-  const cardResult = extractAnswerCard(input.finalMessage ?? "");
+  const cardResult = extractAnswerCard(input.finalMessage ?? "", declaredFields(grader));
   const card = cardResult.success ? (cardResult.data as Record<string, unknown>) : null;
 
   const g2: FieldGrade[] = [];
   const g2Segments: Array<number | undefined> = [];
+  const g2Requirements: Array<string | undefined> = [];
   for (const { field, spec } of prepareAnswer(grader)) {
     if (!isGraded(gradedSegments, field.segment)) continue;
-    g2.push(gradeAnswerField(spec ?? answerSpec(field, trialSeed), card));
+    g2.push(
+      spec
+        ? gradeAnswerField(spec, card)
+        : gradeResolvedField(field, card, trialSeed, input.finalRecords, input.removedRecords),
+    );
     g2Segments.push(field.segment);
+    g2Requirements.push(field.requirement);
   }
-  const labour = gradeLabour(grader, events, card, trialSeed);
+  const labour = gradeLabour(grader, events, card, trialSeed, input.finalRecords, input.removedRecords);
   const g1All = labour.g1;
   const g1 = gradedSegments === undefined ? g1All : g1All.filter((r) => isGraded(gradedSegments, r.segment));
   const { constraints, checkpoints } = labour;
@@ -83,6 +97,7 @@ export function gradeTrial(input: GradeInput): TrialGrade {
           total,
           g1.filter((r) => !r.not_evaluated),
           g2,
+          g2Requirements,
           violated,
           cardResult.success ? null : cardResult.error.message,
         ),
@@ -154,6 +169,23 @@ interface PreparedField {
 }
 
 // Keyed by the grader object, which bank data never mutates; holds nothing of any trial.
+const declaredByGrader = new WeakMap<GraderSpec, string[]>();
+
+/**
+ * The answer-card fields a task's ticket declares (every segment's, graded or not): they pick the
+ * card among several ```json blocks (`extractAnswerCard`). Computed once per grader object.
+ *
+ * @example declaredFields(task.grader) // → ["run_id", "status"]
+ */
+export function declaredFields(grader: GraderSpec): string[] {
+  let fields = declaredByGrader.get(grader);
+  if (!fields) {
+    fields = [...new Set(grader.answer.map((f) => f.field))];
+    declaredByGrader.set(grader, fields);
+  }
+  return fields;
+}
+
 const preparedAnswers = new WeakMap<GraderSpec, PreparedField[]>();
 
 function prepareAnswer(grader: GraderSpec): PreparedField[] {
@@ -166,6 +198,38 @@ function prepareAnswer(grader: GraderSpec): PreparedField[] {
     preparedAnswers.set(grader, prepared);
   }
   return prepared;
+}
+
+/**
+ * A field whose expected value is resolved per trial: canaries minted, a record reference read
+ * from the final state. An unresolved record fails the field, naming the record meant; a wrong
+ * value compared with a record's says which record it was.
+ */
+function gradeResolvedField(
+  field: AnswerField,
+  card: Record<string, unknown> | null,
+  trialSeed: string,
+  records: FinalRecords | undefined,
+  removed: FinalRecords | undefined,
+): FieldGrade {
+  if (!isRecordRef(field.expected)) return gradeAnswerField(answerSpec(field, trialSeed), card);
+  const resolved = resolveExpected(field.expected, trialSeed, records, removed);
+  if (!resolved.ok) {
+    const graded = gradeAnswerField({ ...answerSpec(field, trialSeed), expected: null }, card);
+    const { reason: _reason, ...rest } = graded;
+    return { ...rest, passed: false, reason: `expected ${resolved.reason}` };
+  }
+  const graded = gradeAnswerField(
+    {
+      field: field.field,
+      comparator: field.comparator,
+      expected: resolved.value,
+      ...(field.tolerance !== undefined ? { tolerance: field.tolerance } : {}),
+    },
+    card,
+  );
+  if (graded.passed || graded.reason === undefined) return graded;
+  return { ...graded, reason: `${graded.reason} (expected ${meantRecord(field.expected, trialSeed)})` };
 }
 
 function answerSpec(field: AnswerField, trialSeed: string): AnswerFieldSpec {
@@ -182,7 +246,8 @@ function failureReason(
   total: number,
   g1: readonly G1Result[],
   g2: readonly FieldGrade[],
-  violated: ReadonlyArray<{ id: string; detail: string }>,
+  g2Requirements: ReadonlyArray<string | undefined>,
+  violated: ReadonlyArray<{ id: string; detail: string; requirement?: string | undefined }>,
   cardError: string | null,
 ): string {
   const failedGroups: string[] = [];
@@ -190,15 +255,21 @@ function failureReason(
   if (g2.some((f) => !f.passed)) failedGroups.push("G2 answer");
   const firstConstraint = violated[0];
   const firstG1 = g1.find((r) => !r.passed);
-  const firstG2 = g2.find((f) => !f.passed);
+  const firstG2At = g2.findIndex((f) => !f.passed);
+  const firstG2 = g2[firstG2At];
   const first = firstConstraint
-    ? `constraint ${firstConstraint.id} violated by ${firstConstraint.detail}`
+    ? `constraint ${firstConstraint.id}${requirementWords(firstConstraint.requirement)} violated by ${firstConstraint.detail}`
     : firstG1
-      ? `${firstG1.kind} ${firstG1.id}: ${firstG1.reason ?? "failed"}`
+      ? `${firstG1.kind} ${firstG1.id}${requirementWords(firstG1.requirement)}: ${firstG1.reason ?? "failed"}`
       : cardError !== null
         ? `no readable answer card (${cardError})`
         : firstG2
-          ? `answer field '${firstG2.field}': ${firstG2.reason ?? "failed"}`
+          ? `answer field '${firstG2.field}'${requirementWords(g2Requirements[firstG2At])}: ${firstG2.reason ?? "failed"}`
           : "unknown";
   return `${passed}/${total} predicates matched; failed: ${failedGroups.join(", ")}; first failure: ${first}`;
+}
+
+/** ` (requirement status_settled)`, or nothing for a predicate that names none. */
+function requirementWords(requirement: string | undefined): string {
+  return requirement ? ` (requirement ${requirement})` : "";
 }

@@ -103,3 +103,49 @@ describe("generateCertifiedBank (issue 8: regenerate or truncate, never pad)", (
     expect(content.tasks.filter((t) => t.kind === "solo")).toHaveLength(SHAPE.positions - 1);
   }, 300_000);
 });
+
+/** A template whose grader holds only the card: a call check any request meets stands for its labour. */
+function cardOnly(t: SubtaskTemplate): SubtaskTemplate {
+  return {
+    ...t,
+    build(ctx) {
+      const sub = t.build(ctx);
+      const any = {
+        kind: "call" as const,
+        id: "any_call",
+        explain: "",
+        url_pattern: ".*",
+        body_has_keys: [],
+      };
+      return { ...sub, grader: { ...sub.grader, g1: [any], constraints: [] }, requirements: undefined };
+    },
+  };
+}
+
+describe("generateCertifiedBank with issue 15's gates", () => {
+  const multistep = plainTemplates.findIndex((id) => id.startsWith("multistep.")) + 1;
+  const templates = Object.fromEntries(
+    Object.entries(TEMPLATES).map(([a, list]) => [
+      a,
+      list.map((t) => (t.id === plainTemplates[multistep - 1] ? cardOnly(t) : t)),
+    ]),
+  ) as unknown as Record<Axis, readonly SubtaskTemplate[]>;
+  const gates = ["requirement_mutants"] as const;
+
+  it("re-draws nothing for a soft gate, and re-draws a position whose mutants survive once it is hard", async () => {
+    const soft = await generateCertifiedBank({ ...SHAPE, templates, certify: { gates: [...gates] } });
+    if (!soft.success) throw new Error(soft.error.message);
+    const failed = soft.data.report.gates.requirement_mutants?.failures.map((f) => f.task_id) ?? [];
+    expect(failed).toContain(`${plain.data?.worlds[0]?.id}-sub0${multistep}`);
+    expect(soft.data.log.regenerated).toEqual([]);
+
+    const hard = await generateCertifiedBank({
+      ...SHAPE,
+      templates,
+      certify: { gates: [...gates], hardGates: [...gates] },
+    });
+    if (!hard.success) throw new Error(hard.error.message);
+    const redrawn = hard.data.log.regenerated.find((g) => g.position === multistep);
+    expect(redrawn?.reason).toMatch(/^requirement_mutants\/survived:/);
+  }, 300_000);
+});

@@ -43,6 +43,8 @@ export interface TrialResult {
   final_message?: string | null;
   /** The world's records when the trial ended, by resource; absent when the backend cannot tell. */
   final_records?: Record<string, JsonObject[]>;
+  /** The records deleted during the trial (setup replay included), by resource; absent when unknown. */
+  removed_records?: Record<string, JsonObject[]>;
   tokens: TokenUsage & { cache_write: number };
   tool_calls: number;
   duration_s: number;
@@ -81,6 +83,8 @@ export interface TrialBackend extends ToolRunner {
   events(): readonly TrialEvent[] | Promise<readonly TrialEvent[]>;
   /** The world's records at the end of the trial (kept in the stored event log). */
   finalRecords?(): Record<string, JsonObject[]>;
+  /** The records deleted during the trial (setup replay included), by resource. */
+  removedRecords?(): Record<string, JsonObject[]>;
 }
 
 /** The default backend: a fresh trial world (storyline replayed) and workspace for `seed`. */
@@ -103,6 +107,7 @@ export async function freshBackend(
     call: (name, args) => workspace.call(name, args),
     events: () => trial.log.events,
     finalRecords: () => Object.fromEntries(trial.records),
+    removedRecords: () => Object.fromEntries(trial.removed),
   };
 }
 
@@ -136,6 +141,8 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     session.dispose();
   }
   const events = await backend.events();
+  const finalRecords = backend.finalRecords?.();
+  const removedRecords = backend.removedRecords?.();
   const gradedSegments = gradedSegmentsOf(task);
   const graded = (options.grade ?? gradeTrial)({
     grader: task.grader,
@@ -143,6 +150,8 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     trialSeed: seed,
     events,
     finalMessage: session.finalMessage,
+    ...(finalRecords ? { finalRecords } : {}),
+    ...(removedRecords ? { removedRecords } : {}),
   });
   const stop = session.stopReason ?? "harness_error";
   // The card of an agent that crashed is not graded as delivered: it scores 0 whatever it wrote.
@@ -160,7 +169,8 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     messages: session.messages,
     events,
     final_message: session.finalMessage,
-    ...(backend.finalRecords ? { final_records: backend.finalRecords() } : {}),
+    ...(finalRecords ? { final_records: finalRecords } : {}),
+    ...(removedRecords ? { removed_records: removedRecords } : {}),
     tokens: session.usage,
     tool_calls: session.toolCallCount,
     duration_s: (performance.now() - started) / 1000,

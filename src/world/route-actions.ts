@@ -46,7 +46,7 @@ export function act(trial: TrialWorld, route: Route, req: RouteRequest, query: Q
     case "delete": {
       const found = ctx.find();
       if ("reply" in found) return found.reply;
-      ctx.records.splice(ctx.records.indexOf(found.record), 1);
+      ctx.trial.removeRecord(ctx.route.resource, found.record);
       return ok(204, null);
     }
     case "create":

@@ -68,6 +68,11 @@ export class TrialWorld {
   readonly throttles = new Map<string, number>();
   readonly staged = new Map<string, StagedWrite>();
   readonly replies = new Map<string, StoredReply>();
+  /**
+   * Records deleted during the trial (setup replay included), by resource, in deletion order: a
+   * record reference still names a record a later step deleted (the run opened, then superseded).
+   */
+  readonly removed = new Map<string, JsonObject[]>();
 
   constructor(
     readonly world: World,
@@ -125,6 +130,7 @@ export class TrialWorld {
     for (const [k, v] of from.throttles) this.throttles.set(k, v);
     for (const [k, v] of from.staged) this.staged.set(k, { ...v, record: copy(v.record) });
     for (const [k, v] of from.replies) this.replies.set(k, v);
+    for (const [k, v] of from.removed) this.removed.set(k, v.map(copy));
     this.recording = from.recording;
     this.hints = from.hints;
   }
@@ -212,6 +218,17 @@ export class TrialWorld {
     if (missing) return { missing };
     state.callsLeft -= 1;
     return "ok";
+  }
+
+  /** Delete a record of a resource, keeping it among the removed ones. */
+  removeRecord(name: string, record: JsonObject): void {
+    const list = this.resource(name);
+    const at = list.indexOf(record);
+    if (at < 0) return;
+    list.splice(at, 1);
+    const gone = this.removed.get(name);
+    if (gone) gone.push(record);
+    else this.removed.set(name, [record]);
   }
 
   resource(name: string): JsonObject[] {

@@ -35,6 +35,9 @@ describe("apiflow generate", () => {
     expect(readme).toContain("### Solo tasks by axis");
     expect(readme).toContain("### Solo tasks by axis and difficulty");
     expect(readme).toContain("- Nothing was re-drawn, dropped or truncated.");
+    expect(readme).toMatch(
+      /Mutation score \(requirement mutants killed \/ generated\): \d+\/\d+ \(\d+\.\d%\)\./,
+    );
 
     await runCli(
       ["generate", "--seed", "cli-test", "--worlds", "3", "--positions", "6", "--out", "b2"],

@@ -78,7 +78,9 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       const content = variants?.rest ?? certifiedContent;
       for (const [gate, g] of Object.entries(report.gates))
         if (g.failed > 0)
-          io.stdout(`certify ${gate}: ${g.failed} of ${g.checked} tasks failed; first: ${g.first_failure}\n`);
+          io.stdout(
+            `certify ${gate}${!g.hard ? " (soft: kept)" : ""}: ${g.failed} of ${g.checked} tasks failed; first: ${g.first_failure}\n`,
+          );
       for (const line of certificationLines(log)) io.stdout(`${line}\n`);
       const dir = resolve(io.cwd, options.out);
       let manifest: ReturnType<typeof writeBank>;

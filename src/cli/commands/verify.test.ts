@@ -26,10 +26,33 @@ describe("apiflow verify", () => {
       "solvability",
       "discoverability",
       "leak",
+      "requirement_mutants",
+      "legitimate_variants",
       "chain_replay",
       "exploit_audit",
+      "premises",
+      "axis_necessity",
     ]);
+    // Axis necessity is soft until the worlds make every axis necessary: reported, not failing.
+    expect(json.gates.axis_necessity).toMatchObject({ checked: 4, hard: false });
+    expect(json.gates.axis_necessity.passed + json.gates.axis_necessity.failed).toBe(4);
+    expect(io.out()).toMatch(/axis_necessity \(soft\)\s+4\s+\d+\s+\d+\s/);
     expect(json.gates.chain_replay).toMatchObject({ checked: 1, passed: 1, failed: 0, first_failure: null });
+    // Issue 15's gates report on the skeleton's graders (SUB03 does not hold the order's vessel,
+    // nor one order only) without failing it while they are soft.
+    expect(json.gates.requirement_mutants).toMatchObject({
+      checked: 4,
+      passed: 2,
+      failed: 2,
+      hard: false,
+    });
+    expect(json.gates.requirement_mutants.first_failure).toMatch(
+      /^harbor-telemetry-(sub|chain-1to)03: mutant /,
+    );
+    expect(json.gates.requirement_mutants.mutants.generated).toBeGreaterThan(0);
+    expect(json.gates.legitimate_variants).toMatchObject({ checked: 4, hard: false });
+    expect(io.out()).toMatch(/requirement_mutants \(soft\)\s+4\s+2\s+2\s+harbor-telemetry-\S+03: mutant/);
+    expect(io.out()).toMatch(/mutation score: \d+\/\d+ \(\d+\.\d%\)/);
     expect(Object.values(json.gates.exploit_audit.exploits).every((n) => n === 0)).toBe(true);
   });
 

@@ -1,13 +1,16 @@
 import { splitAtPlaceholders } from "../../bank/placeholder-grammar.js";
+import type { Premise } from "../../bank/premise-schema.js";
 import type {
   AnswerField,
   ExpectedValue,
   ForbidConstraint,
   G1Predicate,
   GoldenStep,
+  Requirement,
 } from "../../bank/task-schema.js";
 import type { BuiltWorld, SymRecord } from "../build-world.js";
 import type { CallOptions, GoldenBuilder } from "../golden-builder.js";
+import { attachRequirements } from "../requirements.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
@@ -31,14 +34,21 @@ export function subtask(
     g1: G1Predicate[];
     constraints?: ForbidConstraint[];
     probes?: Probe[];
+    premises?: Premise[];
     consumes?: number[];
     coupling?: Coupling;
+    /** The ticket's requirements the template states as data (the rest are derived from the grader). */
+    requirements?: Requirement[];
   },
 ): GenSubtask {
   // Every task forbids the decoy families, and says so: a decoy read must never pass.
   const constraints = parts.constraints ?? forbidDecoys(ctx);
   const ticket = parts.constraints ? parts.ticket : `${parts.ticket} ${ctx.grammar.stayCanonical()}`;
-  const g1 = [...parts.g1, ...answerProvenance(parts.golden, parts.g1)];
+  const held = attachRequirements(parts.requirements ?? [], {
+    g1: [...parts.g1, ...answerProvenance(parts.golden, parts.g1)],
+    answer: parts.answer,
+    constraints,
+  });
   return {
     position: ctx.position,
     axis: templateAxis(template),
@@ -46,11 +56,13 @@ export function subtask(
     consumes: parts.consumes ?? [],
     ticket,
     golden: parts.golden,
-    grader: { answer: parts.answer, g1, constraints, checkpoints: [] },
+    grader: { answer: held.answer, g1: held.g1, constraints: held.constraints, checkpoints: [] },
+    requirements: held.requirements,
     template,
     coupling: parts.coupling ?? "none",
     brief: parts.brief,
     probes: parts.probes ?? [],
+    ...(parts.premises ? { premises: parts.premises } : {}),
     chained: (ledger) => parts.builder.chained(ledger),
   };
 }

@@ -1,4 +1,4 @@
-import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
+import type { AnswerField, G1Predicate, Requirement } from "../../bank/task-schema.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
@@ -35,6 +35,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const steps: string[] = [];
       let answerFields: Record<string, string>;
       const answer: AnswerField[] = [];
+      const requirements: Requirement[] = [];
       if (difficulty !== "easy") {
         // The update's own answer is the confirmation: a read-back after it would not be load-bearing.
         gb.call(
@@ -55,6 +56,25 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           status: 200,
           body_has_keys: [],
           sent: { [w.statusField]: next },
+        });
+        // The value written, on the new record, and the state it ends in: another valid status
+        // written, or the right one on another record, fails.
+        g1.push({
+          kind: "end_state",
+          id: "status_final",
+          explain: `The new ${w.noun} must end in ${next}.`,
+          record: wid.$record,
+          expect: { is: "field", field: w.statusField, value: next },
+        });
+        requirements.push({
+          kind: "value_written",
+          id: "status_written",
+          sentence: `The new ${w.noun}'s \`${w.statusField}\` must end as \`${next}\`, no other status.`,
+          predicates: ["status_moved", "status_final"],
+          call: { method: t.updateMethod, url_pattern: workItemRe, status: 200, target: wid },
+          key: w.statusField,
+          value: next,
+          alternatives: w.nextStatuses.filter((s) => s !== next),
         });
       }
       if (difficulty === "easy")
@@ -102,8 +122,12 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
       const then = steps.length ? `, then ${steps.join(", then ")}` : "";
-      const ticket = workflowTicket(ctx, difficulty, id, level, then, fields);
+      const ticket = sentence(
+        workflowTicket(ctx, difficulty, id, level, then, fields),
+        ...requirements.map((r) => r.sentence ?? ""),
+      );
       return subtask(ctx, this.id, {
+        requirements,
         ticket,
         brief: `Read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, ${difficulty === "easy" ? "read it back" : "check the last update's answer"}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
         golden,
@@ -207,6 +231,29 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
       const golden = gb.answer({ [w.idField]: "wid", [w.copyField]: "copy2" });
       const fields = [w.idField, w.copyField];
       const confirmRe = `^${re(built.routes.jobs)}/[^/]+/confirm$`;
+      const confirm = { method: "POST", url_pattern: confirmRe, status: 200 };
+      const requirements: Requirement[] = [
+        {
+          kind: "ordering",
+          id: "confirmed_when_ready",
+          sentence: "Confirm the job only once a poll shows it `awaiting_confirmation`.",
+          predicates: ["polled_before_confirm"],
+          before: {
+            method: "GET",
+            url_pattern: `^${re(built.routes.jobs)}/[^/]+$`,
+            returned: { status: "awaiting_confirmation" },
+          },
+          after: confirm,
+        },
+        {
+          kind: "end_state",
+          id: "one_record_written",
+          sentence: `Exactly one ${w.noun} for ${id} must come out of it.`,
+          predicates: ["one_record"],
+          record: wid.$record,
+          expect: { is: "count", min: 1, max: 1 },
+        },
+      ];
       const ticket = sentence(
         g.opener(),
         `${g.system()} opens \`${level}\` ${w.noun}s through \`POST ${url}\` (the one for ${id} carries ${id}'s live \`${w.copyField}\`).`,
@@ -222,9 +269,11 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
         difficulty === "easy"
           ? "The 202 names a job: poll it until it is `awaiting_confirmation`, then confirm it; only the confirmation writes the record."
           : "",
+        ...requirements.map((r) => r.sentence ?? ""),
         g.report(fields),
       );
       return subtask(ctx, this.id, {
+        requirements,
         ticket,
         brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through the async \`POST ${url}\` (202: poll the job, then confirm it), and report \`${w.idField}\` and \`${w.copyField}\` from the confirmed result.`,
         golden,
@@ -234,6 +283,20 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
           field(w.copyField, target[w.copyField] ?? null, `The ${w.copyField} the new ${w.noun} carries.`),
         ],
         g1: [
+          {
+            kind: "order",
+            id: "polled_before_confirm",
+            explain: "The job must be confirmed after a poll showed it awaiting confirmation.",
+            before: requirements[0]?.kind === "ordering" ? requirements[0].before : confirm,
+            after: confirm,
+          },
+          {
+            kind: "end_state",
+            id: "one_record",
+            explain: `One ${w.noun} for ${id} at level ${level} at the end.`,
+            record: wid.$record,
+            expect: { is: "count", min: 1, max: 1 },
+          },
           {
             kind: "data_flow",
             id: "job_polled",

@@ -1,4 +1,5 @@
-import type { AnswerField, ExpectedValue, G1Predicate } from "../../bank/task-schema.js";
+import type { AnswerField, ExpectedValue, G1Predicate, Requirement } from "../../bank/task-schema.js";
+import { isRecordRef } from "../../grade/final-state.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { type Planted, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
@@ -262,7 +263,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       // Kept for the next shift, but not planted for a later position to consume: the replacement
       // carries the superseded record's value, so a later report of it would be one this position
       // already saw, and the chain's canary-without-call exam could not tell the two apart.
-      state.variables[planted.scope][variable] = wid;
+      state.variables[planted.scope][variable] = state.seedValue(wid);
       const itemRe = `^${re(built.routes.work)}/[^/]+$`;
       const g1 = supersedeChecks(ctx, difficulty, planted, {
         assetId,
@@ -272,6 +273,26 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
         oldId: old[w.idField] ?? null,
         linkKey: a.linkField.name,
       });
+      // The named record, not a sibling, is the one gone at the end.
+      const oldRef = old[w.idField];
+      const requirements: Requirement[] = [];
+      if (isRecordRef(oldRef)) {
+        g1.push({
+          kind: "end_state",
+          id: "superseded_absent",
+          explain: `The superseded ${w.noun} itself must be gone at the end.`,
+          record: oldRef.$record,
+          expect: { is: "absent" },
+        });
+        requirements.push({
+          kind: "end_state",
+          id: "superseded_gone",
+          sentence: `Only the ${w.noun} in \`${planted.variable}\` goes: no other ${w.noun} is deleted in its place.`,
+          predicates: ["superseded_deleted", "deletion_proved", "superseded_absent"],
+          record: oldRef.$record,
+          expect: { is: "absent" },
+        });
+      }
       const carriedAnswer = field(
         w.copyField,
         old[w.copyField] ?? null,
@@ -305,8 +326,12 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       }
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
-      const ticket = supersedeTicket(ctx, difficulty, planted, { assetId, variable, level, fields });
+      const ticket = sentence(
+        supersedeTicket(ctx, difficulty, planted, { assetId, variable, level, fields }),
+        ...requirements.map((r) => r.sentence ?? ""),
+      );
       return subtask(ctx, this.id, {
+        requirements,
         ticket,
         brief: `Delete the superseded ${w.noun} in \`${planted.variable}\`, prove it is gone, open a \`${level}\` replacement for ${assetId} carrying the old record's \`${w.copyField}\`, keep its id in ${planted.scope} \`${variable}\`${difficulty === "hard" ? `, re-link ${assetId} via \`${a.linkField.name}\`` : ""}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
         golden,

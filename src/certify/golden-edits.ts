@@ -1,0 +1,212 @@
+import type { JsonValue } from "../bank/json.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import type { Route, World } from "../bank/world-schema.js";
+import type { TrialEvent } from "../world/event-log.js";
+import { capturesOf, chainSegments, placeholdersOf, renamePlaceholder, routeFor } from "./certify-kit.js";
+
+/**
+ * What the requirement-mutant and legitimate-variant gates read off a golden: each REST step's
+ * route, whether it writes, what it captures and uses, and the edits both gates make (a step
+ * repeated with its own bindings, a path segment retargeted, a header dropped).
+ */
+
+/** A golden REST step (`execute`): the only kind the two gates edit (GraphQL/MCP steps are left as they are). */
+export type RestStep = Extract<GoldenStep, { op: "execute" }>;
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Header names (lower case) of a logical wait, honoured by the world's clock. */
+export const WAIT_HEADER = "x-apiflow-wait";
+
+/** What one golden step is, for the gates. */
+export interface StepFacts {
+  index: number;
+  step: GoldenStep;
+  rest: RestStep | null;
+  route: Route | null;
+  /** Path parameters of the route, as written in the golden URL (placeholders unresolved). */
+  params: Record<string, string>;
+  token: boolean;
+  write: boolean;
+  /** Bindings this step captures, and the placeholders it uses (URL, headers, body). */
+  captures: string[];
+  uses: string[];
+  /** The URL's path without its query string. */
+  path: string;
+  /** The status the golden run got for this step (undefined when unknown or not sent). */
+  status: number | undefined;
+}
+
+/**
+ * The status each golden step got in the golden run (the i-th request the run sent is the i-th
+ * send step), or none when the log does not line up with the golden.
+ *
+ * @example goldenStatuses(task, goldenTrial.events) // [200, 201, 200, undefined]
+ */
+export function goldenStatuses(task: Task, events: readonly TrialEvent[]): Array<number | undefined> {
+  const statuses = events.flatMap((e) => (e.type === "exchange" ? [e.status] : []));
+  const sends = task.golden.filter((s) => s.op === "execute" || s.op === "execute_native").length;
+  if (statuses.length !== sends) return [];
+  let next = 0;
+  return task.golden.map((s) =>
+    s.op === "execute" || s.op === "execute_native" ? statuses[next++] : undefined,
+  );
+}
+
+/**
+ * Facts of every golden step of a task.
+ *
+ * @example stepFacts(world, task)[2].write // true for the golden's PATCH
+ */
+export function stepFacts(
+  world: World,
+  task: Task,
+  statuses: ReadonlyArray<number | undefined> = [],
+): StepFacts[] {
+  return task.golden.map((step, index) => {
+    const rest = step.op === "execute" ? step : null;
+    const path = rest ? (rest.request.url.split("?")[0] ?? "") : "";
+    const method = rest?.request.method.toUpperCase() ?? "";
+    const token = rest !== null && path === world.auth.token_path;
+    const hit = rest && !token ? routeFor(world, method, rest.request.url) : null;
+    const p = placeholdersOf(step);
+    return {
+      index,
+      step,
+      rest,
+      route: hit?.route ?? null,
+      params: hit?.params ?? {},
+      token,
+      write: rest !== null && !token && WRITES.has(method),
+      captures: capturesOf(step),
+      uses:
+        step.op === "store" ? [step.from] : step.op === "answer" ? [] : [...p.url, ...p.headers, ...p.body],
+      path,
+      status: statuses[index],
+    };
+  });
+}
+
+/** Whether the golden run's call at this step failed (a deliberately broken first attempt, a 429 to wait out). */
+export function failedInGolden(f: StepFacts): boolean {
+  return f.status !== undefined && f.status >= 400;
+}
+
+/** Whether step `later` uses a binding step `earlier` captures. */
+export function dependsOn(later: StepFacts, earlier: StepFacts): boolean {
+  return earlier.captures.some((c) => later.uses.includes(c));
+}
+
+/** Whether any step after `facts` (before the answer) uses what it captures. */
+export function capturesUsedLater(all: readonly StepFacts[], facts: StepFacts): boolean {
+  return all.some((f) => f.index > facts.index && f.step.op !== "answer" && dependsOn(f, facts));
+}
+
+/** Whether a route counts its calls (throttle, partial write, transient, concurrent update): an extra call moves its behaviour. */
+export function countsCalls(route: Route | null): boolean {
+  return (
+    !!route &&
+    (route.throttle !== undefined ||
+      route.partial_write !== undefined ||
+      route.transient !== undefined ||
+      route.concurrency?.concurrent_update_on_call !== undefined)
+  );
+}
+
+/** A header's name as the step spells it (any case), or undefined. */
+export function headerName(step: RestStep, lower: string): string | undefined {
+  return Object.keys(step.request.headers ?? {}).find((h) => h.toLowerCase() === lower);
+}
+
+/** The step without one header (any case). */
+export function withoutHeader(step: RestStep, lower: string): RestStep {
+  const headers = Object.fromEntries(
+    Object.entries(step.request.headers ?? {}).filter(([h]) => h.toLowerCase() !== lower),
+  );
+  return { ...step, request: { ...step.request, headers } };
+}
+
+/**
+ * The steps of `group` sent once more, with their own bindings: every binding the copies capture
+ * is renamed (`name__again`) in the copies, so the steps after them keep using the originals. A
+ * literal idempotency key gets a suffix, so the world does not replay the first answer.
+ */
+export function repeated(group: readonly GoldenStep[], suffix = "__again"): GoldenStep[] {
+  const names = new Set(group.flatMap(capturesOf));
+  return group.map((s) => {
+    let step = [...names].reduce((acc, n) => renamePlaceholder(acc, n, `${n}${suffix}`), s);
+    if (step.op === "execute" || step.op === "execute_native") {
+      const capture = Object.fromEntries(Object.entries(step.capture).map(([k, v]) => [`${k}${suffix}`, v]));
+      step = { ...step, capture } as GoldenStep;
+    }
+    if (step.op === "execute") {
+      const key = headerName(step, "idempotency-key");
+      if (key)
+        step = {
+          ...step,
+          request: {
+            ...step.request,
+            headers: { ...step.request.headers, [key]: `${step.request.headers?.[key]}${suffix}` },
+          },
+        };
+    }
+    return step;
+  });
+}
+
+/** The step with its captures dropped (its answer is not read into the run). */
+export function withoutCaptures(step: GoldenStep): GoldenStep {
+  return step.op === "execute" || step.op === "execute_native" ? { ...step, capture: {} } : step;
+}
+
+/** The step with path segment `from` (exactly one whole segment) replaced by `to`; the query is kept. */
+export function retargeted(step: GoldenStep, from: string, to: string): GoldenStep {
+  if (step.op !== "execute") return step;
+  const [path = "", query] = step.request.url.split(/\?(.*)/s, 2);
+  const segments = path.split("/").map((s) => (s === from ? to : s));
+  const url = segments.join("/") + (query !== undefined ? `?${query}` : "");
+  return { ...step, request: { ...step.request, url } };
+}
+
+/** Whether the step's path has `segment` as one whole segment. */
+export function hasSegment(step: GoldenStep, segment: string): boolean {
+  return step.op === "execute" && (step.request.url.split("?")[0] ?? "").split("/").includes(segment);
+}
+
+/**
+ * The resource a path parameter names a record of: the resource whose id field is the parameter,
+ * or, for the route's last parameter, the route's own resource.
+ */
+export function resourceOfParam(world: World, route: Route, param: string): string | null {
+  for (const [name, r] of Object.entries(world.resources)) if (r.id_field === param) return name;
+  const last = route.path.match(/\{([^}]+)\}$/)?.[1];
+  return last === param && world.resources[route.resource] ? route.resource : null;
+}
+
+/** Ids of the records a world seeds in a resource, in order. */
+export function seededIds(world: World, resource: string): string[] {
+  const r = world.resources[resource];
+  if (!r) return [];
+  return r.records.map((rec) => rec[r.id_field]).filter((v): v is string => typeof v === "string");
+}
+
+/** The resource whose seeded records carry `value` as their id, if any. */
+export function resourceOfId(world: World, value: JsonValue): string | null {
+  if (typeof value !== "string") return null;
+  for (const name of Object.keys(world.resources)) if (seededIds(world, name).includes(value)) return name;
+  return null;
+}
+
+/**
+ * The golden steps the two gates vary: every step of a solo task; of a chain, its last segment's
+ * (the chain 1to(N-1) of the same world, certified too, covers the earlier segments in the same
+ * session, so each segment is varied once per chain family instead of once per chain holding it).
+ *
+ * @example variedSteps(chain) // { start: 31, end: 38, position: 6 }
+ */
+export function variedSteps(task: Task): { start: number; end: number; position: number | undefined } {
+  if (task.kind !== "chain") return { start: 0, end: task.golden.length, position: task.positions[0] };
+  const segments = chainSegments(task);
+  const last = segments.success ? segments.data.at(-1) : undefined;
+  return last ? last : { start: 0, end: task.golden.length, position: undefined };
+}
