@@ -147,7 +147,9 @@ function pickQuestion(
     topOf(u)
       .slice(0, size)
       .every((r) => !state.stored.has(r));
-  // Never an answer the first page at the largest page size already holds: one page must not pass.
+  // Not an answer the first page at the largest page size already holds: one page must not pass.
+  // Freshness ranks above depth: a chain holding two positions with one winner lets either
+  // position's read answer the other, so neither read is load-bearing (the triad's sabotage).
   const cap = built.template.pagination.maxPageSize;
   const deep = (u: { cat: string; dir: string }) =>
     topOf(u)
@@ -156,9 +158,9 @@ function pickQuestion(
   const q =
     usable.find((u) => deep(u) && clean(u) && kind(u) && fresh(u)) ??
     usable.find((u) => deep(u) && clean(u) && fresh(u)) ??
-    usable.find((u) => deep(u) && clean(u)) ??
     usable.find((u) => clean(u) && kind(u) && fresh(u)) ??
     usable.find((u) => clean(u) && fresh(u)) ??
+    usable.find((u) => deep(u) && clean(u)) ??
     usable.find((u) => clean(u) && kind(u)) ??
     usable.find((u) => clean(u)) ??
     usable.find((u) => kind(u) && fresh(u)) ??
