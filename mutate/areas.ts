@@ -56,7 +56,7 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-canonical.test.ts",
       "src/grade/answer-card.test.ts",
       "src/grade/failure-attribution.test.ts",
-      "src/grade/mutants.test.ts",
+      "src/grade/values-equal.test.ts",
     ],
   },
   {
@@ -75,14 +75,21 @@ export const AREAS: MutationArea[] = [
       "src/analyze/null-model.test.ts",
       "src/analyze/consensus-screen.test.ts",
       "src/analyze/compare-runs.test.ts",
-      "src/analyze/mutants.test.ts",
+      "src/analyze/cluster-bootstrap-exact.test.ts",
     ],
   },
   {
     name: "run",
     about: "resume (--redo) and the model-call retry",
-    mutate: ["src/agents/model-call-retry.ts", "src/run/redo-outcomes.ts"],
-    tests: ["src/agents/model-call-retry.test.ts", "src/run/mutants.test.ts"],
+    // run-into-dir.ts: only its resume part (which stored trials are kept, which redone, the skip).
+    // The line range must follow that code when the file changes.
+    mutate: ["src/agents/model-call-retry.ts", "src/run/redo-outcomes.ts", "src/run/run-into-dir.ts:137-168"],
+    tests: [
+      "src/agents/call-with-retries.test.ts",
+      "src/agents/model-call-retry.test.ts",
+      "src/run/resume.test.ts",
+      "src/run/agent-error.test.ts",
+    ],
   },
   {
     name: "certify",
