@@ -12,6 +12,11 @@ export interface MutationArea {
   mutate: string[];
   /** Test files run against the mutants (Stryker's `testFiles`). */
   tests: string[];
+  /**
+   * Files of the area not mutated yet (a full run does not fit the shared machine): printed as
+   * unmeasured. Move one into `mutate` (and its tests into `tests`) to measure it.
+   */
+  notYet?: string[];
 }
 
 /** Mutation score every area must reach, in percent, counting accepted equivalents as killed. */
@@ -40,13 +45,8 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade",
     about: "the G1/G2 grader and value comparison",
-    mutate: [
-      "src/grade/grade-answer-field.ts",
-      "src/grade/string-equality.ts",
-      "src/grade/values-equal.ts",
-      "src/grade/grade-trial.ts",
-      "src/grade/grade-g1.ts",
-    ],
+    mutate: ["src/grade/grade-answer-field.ts", "src/grade/string-equality.ts", "src/grade/values-equal.ts"],
+    notYet: ["src/grade/grade-g1.ts", "src/grade/grade-trial.ts", "src/grade/answer-card.ts"],
     tests: [
       "src/grade/grade-answer-field.test.ts",
       "src/grade/string-equality.test.ts",
@@ -64,11 +64,10 @@ export const AREAS: MutationArea[] = [
     about: "bootstrap, cluster-robust intervals, null model, screen, compare",
     mutate: [
       "src/analyze/cluster-bootstrap.ts",
-      "src/analyze/cluster-robust.ts",
-      "src/analyze/null-model.ts",
       "src/analyze/consensus-screen.ts",
-      "src/analyze/compare-runs.ts",
+      "src/analyze/null-model.ts",
     ],
+    notYet: ["src/analyze/cluster-robust.ts", "src/analyze/compare-runs.ts"],
     tests: [
       "src/analyze/cluster-bootstrap.test.ts",
       "src/analyze/cluster-robust.test.ts",

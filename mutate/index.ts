@@ -49,7 +49,7 @@ for (const area of AREAS) {
     const file = relative(process.cwd(), m.fileName);
     const row = files.get(file) ?? { killed: 0, survived: [], equivalent: 0 };
     files.set(file, row);
-    const where = `${file}:${m.location.start.line}:${m.location.start.column + 1}`;
+    const where = `${file}:${m.location.start.line}:${m.location.start.column}`;
     if (m.status === "Killed" || m.status === "Timeout") row.killed++;
     else if (m.status === "Survived" || m.status === "NoCoverage") {
       if (accepted.has(`${where} ${m.mutatorName}`)) row.equivalent++;
@@ -57,6 +57,7 @@ for (const area of AREAS) {
     }
   }
   scores.push({ area, files });
+  process.stderr.write(`${table([{ area, files }]).join("\n")}\n`);
 }
 
 function oneLine(text: string): string {
@@ -64,32 +65,38 @@ function oneLine(text: string): string {
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }
 
-const pct = (killed: number, total: number) => (total === 0 ? 100 : (100 * killed) / total);
-const width = Math.max(12, ...scores.flatMap((s) => [...s.files.keys()].map((f) => f.length + 2)));
-const out: string[] = [];
-out.push(`${"area / file".padEnd(width)}  mutants  killed  equiv  survived   score  target  ok`);
-for (const { area, files } of scores) {
-  const rows = [...files.entries()];
-  const sum = (pick: (r: (typeof rows)[number][1]) => number) => rows.reduce((n, [, r]) => n + pick(r), 0);
-  const line = (name: string, killed: number, equiv: number, survived: number, target: string) => {
-    const total = killed + equiv + survived;
-    const score = pct(killed + equiv, total);
-    return `${name.padEnd(width)}  ${String(total).padStart(7)}  ${String(killed).padStart(6)}  ${String(equiv).padStart(5)}  ${String(survived).padStart(8)}  ${score.toFixed(1).padStart(5)}%  ${target.padStart(6)}  ${target ? (score >= TARGET_SCORE ? "yes" : "NO") : ""}`;
-  };
-  out.push(
-    line(
-      area.name,
-      sum((r) => r.killed),
-      sum((r) => r.equivalent),
-      sum((r) => r.survived.length),
-      `>=${TARGET_SCORE}%`,
-    ),
-  );
-  for (const [file, r] of rows) out.push(line(`  ${file}`, r.killed, r.equivalent, r.survived.length, ""));
+process.stdout.write(`${table(scores).join("\n")}\n`);
+
+/** The score table: one line per area beside its target, one per mutated file, then the survivors. */
+function table(scores: AreaScore[]): string[] {
+  const pct = (killed: number, total: number) => (total === 0 ? 100 : (100 * killed) / total);
+  const width = Math.max(12, ...scores.flatMap((s) => [...s.files.keys()].map((f) => f.length + 2)));
+  const out: string[] = [];
+  out.push(`${"area / file".padEnd(width)}  mutants  killed  equiv  survived   score  target  ok`);
+  for (const { area, files } of scores) {
+    const rows = [...files.entries()];
+    const sum = (pick: (r: (typeof rows)[number][1]) => number) => rows.reduce((n, [, r]) => n + pick(r), 0);
+    const line = (name: string, killed: number, equiv: number, survived: number, target: string) => {
+      const total = killed + equiv + survived;
+      const score = pct(killed + equiv, total);
+      return `${name.padEnd(width)}  ${String(total).padStart(7)}  ${String(killed).padStart(6)}  ${String(equiv).padStart(5)}  ${String(survived).padStart(8)}  ${score.toFixed(1).padStart(5)}%  ${target.padStart(6)}  ${target ? (score >= TARGET_SCORE ? "yes" : "NO") : ""}`;
+    };
+    out.push(
+      line(
+        area.name,
+        sum((r) => r.killed),
+        sum((r) => r.equivalent),
+        sum((r) => r.survived.length),
+        `>=${TARGET_SCORE}%`,
+      ),
+    );
+    for (const [file, r] of rows) out.push(line(`  ${file}`, r.killed, r.equivalent, r.survived.length, ""));
+    for (const file of area.notYet ?? []) out.push(`  ${file}  (not mutated yet)`);
+  }
+  const survivors = scores.flatMap((s) => [...s.files.values()].flatMap((r) => r.survived));
+  if (survivors.length > 0) {
+    out.push("", "survivors (kill with a test, or list in mutate/accepted-equivalents.txt with a reason):");
+    out.push(...survivors.map((s) => `  ${s}`));
+  }
+  return out;
 }
-const survivors = scores.flatMap((s) => [...s.files.values()].flatMap((r) => r.survived));
-if (survivors.length > 0) {
-  out.push("", "survivors (kill with a test, or list in mutate/accepted-equivalents.txt with a reason):");
-  out.push(...survivors.map((s) => `  ${s}`));
-}
-process.stdout.write(`${out.join("\n")}\n`);

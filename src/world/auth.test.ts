@@ -139,7 +139,7 @@ describe("authorize", () => {
     ).toBeNull();
   });
 
-  for (const header of [undefined, "", "Basic abc", "Bearer", "Bearer a b", "tk_irr_x"]) {
+  for (const header of [undefined, "", "Basic abc", "Bearer", "Bearer a b", "tk_irr_x", "xBearer tk_irr_x"]) {
     it(`no usable bearer token (${JSON.stringify(header)}) is 401 missing_token with a challenge`, () => {
       const r = authorize(new TrialWorld(W, "s"), route("listValves"), header);
       expect(r).toEqual(
@@ -192,6 +192,20 @@ describe("authorize", () => {
         hint: "mint a token that carries it: POST /v3/oauth/token with grant_type=client_credentials and scope=valves:write",
       },
       headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="valves:write"' },
+    });
+  });
+
+  it("a route needing two scopes names both, space-separated, in the hint and the challenge", () => {
+    const trial = new TrialWorld(W, "s");
+    const { token } = trial.issueToken(["valves:read"]);
+    const two: Route = { ...route("updateValve"), scopes: ["valves:read", "valves:write"] };
+    expect(authorize(trial, two, `Bearer ${token}`)).toMatchObject({
+      status: 403,
+      body: {
+        required_scope: "valves:write",
+        hint: "mint a token that carries it: POST /v3/oauth/token with grant_type=client_credentials and scope=valves:read valves:write",
+      },
+      headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="valves:read valves:write"' },
     });
   });
 

@@ -57,6 +57,8 @@ describe("paginate: defaults and caps", () => {
     ["abc", "not a number"],
     ["", "empty"],
     ["99999999999999999999", "not a safe integer"],
+    ["1e1", "in exponent form"],
+    ["0x10", "in hexadecimal"],
     [" 2", "padded"],
   ] as const) {
     it(`limit=${JSON.stringify(raw)} (${why}) is refused, naming the parameter and the range`, () => {
@@ -215,6 +217,7 @@ describe("paginate: cursor", () => {
   for (const [name, cursor] of [
     ["another route's", cursorOf(2, "listOther")],
     ["an unprefixed", Buffer.from("listItems:2").toString("base64url")],
+    ["a wrongly prefixed", `zz${Buffer.from("listItems:2").toString("base64url")}`],
     ["a non-numeric", `c_${Buffer.from("listItems:x").toString("base64url")}`],
     ["a route-less", `c_${Buffer.from(":2").toString("base64url")}`],
     ["a trailing-text", `c_${Buffer.from("listItems:2x").toString("base64url")}`],

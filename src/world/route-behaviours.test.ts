@@ -155,7 +155,7 @@ describe("checkQuery", () => {
   });
 
   it("a route without query parameters has nothing on", () => {
-    expect(checkQuery(route("getValve"), url("?x=1"))).toEqual({ on: new Set(), filters: [] });
+    expect(checkQuery(route("getValve"), url("?x=1&undefined=1"))).toEqual({ on: new Set(), filters: [] });
   });
 });
 
@@ -214,6 +214,8 @@ describe("withIdempotency", () => {
       headers: { "idempotent-replayed": "true" },
       problem: { code: "c", message: "m", extra: {} },
     });
+    expect(withIdempotency(trial, idem, "k500", req, () => ok(500, null)).status).toBe(500);
+    expect(withIdempotency(trial, idem, "k500", req, () => ok(201, "second")).body).toBe("second");
     status = 500;
     const noProblem = withIdempotency(trial, idem, "k-none", req, () => ok(400, null));
     expect(noProblem).toEqual({ status: 400, body: null, headers: {} });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { World } from "../bank/world-schema.js";
+import { mintCanary } from "./canary.js";
 import { EXAMPLE_WORLD as W } from "./example-world.js";
 import { MAX_WAIT_SECONDS, TrialWorld } from "./trial-world.js";
 
@@ -21,6 +22,13 @@ describe("the logical clock", () => {
     expect(() => t.advance(Number.NaN)).toThrow(/cannot advance/);
     expect(t.clock).toBe(3);
     expect(MAX_WAIT_SECONDS).toBe(3600);
+  });
+
+  it("records exchanges by default; a fork keeps the original's choice", () => {
+    const t = new TrialWorld(W, "s");
+    expect(t.recording).toBe(true);
+    t.recording = false;
+    expect(t.fork().recording).toBe(false);
   });
 
   it("counters start at 1 and are per name", () => {
@@ -62,6 +70,16 @@ describe("tokens", () => {
     expect(t.spendToken(token, ["valves:read", "schedules:write", "valves:write"])).toEqual({
       missing: "schedules:write",
     });
+  });
+
+  it("minted tokens are the trial seed's canaries token#n and refresh#n, each label counted apart", () => {
+    const t = new TrialWorld(W, "s");
+    const first = t.issueToken();
+    const second = t.issueToken();
+    expect(first.token).toBe(mintCanary("s", { $canary: "token#1", format: "tk_irr_{code}" }));
+    expect(first.refreshToken).toBe(mintCanary("s", { $canary: "refresh#1", format: "rt_{code}" }));
+    expect(second.token).toBe(mintCanary("s", { $canary: "token#2", format: "tk_irr_{code}" }));
+    expect(second.refreshToken).toBe(mintCanary("s", { $canary: "refresh#2", format: "rt_{code}" }));
   });
 
   it("tokens are unique, carry the world's prefix and are unknown to another trial", () => {
@@ -115,6 +133,31 @@ describe("fork", () => {
     expect(t.clock).toBe(4);
     copy.resource("valves")[0]!.zone = "Z";
     expect(t.resource("valves")[0]!.zone).not.toBe("Z");
+  });
+
+  it("copies jobs, staged writes and stored replies, and keeps a job's record the same object as its row", () => {
+    const t = new TrialWorld(W, "s");
+    const row = t.resource("valves")[0]!;
+    t.jobs.set("j1", {
+      id: "j1",
+      routeId: "r",
+      resource: "valves",
+      record: row,
+      createdAt: 2,
+      state: "pending",
+    });
+    t.staged.set("s1", { recordId: "VL-9", record: { valve_id: "VL-9" } });
+    t.replies.set("k", { fingerprint: "f", status: 201, headers: {}, body: null });
+    const copy = t.fork();
+    expect(copy.jobs.get("j1")).toEqual(t.jobs.get("j1"));
+    expect(copy.staged.get("s1")).toEqual({ recordId: "VL-9", record: { valve_id: "VL-9" } });
+    expect(copy.replies.get("k")).toEqual({ fingerprint: "f", status: 201, headers: {}, body: null });
+    expect(copy.jobs.get("j1")!.record).toBe(copy.resource("valves")[0]);
+    expect(copy.jobs.get("j1")!.record).not.toBe(row);
+    copy.jobs.get("j1")!.state = "done";
+    copy.staged.get("s1")!.record.valve_id = "VL-10";
+    expect(t.jobs.get("j1")!.state).toBe("pending");
+    expect(t.staged.get("s1")!.record.valve_id).toBe("VL-9");
   });
 
   it("an unknown resource is a bug, named", () => {
