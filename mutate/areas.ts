@@ -57,6 +57,7 @@ export const AREAS: MutationArea[] = [
       "src/grade/answer-card.test.ts",
       "src/grade/failure-attribution.test.ts",
       "src/grade/values-equal.test.ts",
+      "src/grade/grade-answer-field-edges.test.ts",
     ],
   },
   {
