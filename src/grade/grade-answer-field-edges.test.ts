@@ -128,7 +128,7 @@ describe("Python repr: the rest", () => {
     expect(pyRepr("\u2028")).toBe("'\\u2028'");
     expect(pyRepr("\u{E0001}")).toBe("'\\U000e0001'");
     expect(pyRepr('say "hi"')).toBe(`'say "hi"'`);
-    expect(pyRepr("it's \"x\" \\")).toBe(`'it\\'s "x" \\\\'`);
+    expect(pyRepr('it\'s "x" \\')).toBe(`'it\\'s "x" \\\\'`);
     expect(pyRepr(`it's`)).toBe(`"it's"`);
   });
 });
