@@ -100,6 +100,7 @@ export const AREAS: MutationArea[] = [
       "!src/certify/exploits/index.ts",
     ],
     tests: [
+      "src/certify/exploits/exploit-kit.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
       "src/certify/exploits/brute-force-ids.test.ts",
