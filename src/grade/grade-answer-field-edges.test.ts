@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../bank/json.js";
-import { type AnswerFieldSpec, gradeAnswerField, pyFloatRepr, pyRepr } from "./grade-answer-field.js";
+import {
+  type AnswerFieldSpec,
+  gradeAnswerCard,
+  gradeAnswerField,
+  pyFloatRepr,
+  pyRepr,
+} from "./grade-answer-field.js";
 
 /**
  * G2's comparators and 1.0's Python printing at their edges (issue 21: mutation testing): the
@@ -127,8 +133,27 @@ describe("Python repr: the rest", () => {
     expect(pyRepr("\u00a0")).toBe("'\\xa0'");
     expect(pyRepr("\u2028")).toBe("'\\u2028'");
     expect(pyRepr("\u{E0001}")).toBe("'\\U000e0001'");
+    expect(pyRepr("\uffff")).toBe("'\\uffff'");
+    expect(pyRepr({ a: 1, b: "x" })).toBe("{'a': 1, 'b': 'x'}");
     expect(pyRepr('say "hi"')).toBe(`'say "hi"'`);
     expect(pyRepr('it\'s "x" \\')).toBe(`'it\\'s "x" \\\\'`);
     expect(pyRepr(`it's`)).toBe(`"it's"`);
+  });
+});
+
+describe("gradeAnswerCard: every field must pass", () => {
+  const fields: AnswerFieldSpec[] = [
+    { field: "a", comparator: "string", expected: "x" },
+    { field: "b", comparator: "string", expected: "y" },
+  ];
+
+  it("one passing field of two is a fail; a found card carries no card_error key", () => {
+    const half = gradeAnswerCard(fields, '```json\n{"a": "x", "b": "no"}\n```');
+    expect(half.passed).toBe(false);
+    expect(half.fields.map((f) => f.passed)).toEqual([true, false]);
+    expect(Object.keys(half)).not.toContain("card_error");
+    const whole = gradeAnswerCard(fields, '```json\n{"a": "x", "b": "y"}\n```');
+    expect(whole.passed).toBe(true);
+    expect(Object.keys(whole)).not.toContain("card_error");
   });
 });

@@ -10,6 +10,8 @@ describe("valuesEqual", () => {
     expect(valuesEqual(1, 1 + 5e-10)).toBe(true);
     expect(valuesEqual(1 + 5e-10, 1)).toBe(true);
     expect(valuesEqual(0, 2e-9)).toBe(false);
+    expect(valuesEqual(0, 1e-9)).toBe(false);
+    expect(valuesEqual(1e-9, 0)).toBe(false);
     expect(valuesEqual(2e-9, 0)).toBe(false);
     expect(valuesEqual(1, 1.000001)).toBe(false);
     expect(valuesEqual(-3, 3)).toBe(false);
