@@ -78,7 +78,7 @@ const bench: Benchmark = {
       const files = logFiles(join(runDir, "transcripts")).map((f) => readFileSync(f));
       const decodeAndGrade = () => {
         for (const bytes of files) {
-          const log = decodeTrialLog(bytes);
+          const log = decodeTrialLog(bytes, { lazy: true });
           if (!log.success) throw new Error(log.error.message);
           gradeTrial(gradeInputOf(log.data));
         }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JsonValueSchema } from "./json.js";
+import { PremiseSchema } from "./premise-schema.js";
 
 /** The seven capability axes. */
 export const AxisSchema = z.enum([
@@ -277,5 +278,7 @@ export const TaskSchema = z.strictObject({
   grader: GraderSpecSchema,
   /** Chains: positions whose G1 the selective mode grades (the final one plus consumed ones). */
   graded_segments: z.array(z.number().int().positive()).optional(),
+  /** Solo tasks: what the ticket claims the world did (checked by the `premises` gate). */
+  premises: z.array(PremiseSchema).optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;

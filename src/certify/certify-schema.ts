@@ -8,6 +8,8 @@ export const GateNameSchema = z.enum([
   "leak",
   "chain_replay",
   "exploit_audit",
+  "premises",
+  "axis_necessity",
 ]);
 export type GateName = z.infer<typeof GateNameSchema>;
 export const GATE_NAMES = GateNameSchema.options;
@@ -34,6 +36,11 @@ export const GateReportSchema = z.strictObject({
   failures: z.array(GateFailureSchema),
   /** Observations that do not fail the gate (e.g. a full-mode chain whose coupling is nominal). */
   notes: z.array(z.string()).default([]),
+  /**
+   * Whether the gate's failures fail certification (`ok`) and drop tasks in the regeneration loop.
+   * A soft gate (false) reports its numbers only (see `AXIS_NECESSITY_HARD`).
+   */
+  hard: z.boolean().default(true),
   /** Exploit audit only: tasks each exploit passed (every count must be 0). */
   exploits: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Exploit audit only: tasks each exploit attacked (the attack applies to the task). */
@@ -41,7 +48,7 @@ export const GateReportSchema = z.strictObject({
 });
 export type GateReport = z.infer<typeof GateReportSchema>;
 
-/** The result of certifying a bank: `ok` iff every gate that ran has no failure. */
+/** The result of certifying a bank: `ok` iff every hard gate that ran has no failure. */
 export const CertifyReportSchema = z.strictObject({
   ok: z.boolean(),
   bank: z.strictObject({ name: z.string(), seed: z.string(), tasks: z.number().int().nonnegative() }),
@@ -55,7 +62,7 @@ export function gateReport(
   version: string,
   checkedIds: readonly string[],
   failures: readonly GateFailure[],
-  extra: Partial<Pick<GateReport, "notes" | "exploits" | "attacked">> = {},
+  extra: Partial<Pick<GateReport, "notes" | "exploits" | "attacked" | "hard">> = {},
 ): GateReport {
   const failedIds = new Set(failures.map((f) => f.task_id));
   const first = failures[0];
@@ -67,6 +74,7 @@ export function gateReport(
     first_failure: first ? `${first.task_id}: ${first.message}` : null,
     failures: [...failures],
     notes: extra.notes ?? [],
+    hard: extra.hard ?? true,
     ...(extra.exploits ? { exploits: extra.exploits } : {}),
     ...(extra.attacked ? { attacked: extra.attacked } : {}),
   };

@@ -9,7 +9,17 @@ import { type CertifyReport, GATE_NAMES } from "./certify-schema.js";
 export function formatCertifyReport(report: CertifyReport): string {
   const rows = GATE_NAMES.flatMap((name) => {
     const g = report.gates[name];
-    return g ? [[name, String(g.checked), String(g.passed), String(g.failed), g.first_failure ?? "-"]] : [];
+    return g
+      ? [
+          [
+            g.hard ? name : `${name} (soft)`,
+            String(g.checked),
+            String(g.passed),
+            String(g.failed),
+            g.first_failure ?? "-",
+          ],
+        ]
+      : [];
   });
   const head = ["gate", "checked", "passed", "failed", "first failure"];
   const widths = head
@@ -34,6 +44,8 @@ export function formatCertifyReport(report: CertifyReport): string {
   }
   const notes = GATE_NAMES.flatMap((name) => report.gates[name]?.notes.map((n) => `  ${name}: ${n}`) ?? []);
   if (notes.length) out.push("", "notes:", ...notes);
+  if (GATE_NAMES.some((name) => report.gates[name]?.hard === false))
+    out.push("", "a soft gate reports without failing the bank or dropping tasks");
   out.push("", report.ok ? "OK: every gate passed" : "FAILED: at least one gate failed");
   return `${out.join("\n")}\n`;
 }

@@ -1,5 +1,6 @@
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import { AXIS_NECESSITY_HARD, AXIS_NECESSITY_VERSION, axisNecessityFindings } from "./axis-necessity.js";
 import type { CertifyOptions, TaskFindings } from "./certify-bank.js";
 import { type GateFailure, type GateName, type GateReport, gateReport } from "./certify-schema.js";
 import { CHAIN_REPLAY_VERSION, chainReplayFindings } from "./chain-replay.js";
@@ -12,6 +13,7 @@ import {
 } from "./exploit-audit.js";
 import { EXPLOITS } from "./exploits/index.js";
 import { LEAK_VERSION, leakFindings } from "./leak.js";
+import { PREMISES_VERSION, premiseFindings } from "./premises.js";
 import { SOLVABILITY_VERSION, solvabilityFindings } from "./solvability.js";
 import { TRIAD_VERSION, triadFindings } from "./triad.js";
 import type { TrialRunner } from "./trial-tree.js";
@@ -53,25 +55,26 @@ const ids = (tasks: readonly Task[]) => tasks.map((t) => t.id);
 const failuresOf = (name: GateName, findings: readonly TaskFindings[]) =>
   findings.flatMap((f) => f.failures[name] ?? []);
 
-/** A gate whose findings are failures only, checked on every task. */
+/** A gate whose findings are failures only, checked on every task; `hard: false` reports without failing. */
 function perTaskGate(
   name: GateName,
   version: string,
   run: (ctx: GateTaskContext) => Promise<GateFailure[]> | GateFailure[],
+  hard = true,
 ): Gate {
   return {
     name,
     version,
     run: async (ctx) => ({ failures: await run(ctx) }),
-    report: ({ tasks, findings }) => gateReport(version, ids(tasks), failuresOf(name, findings)),
+    report: ({ tasks, findings }) => gateReport(version, ids(tasks), failuresOf(name, findings), { hard }),
   };
 }
 
 /**
- * The gates of issue 8, in the order they run on each task (the order of `GATE_NAMES`).
+ * The gates of issues 8 and 16, in the order they run on each task (the order of `GATE_NAMES`).
  * `certifyBank` iterates this list; a new gate is one entry here.
  *
- * @example GATES.map((g) => g.name) // ["triad", "solvability", "discoverability", "leak", "chain_replay", "exploit_audit"]
+ * @example GATES.map((g) => g.name) // ["triad", "solvability", "discoverability", "leak", "chain_replay", "exploit_audit", "premises", "axis_necessity"]
  */
 export const GATES: readonly Gate[] = [
   perTaskGate("triad", TRIAD_VERSION, ({ bank, task, runner }) => triadFindings(bank, task, runner)),
@@ -114,5 +117,15 @@ export const GATES: readonly Gate[] = [
         options.exploits ?? EXPLOITS,
         findings.flatMap((f) => (f.exploits ? [f.exploits] : [])),
       ),
+  },
+  perTaskGate("premises", PREMISES_VERSION, ({ bank, task }) => premiseFindings(bank, task)),
+  {
+    name: "axis_necessity",
+    version: AXIS_NECESSITY_VERSION,
+    run: ({ bank, task, runner }) => axisNecessityFindings(bank, task, runner),
+    report: ({ tasks, findings }) =>
+      gateReport(AXIS_NECESSITY_VERSION, ids(tasks), failuresOf("axis_necessity", findings), {
+        hard: AXIS_NECESSITY_HARD,
+      }),
   },
 ];

@@ -75,9 +75,23 @@ export const portOption = (defaultPort: number, description = "port; 0 picks a f
 export const epochOption = (description = "trial epoch (canaries differ per epoch)") =>
   parsedOption("--epoch <n>", description, positiveInt, 1);
 
-/** `--bootstrap <n>`: bootstrap resamples of the confidence intervals. */
-export const bootstrapOption = (description = "bootstrap resamples for the 90% CIs") =>
-  parsedOption("--bootstrap <n>", description, nonNegativeInt, 2000);
+/**
+ * `--bootstrap <n>` and `--seed <seed>` of `report`, `compare` and `view`, removed: the 90%
+ * intervals are the closed-form cluster-robust ones (`analyze/cluster-robust.ts`, chosen by the
+ * coverage simulation), with no resamples and no seed. Hidden from the help; given, the flag stops
+ * the command with a one-line usage error saying so rather than being silently ignored.
+ *
+ * @example program.command("report").addOption(removedIntervalOption("--bootstrap <n>"))
+ */
+export function removedIntervalOption(flags: "--bootstrap <n>" | "--seed <seed>"): Option {
+  const option = new Option(flags).hideHelp();
+  option.argParser(() => {
+    throw new UsageError(
+      `${option.long} was removed: the 90% intervals are closed-form (cluster-robust over worlds, t with W-1 degrees of freedom), so there are no resamples or seed to set`,
+    );
+  });
+  return option;
+}
 
 /** `--concurrency <n>`: trials in flight. */
 export const concurrencyOption = (description: string) =>

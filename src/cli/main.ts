@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 import { runCli } from "./program.js";
 
+// A reader that closes the pipe early (`apiflow --help | head`) is not an error: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 const code = await runCli(process.argv.slice(2), {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),

@@ -1,4 +1,7 @@
+import type { JsonValue } from "../bank/json.js";
+import type { Premise } from "../bank/premise-schema.js";
 import type { GoldenStep, GraderSpec, Subtask, Task } from "../bank/task-schema.js";
+import type { Probe } from "./story-state.js";
 
 /** The answer-card instruction every ticket ends with (the wording of the 1.0 tickets). */
 export function answerCardInstruction(fields: readonly string[]): string {
@@ -37,7 +40,25 @@ export function composeSolo(
     setup: storyline.slice(0, k - 1).flatMap((s) => withoutAnswers(s.golden)),
     golden: sub.golden,
     grader: sub.grader,
+    ...premisesOf(sub),
   };
+}
+
+/** The premises a generated subtask's ticket claims: its quoted broken calls and what else it declares. */
+function premisesOf(sub: Subtask & { probes?: readonly Probe[]; premises?: readonly Premise[] }): {
+  premises?: Premise[];
+} {
+  const premises: Premise[] = [
+    ...(sub.probes ?? []).map(
+      (p): Premise => ({
+        kind: "call",
+        ...(p as Omit<Probe, "body">),
+        ...(p.body ? { body: p.body as Record<string, JsonValue> } : {}),
+      }),
+    ),
+    ...(sub.premises ?? []),
+  ];
+  return premises.length > 0 ? { premises } : {};
 }
 
 /**

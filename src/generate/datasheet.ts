@@ -2,6 +2,7 @@ import type { BankContent, Manifest } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import type { CertificationLog } from "./certification-log.js";
 import { AXES } from "./story-state.js";
+import { DIFFICULTY_RULE, measuredDifficulty, taskFeatures } from "./task-features.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 
@@ -140,6 +141,8 @@ ${table(["mode", "chains"], Object.entries(s.chainByMode))}
 
 ${table(["kind:coupling", "tasks"], Object.entries(s.coupling))}
 
+${difficultySection(content)}
+
 ## Certification
 
 Every task passed the certification gates (${(content.gates ?? []).map((g) => `${g.name} ${g.version}`).join(", ") || "none recorded"}) before it was written.
@@ -174,4 +177,40 @@ export function certificationLines(log: CertificationLog): string[] {
         `truncated ${t.world}'s chains to 1to${String(t.longest).padStart(2, "0")} (was 1to${t.was}): ${t.reason}`,
     ),
   ];
+}
+
+/**
+ * The datasheet's difficulty section: the published rule, and every task's measured features with
+ * the label the rule gives (the label the task carries).
+ *
+ * @example difficultySection(content).startsWith("## Difficulty") // true
+ */
+export function difficultySection(content: BankContent): string {
+  const rows = content.tasks.flatMap((t) => {
+    const world = content.worlds.find((w) => w.id === t.world);
+    if (!world) return [];
+    const f = taskFeatures(t, world);
+    return [
+      `| ${t.id} | ${f.calls} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${measuredDifficulty(f)} |`,
+    ];
+  });
+  return `## Difficulty from measured features
+
+A task's difficulty is not its template's say-so: it follows one rule over features measured on
+the task's own data. **calls**: the API calls its golden solution sends (token mints included);
+**decoys**: those calls whose route has a deprecated or look-alike sibling serving the same
+resource and action; **spelled**: the share of the literals those calls send (ids in paths, query
+names and values, body keys and values) that the ticket spells out (hint explicit ≥ 0.75,
+partial ≥ 0.4, else implicit); **live values**: values read from a live response and sent in a
+later call.
+
+Rule: ${DIFFICULTY_RULE}.
+
+<details><summary>Every task's features (${rows.length} tasks)</summary>
+
+| task | calls | decoys | spelled (hint) | live values | difficulty |
+|---|---:|---:|---:|---:|---|
+${rows.join("\n")}
+
+</details>`;
 }

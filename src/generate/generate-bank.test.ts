@@ -3,6 +3,7 @@ import { blankAgentFactory, goldenAgentFactory } from "../agents/scripted-agents
 import { bankFromContent, serializeBank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
 import { prepareTrialWorld } from "../run/replay-setup.js";
 import { runTrial } from "../run/run-trial.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
@@ -13,6 +14,7 @@ import { bankStats } from "./datasheet.js";
 import { defaultBankContent } from "./default-bank.js";
 import { generateBank } from "./generate-bank.js";
 import { type Storyline, TEMPLATES } from "./storyline.js";
+import { measuredDifficulty, taskFeatures } from "./task-features.js";
 
 const content = defaultBankContent();
 const bank = bankFromContent(content);
@@ -29,11 +31,20 @@ describe("the default bank", () => {
     expect(Math.min(...lengths)).toBe(2);
     expect(Math.max(...lengths)).toBe(20);
     expect(new Set(bank.worlds.map((w) => w.id)).size).toBe(13);
+    // 1.0's histogram: 13 chains at each length 2-5, 12 at each 6-14, 11 at each 15-20.
+    const histogram = Object.fromEntries(
+      Array.from({ length: 19 }, (_, i) => i + 2).map((n) => [n, lengths.filter((l) => l === n).length]),
+    );
+    expect(histogram).toEqual(
+      Object.fromEntries(
+        Array.from({ length: 19 }, (_, i) => i + 2).map((n) => [n, n <= 5 ? 13 : n <= 14 ? 12 : 11]),
+      ),
+    );
   });
 
-  it("covers at least 5 of 7 axes in every world and each axis with >= 25 solo tasks", () => {
+  it("covers all 7 axes in every world and each axis with >= 25 solo tasks", () => {
     const stats = bankStats(bank.tasks);
-    for (const [world, c] of Object.entries(stats.byWorld)) expect(c.axes, world).toBeGreaterThanOrEqual(5);
+    for (const [world, c] of Object.entries(stats.byWorld)) expect(c.axes, world).toBe(7);
     for (const [axis, n] of Object.entries(stats.soloByAxis)) expect(n, axis).toBeGreaterThanOrEqual(25);
   });
 
@@ -57,13 +68,15 @@ describe("the default bank", () => {
     // One level each: an undocumented filter only the 400 reveals, and a secret rotation that needs
     // the refresh grant (hard by nature: it chains single-use refresh tokens).
     expect(single.sort()).toEqual(["auth.refresh-renewal", "discovery.undocumented-param"]);
-    const stats = bankStats(bank.tasks);
-    for (const axis of Object.keys(stats.soloByAxis)) {
-      const at = ["easy", "medium", "hard"].filter(
-        (d) => (stats.soloByAxisDifficulty[`${axis}/${d}`] ?? 0) > 0,
-      );
-      expect(at.length, axis).toBe(3);
+    // A task's label is the published rule over its measured features (not its template's level);
+    // every level occurs among the solo tasks.
+    for (const t of bank.tasks) {
+      const world = bank.worlds.find((w) => w.id === t.world) as World;
+      expect(t.difficulty, t.id).toBe(measuredDifficulty(taskFeatures(t, world)));
     }
+    const stats = bankStats(bank.tasks);
+    for (const level of ["easy", "medium", "hard"])
+      expect(stats.soloByDifficulty[level], level).toBeGreaterThanOrEqual(30);
   });
 
   it("never repeats a ticket", () => {
@@ -144,7 +157,8 @@ describe("validator recovery", () => {
           (s) => s.op === "execute" && Object.values(s.capture).some((p) => /\.allowed\.\d+$/.test(p)),
         ),
     );
-    expect(new Set(recoveries.map((t) => t.difficulty))).toEqual(new Set(["medium", "hard"]));
+    // Both enum-recovery levels are drawn (the task's label is measured, see task-features.ts).
+    expect(recoveries.length).toBeGreaterThanOrEqual(2);
     for (const task of recoveries) {
       const golden = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
       expect(golden.grade.passed, task.id).toBe(true);
@@ -197,7 +211,12 @@ describe("determinism", () => {
     expect(a.hash).toBe(b.hash);
     expect(c.hash).not.toBe(a.hash);
     expect(c.stats.soloByAxis).toEqual(a.stats.soloByAxis);
-    expect(c.stats.soloByDifficulty).toEqual(a.stats.soloByDifficulty);
+    // Difficulty is measured per task, so another seed's counts by level are close, not equal.
+    for (const level of ["easy", "medium", "hard"])
+      expect(
+        Math.abs((c.stats.soloByDifficulty[level] ?? 0) - (a.stats.soloByDifficulty[level] ?? 0)),
+        level,
+      ).toBeLessThanOrEqual(12);
     expect(c.stats.chainByLength).toEqual(a.stats.chainByLength);
     expect(
       Object.fromEntries(Object.entries(c.stats.byWorld).map(([w, s]) => [w, [s.solo, s.chain]])),

@@ -1,13 +1,20 @@
 import type { BankContent } from "../bank/bank.js";
 import { Rng } from "../bank/rng.js";
 import type { Subtask, Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { buildStoryline, type Redraw, type Storyline, type StorylineOptions } from "./storyline.js";
+import { measuredDifficulty, taskFeatures } from "./task-features.js";
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";
+
+/** A task labelled by the published rule over its measured features, not its template's say-so. */
+function measured(task: Task, world: World): Task {
+  return { ...task, difficulty: measuredDifficulty(taskFeatures(task, world)) };
+}
 export const DEFAULT_SEED = "apiflow-1";
 
 /** One world's share of the bank: storyline length and the longest chain built over it. */
@@ -17,17 +24,16 @@ export interface WorldShape {
 }
 
 /**
- * The default shape, the size of the published 1.0 bank: 13 worlds, 241 solo subtasks and 226
- * chains. Nine worlds run 20 positions with chains 1to2..1to20 (171 chains); four shorter worlds
- * run 15, 15, 15 and 16 positions with chains up to 1to14, 1to14, 1to15 and 1to16 (55 chains): in
- * the two shortest the final position is solo-only.
+ * The default shape, the size and chain-length histogram of the published 1.0 bank: 13 worlds,
+ * 241 solo subtasks and 226 chains, 13 at each length 2-5, 12 at each 6-14 and 11 at each 15-20.
+ * Eleven worlds run 20 positions with chains 1to2..1to20 (209 chains); one runs 14 positions with
+ * chains up to 1to14 (13); one runs 7 positions, every axis once, with chains up to 1to5 (4): its
+ * last two positions are solo-only.
  */
 export const DEFAULT_SHAPE: readonly WorldShape[] = [
-  ...Array.from({ length: 9 }, () => ({ positions: 20, maxChain: 20 })),
-  { positions: 15, maxChain: 14 },
-  { positions: 15, maxChain: 14 },
-  { positions: 15, maxChain: 15 },
-  { positions: 16, maxChain: 16 },
+  ...Array.from({ length: 11 }, () => ({ positions: 20, maxChain: 20 })),
+  { positions: 14, maxChain: 14 },
+  { positions: 7, maxChain: 5 },
 ];
 
 export interface GenerateOptions {
@@ -109,7 +115,12 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
     options.inspect?.(built, story);
     worlds.push(built.world);
     for (let k = 1; k <= shape.positions; k++) {
-      tasks.push(composeSolo(template.id, story.subtasks, k, story.workspaces[k - 1] as Task["workspace"]));
+      tasks.push(
+        measured(
+          composeSolo(template.id, story.subtasks, k, story.workspaces[k - 1] as Task["workspace"]),
+          built.world,
+        ),
+      );
     }
     const version = /\/(v\d+)/.exec(template.base)?.[1] ?? "v3";
     const intro = (n: number) =>
@@ -121,11 +132,14 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
       ])} Throughout, stay on the current ${version} routes: no deprecated or ${template.lookalike.audience} routes.`;
     for (let n = 2; n <= shape.maxChain; n++) {
       tasks.push(
-        composeChain(template.id, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
-          mode: chainMode(story.subtasks.slice(0, n), storyRng),
-          intro: intro(n),
-          steps: story.subtasks.map((s) => s.brief),
-        }),
+        measured(
+          composeChain(template.id, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
+            mode: chainMode(story.subtasks.slice(0, n), storyRng),
+            intro: intro(n),
+            steps: story.subtasks.map((s) => s.brief),
+          }),
+          built.world,
+        ),
       );
     }
   }

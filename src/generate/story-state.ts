@@ -1,3 +1,4 @@
+import type { Premise } from "../bank/premise-schema.js";
 import type { Rng } from "../bank/rng.js";
 import type { Axis, ExpectedValue, G1Predicate, GoldenStep, Subtask } from "../bank/task-schema.js";
 import type { BuiltWorld, SlotKind, SymRecord } from "./build-world.js";
@@ -41,6 +42,8 @@ export interface GenSubtask extends Subtask {
   /** One-line version of the ticket for a chain's compressed instruction. */
   brief: string;
   probes: Probe[];
+  /** What else the ticket claims about the world (e.g. the body fields the spec documents). */
+  premises?: Premise[];
   /** The golden as a chain segment (shared token, no answer step); set by the storyline. */
   chainGolden?: GoldenStep[];
   /** Renders `chainGolden`; set by `subtask()`. */

@@ -9,9 +9,15 @@ import type { TranscriptMessage } from "../trial/transcript-schema.js";
  * and the failure reason (`apiflow regrade-official`; the sample test in
  * `official-regrade.test.ts`). Rules the sample pins down (a rival rule disagrees with it):
  *
- * 1. Several ```` ```json ```` blocks: the LAST one is the card. Fifteen sample messages hold two
- *    or three blocks, the earlier ones quoting a response body; taking the first block instead
- *    disagrees with 1.0 on 6 trials.
+ * 1. Several ```` ```json ```` blocks: the card is the block that holds the most of the fields
+ *    the ticket declares (issue 15 item 5). Ties go to the block with the fewest other keys, then
+ *    to the last one. In the full 1.0 set about 40 trials put the card first and then quote the
+ *    request body sent; 1.0 passes them, and so does this rule. In the sample, ten final messages
+ *    hold two blocks, the card always last: six earlier blocks quote a response with none of the
+ *    declared fields (the last one wins; taking the first block disagrees on 6 trials) and four
+ *    quote a whole record holding every declared field and more (the fewest other keys win, so a
+ *    record quoted after the card would not displace it either). When no block holds a declared
+ *    field, or the caller names none, the last block is the card, as before.
  * 2. Only the text of the final assistant message is read, never its `reasoning` parts (reading
  *    them too disagrees on 12 trials: models draft the card in their reasoning).
  * 3. Text before or after the block is irrelevant; values are kept as JSON gives them (numbers
@@ -25,9 +31,14 @@ import type { TranscriptMessage } from "../trial/transcript-schema.js";
  *    ```` ``` ````, ```` ```JSON ````, ```` ```jsonc ```` blocks and JSON outside any fence are not
  *    cards (the sample's bare blocks all precede a ```` ```json ```` block; the prose `{...}` in
  *    five card-less messages holds none of the fields).
- * 5. The last ```` ```json ```` block is the card even when it does not parse or is not an
- *    object: the message then has no card. No fall-back to an earlier block (that would grade a
- *    quoted response body as the answer).
+ *    Several cards of that one shape (the same declared fields, as many other keys) that disagree
+ *    on a declared value hedge between answers: the message has no card (`card-ambiguous`), so
+ *    writing one card per plausible value never passes. Repeating one card is fine. The sample has
+ *    no such message (its tied blocks agree).
+ * 5. A block that does not parse still holds the keys written in it (a quoted name before a
+ *    colon), so a card broken by a trailing comma is still the card, and unreadable: the
+ *    message then has no card, rather than the quoted response body before it being graded as
+ *    the answer. A block holding JSON that is not an object holds no field.
  *
  * Known divergence from 1.0 (Python `json.loads`), absent from the sample: 1.0 accepts the
  * literals `NaN`/`Infinity`, keeps `3.0` apart from `3` (it prints `3.0` in string reasons) and
@@ -35,7 +46,7 @@ import type { TranscriptMessage } from "../trial/transcript-schema.js";
  */
 
 /** Why a final message yields no answer card (stable codes). */
-export type AnswerCardErrorCode = "no-json-block" | "card-not-json" | "card-not-object";
+export type AnswerCardErrorCode = "no-json-block" | "card-not-json" | "card-not-object" | "card-ambiguous";
 
 export interface AnswerCardError {
   code: AnswerCardErrorCode;
@@ -51,28 +62,91 @@ const JSON_FENCE = /```json(?=\s)([\s\S]*?)```/g;
 
 /**
  * Extract the answer card from the final assistant message (rules in the module comment).
+ * `declaredFields` are the fields the ticket asks for; they choose among several blocks.
  *
  * @example
- * extractAnswerCard('Done.\n```json\n{"plan_id": "plan-7c2e"}\n```')
+ * extractAnswerCard('Done.\n```json\n{"plan_id": "plan-7c2e"}\n```', ["plan_id"])
  * // → { success: true, data: { plan_id: "plan-7c2e" } }
  */
-export function extractAnswerCard(finalMessage: string): AnswerCardResult {
-  let last: string | undefined;
-  for (const match of finalMessage.matchAll(JSON_FENCE)) last = match[1];
-  if (last === undefined) {
+export function extractAnswerCard(
+  finalMessage: string,
+  declaredFields: readonly string[] = [],
+): AnswerCardResult {
+  const bodies = [...finalMessage.matchAll(JSON_FENCE)].map((match) => match[1] ?? "");
+  if (bodies.length === 0) {
     return fail("no-json-block", "the final message has no ```json fenced block");
   }
+  const fields = new Set(declaredFields);
+  type Candidate = { index: number; parsed: AnswerCardResult; declared: number; others: number };
+  let best: Candidate | undefined;
+  const candidates: Candidate[] = [];
+  bodies.forEach((body, index) => {
+    const parsed = parseBlock(body, index === bodies.length - 1 ? "the last" : `block ${index + 1} of the`);
+    // A block that does not parse counts its keys as written; a value that is no object, none.
+    const keys = parsed.success
+      ? Object.keys(parsed.data)
+      : parsed.error.code === "card-not-json"
+        ? keysAsWritten(body)
+        : [];
+    let declared = 0;
+    for (const field of fields) if (keys.includes(field)) declared++;
+    const others = keys.length - declared;
+    candidates.push({ index, parsed, declared, others });
+    // `<=` on the other keys: a later block wins a full tie.
+    if (
+      declared > 0 &&
+      (best === undefined ||
+        declared > best.declared ||
+        (declared === best.declared && others <= best.others))
+    ) {
+      best = { index, parsed, declared, others };
+    }
+  });
+  if (best === undefined) return parseBlock(bodies.at(-1) ?? "", "the last");
+  const card = best.parsed;
+  const { declared, others } = best;
+  // Two cards of one shape that disagree on a declared field: the message hedges between answers.
+  if (card.success) {
+    for (const rival of candidates) {
+      if (rival.declared !== declared || rival.others !== others || !rival.parsed.success) continue;
+      const theirs = rival.parsed.data;
+      const differs = [...fields].find(
+        (f) => Object.hasOwn(card.data, f) && JSON.stringify(theirs[f]) !== JSON.stringify(card.data[f]),
+      );
+      if (differs !== undefined)
+        return fail(
+          "card-ambiguous",
+          `blocks ${rival.index + 1} and ${best.index + 1} are both cards and disagree on '${differs}': one answer per message`,
+        );
+    }
+  }
+  return card;
+}
+
+/** One ```json block's body as a card, or why it is none (`where` names the block). */
+function parseBlock(body: string, where: string): AnswerCardResult {
   let value: unknown;
   try {
-    value = JSON.parse(last.trim());
+    value = JSON.parse(body.trim());
   } catch (e) {
-    return fail("card-not-json", `the last \`\`\`json block is not valid JSON: ${(e as Error).message}`);
+    return fail("card-not-json", `${where} \`\`\`json block is not valid JSON: ${(e as Error).message}`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-    return fail("card-not-object", `the last \`\`\`json block holds ${kind}, not a JSON object`);
+    return fail("card-not-object", `${where} \`\`\`json block holds ${kind}, not a JSON object`);
   }
   return { success: true, data: value as Record<string, unknown> };
+}
+
+/** A quoted name followed by a colon: a key as written, at any depth. */
+const KEY_AS_WRITTEN = /"((?:[^"\\]|\\.)*)"\s*:/g;
+
+/**
+ * The keys a block that does not parse holds as written, so that a card broken by a trailing
+ * comma is still the card (and unreadable) rather than giving way to a quoted response body.
+ */
+function keysAsWritten(body: string): string[] {
+  return [...new Set([...body.matchAll(KEY_AS_WRITTEN)].map((match) => match[1] ?? ""))];
 }
 
 function fail(code: AnswerCardErrorCode, message: string): AnswerCardResult {

@@ -6,7 +6,7 @@ import type { ExchangeEvent, TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
 import { checkpointHit, gradeConstraint, gradeG1Predicate } from "./grade-g1.js";
 import type { TrialGrade } from "./grade-schema.js";
-import { type GradeInput, gradeTrial } from "./grade-trial.js";
+import { declaredFields, type GradeInput, gradeTrial } from "./grade-trial.js";
 import { valuesEqual } from "./values-equal.js";
 
 /** One event of the log cited as evidence, and what it shows for the predicate. */
@@ -76,7 +76,7 @@ const NEAR_MISSES = 3;
  */
 export function explainVerdict(input: GradeInput, grade: TrialGrade = gradeTrial(input)): Explanation {
   const { events, grader, trialSeed } = input;
-  const cardResult = extractAnswerCard(input.finalMessage ?? "");
+  const cardResult = extractAnswerCard(input.finalMessage ?? "", declaredFields(grader));
   const card = cardResult.success ? (cardResult.data as Record<string, unknown>) : null;
   const graded = (segment: number | undefined) =>
     input.gradedSegments === undefined || segment === undefined || input.gradedSegments.includes(segment);

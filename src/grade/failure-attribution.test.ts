@@ -61,13 +61,19 @@ const grade = (read: boolean, finalMessage: string) =>
 const CARD = '```json\n{"status": "queued", "eta": 4}\n```';
 
 describe("failure attribution", () => {
-  it("the work done and the card unreadable (an explanatory json block after it): a delivery failure", () => {
-    const g = grade(true, `${CARD}\nThe API answered:\n\`\`\`json\n["queued", 4]\n\`\`\``);
+  it("the work done and the card unreadable (a trailing comma, an explanatory json block after it): a delivery failure", () => {
+    const broken = '```json\n{"status": "queued", "eta": 4,}\n```';
+    const g = grade(true, `${broken}\nThe API answered:\n\`\`\`json\n["queued", 4]\n\`\`\``);
     expect(g.card_found).toBe(false);
     expect([g.g1_passed, g.g2_passed, g.passed]).toEqual([true, false, false]);
     expect(g.g1.every((r) => r.not_evaluated === true && !r.passed)).toBe(true);
     expect(g.failure_reason).toMatch(/failed: G2 answer; first failure: no readable answer card/);
     expect(g.predicates_total).toBe(2);
+  });
+
+  it("the work done and the card followed by an explanatory json block: the card is graded, a pass", () => {
+    const g = grade(true, `${CARD}\nThe API answered:\n\`\`\`json\n["queued", 4]\n\`\`\``);
+    expect([g.card_found, g.g1_passed, g.g2_passed, g.passed]).toEqual([true, true, true, true]);
   });
 
   it("the work done and a card without one field: that predicate is not evaluated, the other passes", () => {

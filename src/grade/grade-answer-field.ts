@@ -57,7 +57,10 @@ export type FieldGrade = z.infer<typeof FieldGradeSchema>;
 export const AnswerCardGradeSchema = z.object({
   card_found: z.boolean(),
   card_error: z
-    .object({ code: z.enum(["no-json-block", "card-not-json", "card-not-object"]), message: z.string() })
+    .object({
+      code: z.enum(["no-json-block", "card-not-json", "card-not-object", "card-ambiguous"]),
+      message: z.string(),
+    })
     .optional(),
   fields: z.array(FieldGradeSchema),
   /** Every field passed (and there is at least a card when any field is asked for). */
@@ -93,7 +96,10 @@ export function gradeAnswerField(spec: AnswerFieldSpec, card: Record<string, unk
  *   '```json\n{"status": "Committed "}\n```') // → { card_found: true, passed: true, fields: [...] }
  */
 export function gradeAnswerCard(fields: readonly AnswerFieldSpec[], finalMessage: string): AnswerCardGrade {
-  const card = extractAnswerCard(finalMessage);
+  const card = extractAnswerCard(
+    finalMessage,
+    fields.map((f) => f.field),
+  );
   const data = card.success ? card.data : null;
   const grades = fields.map((spec) => gradeAnswerField(spec, data));
   const result: AnswerCardGrade = {

@@ -31,7 +31,7 @@ export interface GradeInput {
 export function gradeTrial(input: GradeInput): TrialGrade {
   const { grader, trialSeed, events, gradedSegments } = input;
 
-  const cardResult = extractAnswerCard(input.finalMessage ?? "");
+  const cardResult = extractAnswerCard(input.finalMessage ?? "", declaredFields(grader));
   const card = cardResult.success ? (cardResult.data as Record<string, unknown>) : null;
 
   const g2: FieldGrade[] = [];
@@ -154,6 +154,23 @@ interface PreparedField {
 }
 
 // Keyed by the grader object, which bank data never mutates; holds nothing of any trial.
+const declaredByGrader = new WeakMap<GraderSpec, string[]>();
+
+/**
+ * The answer-card fields a task's ticket declares (every segment's, graded or not): they pick the
+ * card among several ```json blocks (`extractAnswerCard`). Computed once per grader object.
+ *
+ * @example declaredFields(task.grader) // → ["run_id", "status"]
+ */
+export function declaredFields(grader: GraderSpec): string[] {
+  let fields = declaredByGrader.get(grader);
+  if (!fields) {
+    fields = [...new Set(grader.answer.map((f) => f.field))];
+    declaredByGrader.set(grader, fields);
+  }
+  return fields;
+}
+
 const preparedAnswers = new WeakMap<GraderSpec, PreparedField[]>();
 
 function prepareAnswer(grader: GraderSpec): PreparedField[] {

@@ -185,7 +185,10 @@ type TrialRegrade =
 function regradeTrial(file: string, transcript: Transcript): TrialRegrade {
   if (transcript.verdict === "" || transcript.verifier === null) return { success: true, data: "unscored" };
   const predicates = transcript.verifier.metadata.predicates.filter((p) => p.group === "G2");
-  const card = extractAnswerCard(finalAssistantText(transcript.messages));
+  const card = extractAnswerCard(
+    finalAssistantText(transcript.messages),
+    predicates.map((p) => RecordedG2DetailSchema.safeParse(p.detail).data?.field ?? ""),
+  );
   const data = card.success ? card.data : null;
   const disagreements: FieldDisagreement[] = [];
   let recordedPass = true;

@@ -127,6 +127,12 @@ describe("a hostile MCP client over stdio gets an answer to every bad message", 
     expect(resource.result).toEqual({
       contents: [{ uri: "apiflow://trial/ticket", mimeType: "text/markdown", text: task.ticket }],
     });
+    // `answer` and `card` together: refused (one would be dropped in silence), the trial goes on.
+    const both = await client.send(
+      call(20, { name: "deliver", arguments: { answer: "Done, see the card.", card: { x: 1 } } }),
+    );
+    expect(both.result).toMatchObject({ isError: true });
+    expect(JSON.stringify(both.result)).toContain("not both");
     const delivered = await client.send(call(14, { name: "deliver", arguments: { card: { x: 1 } } }));
     expect(delivered.result).toMatchObject({
       content: [{ type: "text", text: "answer delivered; the trial ends" }],

@@ -4,7 +4,7 @@ import { serve } from "@hono/node-server";
 import type { Agent, TrialSession } from "../trial/agent.js";
 import { HttpTrialSessions } from "./http-trial-sessions.js";
 import { StrictStdioServerTransport } from "./strict-stdio-transport.js";
-import { trialMcpServer } from "./trial-mcp-server.js";
+import { mcpInstructions, trialMcpServer } from "./trial-mcp-server.js";
 
 /** Where the MCP endpoint of a trial served over Streamable HTTP lives. */
 export const TRIAL_MCP_PATH = "/mcp";
@@ -57,14 +57,20 @@ export function disconnectDetail(how: string): string {
  * An agent that is not ours: the trial's tools are served over MCP and whatever connects plays
  * them. It finishes when the client calls `deliver`, abstains (`clarify`, `report_blocked`), hits
  * a limit, or disconnects; a disconnect without a delivery ends the trial with no final message
- * (so no answer card: the trial fails) and a stop detail that says so.
+ * (so no answer card: the trial fails) and a stop detail that says so. The transcript's system
+ * message is the server's instructions, what the client was shown (not our model system prompt).
  *
  * @example await runTrial({ bank, task, epoch: 1, agent: { name: "mcp", forTask: () => mcpBridgeAgent({ kind: "stdio" }) } })
  */
 export function mcpBridgeAgent(mode: McpBridgeMode, name = "mcp"): Agent {
   return {
     name,
-    attempt: (session) => (mode.kind === "stdio" ? overStdio(session, mode) : overHttp(session, mode)),
+    attempt: (session) => {
+      // The client never sees our system prompt: the transcript records what every client is
+      // offered instead, the server's instructions (also the `ticket` prompt).
+      session.recordSystemPrompt?.(mcpInstructions(session));
+      return mode.kind === "stdio" ? overStdio(session, mode) : overHttp(session, mode);
+    },
   };
 }
 

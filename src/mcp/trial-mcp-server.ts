@@ -26,7 +26,9 @@ export const TICKET_RESOURCE_URI = "apiflow://trial/ticket";
 
 /**
  * Arguments of `deliver`: the final message (`answer`, with the card in a fenced json block) or the
- * card itself (`card`), which is then wrapped in that block. One of the two is required.
+ * card itself (`card`), which is then wrapped in that block. Exactly one of the two: with both, one
+ * would be dropped in silence (the agent audit found a correct `card` lost behind a prose `answer`),
+ * so the call is refused and the agent may deliver again.
  *
  * @example {"card": {"firmware": "FW-7Q2K9D"}}
  */
@@ -41,7 +43,11 @@ export const DeliverArgsSchema = z
       .optional()
       .describe("Or the answer card itself, as one JSON object with exactly the fields the ticket names"),
   })
-  .refine((a) => a.answer !== undefined || a.card !== undefined, { message: "send `answer` or `card`" });
+  .refine((a) => a.answer !== undefined || a.card !== undefined, { message: "send `answer` or `card`" })
+  .refine((a) => a.answer === undefined || a.card === undefined, {
+    message:
+      "send `answer` or `card`, not both: `card` is the answer card itself; `answer` is a message holding it in a ```json block",
+  });
 
 /** The final message a `deliver` call stands for. */
 export function deliveredMessage(args: z.infer<typeof DeliverArgsSchema>): string {
@@ -50,7 +56,7 @@ export function deliveredMessage(args: z.infer<typeof DeliverArgsSchema>): strin
 }
 
 const DELIVER_DESCRIPTION =
-  "Hand in your answer card and end the trial: pass it as `card` (one JSON object with exactly the fields the ticket names) or as `answer` (a message holding the card in a ```json block). This is the only way to hand in an answer; call it once, when the work is done.";
+  "Hand in your answer card and end the trial: pass it either as `card` (one JSON object with exactly the fields the ticket names) or as `answer` (a message holding the card in a ```json block), not both. This is the only way to hand in an answer; call it once, when the work is done.";
 
 /** The eight tools an agent over MCP is offered: the seven of the contract, then `deliver`. */
 export function mcpToolNames(session: Pick<TrialSession, "tools">): string[] {

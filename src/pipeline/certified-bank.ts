@@ -121,10 +121,12 @@ export async function generateCertifiedBank(
   return { success: true, data: { content, report, log } };
 }
 
-/** Each failing task's findings over every gate, in gate order. */
+/** Each failing task's findings over every hard gate, in gate order. */
 function failuresByTask(report: CertifyReport): Map<string, Array<GateFailure & { gate: string }>> {
   const out = new Map<string, Array<GateFailure & { gate: string }>>();
   for (const [gate, g] of Object.entries(report.gates)) {
+    // A soft gate (axis_necessity until AXIS_NECESSITY_HARD) reports; it does not regenerate or drop.
+    if (!g.hard) continue;
     for (const f of g.failures) out.set(f.task_id, [...(out.get(f.task_id) ?? []), { ...f, gate }]);
   }
   return out;

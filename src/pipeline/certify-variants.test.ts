@@ -73,5 +73,5 @@ describe("certifying protocol variants", () => {
     const audit = v.report.gates.exploit_audit;
     expect(audit?.attacked?.["brute-force-ids"]).toBe(tasks.length);
     expect(audit?.attacked?.["decoy-reader"]).toBeGreaterThan(0);
-  }, 120_000);
+  }, 300_000);
 });

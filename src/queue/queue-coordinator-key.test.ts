@@ -136,10 +136,12 @@ describe.skipIf(!redis)("apiflow run --queue with a model whose key is required"
       queueName,
       "--json",
     ];
-    expect(await runCli(args, io)).toBe(0);
+    // Exit code 3, as in a local run: stopped at the cost limit with trials not run.
+    expect(await runCli(args, io)).toBe(3);
     const { summary } = JSON.parse(io.out()) as {
-      summary: { total: number; not_run: number; cost_usd: number };
+      summary: { total: number; not_run: number; cost_usd: number; cost_limit_reached: boolean };
     };
+    expect(summary.cost_limit_reached).toBe(true);
     const cells = tasks.length * 3;
     // The trial that crossed the limit, plus at most the one the worker had already started.
     expect(summary.total).toBeGreaterThanOrEqual(1);

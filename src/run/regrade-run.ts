@@ -9,7 +9,13 @@ import { RunPinsSchema, withGradings } from "./run-manifest.js";
 import { outcomeOf } from "./run-trial.js";
 import { RUN_LAYOUT, readRunManifest, tryOpenStore, writeRunManifest } from "./store.js";
 import { type GradedVerdict, GradingSchema } from "./store-gradings.js";
-import { gradedSegmentsOf, gradeInputOf, readTrialLog, trialLogPath } from "./stored-trial-log.js";
+import {
+  gradedSegmentsOf,
+  gradeInputOf,
+  readTrialLog,
+  TrialLogPayloadError,
+  trialLogPath,
+} from "./stored-trial-log.js";
 import { trialFailureReason } from "./transcript-writer.js";
 import { isScored, OutcomeSchema, type TrialRecord } from "./trial-record.js";
 
@@ -136,7 +142,7 @@ export function regradeRun(
         continue;
       }
       const path = trialLogPath(isAbsolute(rec.transcript) ? rec.transcript : join(runDir, rec.transcript));
-      const read = readTrialLog(path);
+      const read = readTrialLog(path, { lazy: true });
       if (!read.success) {
         refused(read.error.code, read.error.message);
         continue;
@@ -154,9 +160,20 @@ export function regradeRun(
           continue;
         }
       }
-      const g = grade(
-        gradeInputOf(log, task ? { grader: task.grader, gradedSegments: gradedSegmentsOf(task) } : undefined),
-      );
+      let g: TrialGrade;
+      try {
+        g = grade(
+          gradeInputOf(
+            log,
+            task ? { grader: task.grader, gradedSegments: gradedSegmentsOf(task) } : undefined,
+          ),
+        );
+      } catch (e) {
+        // A payload the grader read first here (the log is read lazily) that does not parse.
+        if (!(e instanceof TrialLogPayloadError)) throw e;
+        refused(e.code, `${path}: ${e.message}`);
+        continue;
+      }
       const verdict = verdictOf(rec, g, log.stop_reason, log.stop_detail);
       verdicts.push(verdict);
       summary.regraded++;

@@ -6,8 +6,9 @@ import { DEFAULT_LIMITS, type TrialLimits } from "../trial/stop-conditions.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { openRunDirectory, type RunDirectoryError } from "./run-directory.js";
 import { trialRecordOf } from "./run-into-dir.js";
+import { runSalt } from "./run-manifest.js";
 import { runTrial, type TrialResult } from "./run-trial.js";
-import { transcriptRelPath } from "./store.js";
+import { readRunManifest, transcriptRelPath } from "./store.js";
 import { storedTrialLogOf, writeTrialLog } from "./stored-trial-log.js";
 import { buildTranscript, writeTranscript } from "./transcript-writer.js";
 import type { TrialRecord } from "./trial-record.js";
@@ -25,6 +26,11 @@ export interface McpTrialOptions {
    * `clientInfo.name` (see `mcpClientAgentName`), `mcp` when no client initialized.
    */
   agentName?: string;
+  /**
+   * The run's salt, which enters every canary (see `runSalt`): default the run directory's, else a
+   * fresh random one, so another run's transcript is no answer key; the same salt reproduces a run.
+   */
+  salt?: string;
   force?: boolean;
 }
 
@@ -35,20 +41,23 @@ export type McpTrialError = RunDirectoryError;
  * served (stdio or Streamable HTTP), the trial is graded when the agent delivers, abstains, hits a
  * limit or disconnects, and it is stored in the run directory like any trial of `apiflow run`
  * (transcript, store row, manifest pins). The run directory is checked before the trial (bank,
- * limits) and pinned after it, once the agent's name is known.
+ * limits, salt) and pinned after it, once the agent's name is known. Like `apiflow run`, the
+ * trial draws the run's salt (the directory's, else a fresh one, or `salt`), so its canaries
+ * are its run's own.
  *
  * @example const r = await runMcpTrial({ bank, task, epoch: 1, mode: { kind: "stdio" }, runDir: ".apiflow/runs/mcp" });
  */
 export async function runMcpTrial(
   options: McpTrialOptions,
 ): Promise<
-  | { success: true; data: { result: TrialResult; record: TrialRecord } }
+  | { success: true; data: { result: TrialResult; record: TrialRecord; salt: string } }
   | { success: false; error: McpTrialError }
 > {
   const { bank, task, runDir } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const bankHash = bank.manifest.content_hash;
   const settings = { kind: "mcp" as const, transport: options.mode.kind };
+  const salt = runSalt(options.salt, readRunManifest(runDir));
   const open = (agents: Record<string, typeof settings>) =>
     openRunDirectory({
       runDir,
@@ -56,6 +65,7 @@ export async function runMcpTrial(
       agents,
       limits,
       priceTableVersion: DEFAULT_PRICE_TABLE.version,
+      salt,
       ...(options.force !== undefined ? { force: options.force } : {}),
     });
   // Refuse a run directory of other settings before the agent plays, not after.
@@ -77,6 +87,7 @@ export async function runMcpTrial(
     task,
     epoch: options.epoch,
     limits,
+    salt,
     agent: { name: provisional, forTask: () => mcpBridgeAgent(mode, provisional) },
   });
   const name = options.agentName ?? mcpClientAgentName(clientName);
@@ -98,7 +109,7 @@ export async function runMcpTrial(
     writeTrialLog(runDir, rel, storedTrialLogOf(result, task, bankHash));
     const record = trialRecordOf(result, task, bankHash, DEFAULT_PRICE_TABLE, null, rel);
     store.record(record);
-    return { success: true, data: { result, record } };
+    return { success: true, data: { result, record, salt } };
   } finally {
     store.close();
   }

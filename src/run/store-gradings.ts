@@ -152,10 +152,6 @@ export function storeGradings(db: Database.Database, readonly: boolean): StoreGr
         `INSERT INTO graded_trials (grading, ${KEY.join(", ")}, ${VERDICT_COLUMNS.join(", ")})
          VALUES (@grading, ${[...KEY, ...VERDICT_COLUMNS].map((c) => `@${c}`).join(", ")})`,
       );
-      const update = db.prepare(
-        `UPDATE trials SET ${VERDICT_COLUMNS.map((c) => `${c} = @${c}`).join(", ")}
-         WHERE ${KEY.map((c) => `${c} = @${c}`).join(" AND ")}`,
-      );
       for (const v of rows) {
         const row = {
           ...GradedVerdictSchema.parse(v),
@@ -164,8 +160,13 @@ export function storeGradings(db: Database.Database, readonly: boolean): StoreGr
           g2_passed: bool(v.g2_passed),
         };
         insert.run({ grading: id, ...row });
-        update.run(row);
       }
+      // The new verdicts become the trials' current ones in one statement, not one per trial.
+      db.prepare(
+        `UPDATE trials SET ${VERDICT_COLUMNS.map((c) => `${c} = g.${c}`).join(", ")}
+         FROM graded_trials AS g
+         WHERE g.grading = ? AND ${KEY.map((c) => `g.${c} = trials.${c}`).join(" AND ")}`,
+      ).run(id);
       return grading;
     },
   );

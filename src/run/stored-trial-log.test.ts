@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
@@ -11,6 +11,7 @@ import type { AgentFactory } from "../trial/agent.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { runIntoDir } from "./run-into-dir.js";
 import { runTrial } from "./run-trial.js";
+import { readSizedGzip } from "./sized-gzip.js";
 import { transcriptRelPath } from "./store.js";
 import {
   decodeTrialLog,
@@ -19,6 +20,7 @@ import {
   readTrialLog,
   StoredTrialLogSchema,
   storedTrialLogOf,
+  TrialLogPayloadError,
   trialLogPath,
 } from "./stored-trial-log.js";
 
@@ -117,9 +119,15 @@ describe("stored trial log", () => {
           });
           const once = JSON.stringify(gradeTrial(gradeInputOf(log)));
           const twice = JSON.stringify(gradeTrial(gradeInputOf(log)));
-          const decoded = decodeTrialLog(encodeTrialLog(log));
-          if (!decoded.success) return false;
-          return once === twice && once === JSON.stringify(gradeTrial(gradeInputOf(decoded.data)));
+          const bytes = encodeTrialLog(log);
+          const decoded = decodeTrialLog(bytes);
+          const lazy = decodeTrialLog(bytes, { lazy: true });
+          if (!decoded.success || !lazy.success) return false;
+          return (
+            once === twice &&
+            once === JSON.stringify(gradeTrial(gradeInputOf(decoded.data))) &&
+            once === JSON.stringify(gradeTrial(gradeInputOf(lazy.data)))
+          );
         },
       ),
       { numRuns: 200, seed: 18 },
@@ -137,5 +145,75 @@ describe("stored trial log", () => {
       success: false,
       error: { code: "missing" },
     });
+  });
+
+  it("version 2 is three sized gzip members (head and bodies, grader, records) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
+    const task = bank.tasks[0]!;
+    const log = storedTrialLogOf(
+      await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
+      task,
+      bank.manifest.content_hash,
+    );
+    const bytes = encodeTrialLog(log);
+    const members = readSizedGzip(bytes);
+    expect(members?.length).toBe(3);
+    const lines = gunzipSync(bytes).toString("utf8").trimEnd().split("\n");
+    const exchanges = log.events.filter((e) => e.type === "exchange");
+    expect(lines.length).toBe(1 + exchanges.length + 2);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ log_version: 2, task_id: task.id });
+    expect(JSON.parse(lines[1]!)).toEqual(exchanges[0]!.response_body);
+    expect(JSON.parse(lines.at(-2)!)).toEqual(JSON.parse(JSON.stringify(log.grader)));
+    expect(encodeTrialLog(gunzipSync(bytes).toString("utf8"))).toEqual(bytes);
+    // Eager and lazy decoding give the log that was stored, and so does the same text as one gzip stream.
+    const expected = JSON.parse(JSON.stringify(log));
+    for (const decoded of [
+      decodeTrialLog(bytes),
+      decodeTrialLog(bytes, { lazy: true }),
+      decodeTrialLog(gzipSync(gunzipSync(bytes))),
+    ]) {
+      if (!decoded.success) throw new Error(decoded.error.message);
+      expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(expected);
+    }
+  });
+
+  it("still reads version 1 logs (one JSON document) and grades them as before", async () => {
+    for (const task of bank.tasks.slice(0, 3)) {
+      const result = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
+      const log = storedTrialLogOf(result, task, bank.manifest.content_hash);
+      const v1 = decodeTrialLog(gzipSync(JSON.stringify({ ...log, log_version: 1 })));
+      if (!v1.success) throw new Error(v1.error.message);
+      expect(v1.data.log_version).toBe(1);
+      expect(JSON.stringify(gradeTrial(gradeInputOf(v1.data)))).toBe(JSON.stringify(result.grade));
+    }
+  });
+
+  it("a payload that is not JSON is refused: up front when decoding eagerly, where it is read when lazily", async () => {
+    const task = bank.tasks[0]!;
+    const log = storedTrialLogOf(
+      await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
+      task,
+      bank.manifest.content_hash,
+    );
+    const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
+    const broken = (i: number) =>
+      encodeTrialLog(`${lines.map((l, j) => (j === i ? "{not json" : l)).join("\n")}\n`);
+    const body = broken(1);
+    expect(readSizedGzip(body)?.length).toBe(3);
+    expect(decodeTrialLog(body)).toMatchObject({ success: false, error: { code: "invalid" } });
+    const lazy = decodeTrialLog(body, { lazy: true });
+    if (!lazy.success) throw new Error(lazy.error.message);
+    const first = lazy.data.events.find((e) => e.type === "exchange")!;
+    expect(() => (first.type === "exchange" ? first.response_body : null)).toThrow(TrialLogPayloadError);
+    const records = decodeTrialLog(broken(lines.length - 1), { lazy: true });
+    if (!records.success) throw new Error(records.error.message);
+    expect(() => records.data.final_records).toThrow(TrialLogPayloadError);
+    expect(decodeTrialLog(broken(lines.length - 2))).toMatchObject({
+      success: false,
+      error: { code: "invalid" },
+    });
+    // A damaged member fails its checksum.
+    const bytes = Buffer.from(encodeTrialLog(log));
+    bytes[bytes.length - 12] = (bytes[bytes.length - 12]! + 1) % 256;
+    expect(decodeTrialLog(bytes)).toMatchObject({ success: false });
   });
 });

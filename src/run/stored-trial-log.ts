@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
@@ -10,9 +10,13 @@ import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
 import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
 import type { TrialResult } from "./run-trial.js";
+import { inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
 
-/** Bumped when the stored log changes shape; a log of another version is refused, never guessed. */
-export const TRIAL_LOG_VERSION = 1;
+/**
+ * Bumped when the stored log changes shape. Version 2 (JSON Lines, see `encodeTrialLog`) is
+ * written; version 1 (one JSON document) is still read; any other version is refused, never guessed.
+ */
+export const TRIAL_LOG_VERSION = 2;
 
 // A stored log is read with JSON.parse, and whatever JSON.parse returns is JSON: the schema checks
 // the log's shape down to each event's fields and leaves the JSON payloads inside (bodies,
@@ -28,6 +32,7 @@ const StoredEventSchema = z.discriminatedUnion("type", [
   ExchangeEventSchema.extend({ request_body: ParsedJson.nullable(), response_body: ParsedJson.nullable() }),
   VariableWriteEventSchema.extend({ value: ParsedJson }),
 ]);
+const FinalRecordsSchema = z.record(z.string(), z.array(ParsedJsonObject)).nullable();
 
 /** What a transcript's event log file is called: beside it, `<transcript>.events.json.gz`. */
 export const TRIAL_LOG_SUFFIX = ".events.json.gz";
@@ -37,12 +42,13 @@ export const TRIAL_LOG_SUFFIX = ".events.json.gz";
  * its verdict explained without re-running the agent. It holds what the world received and
  * answered (canaries as the trial saw them), every variable write, the world's final records, the
  * final message, and the grader as run with its answer key resolved for the trial's seed. Written
- * gzip-compressed beside the transcript, with the same secret redaction.
+ * gzip-compressed beside the transcript, with the same secret redaction (see `encodeTrialLog` for
+ * the file's layout); `log_version` is the version of the file it was read from.
  *
- * @example const log = StoredTrialLogSchema.parse(JSON.parse(gunzipSync(readFileSync(path)).toString()));
+ * @example const res = readTrialLog(path); if (res.success) StoredTrialLogSchema.parse(res.data);
  */
 export const StoredTrialLogSchema = z.strictObject({
-  log_version: z.literal(TRIAL_LOG_VERSION),
+  log_version: z.literal([1, TRIAL_LOG_VERSION]),
   bank_hash: z.string().min(1),
   agent: z.string().min(1),
   task_id: z.string().min(1),
@@ -62,12 +68,31 @@ export const StoredTrialLogSchema = z.strictObject({
   final_message: z.string().nullable(),
   events: z.array(StoredEventSchema),
   /** Every resource's records when the trial ended (end-state predicates read these); null when unknown. */
-  final_records: z.record(z.string(), z.array(ParsedJsonObject)).nullable(),
+  final_records: FinalRecordsSchema,
 });
 export type StoredTrialLog = z.infer<typeof StoredTrialLogSchema>;
 
-/** The log's schema when its grader is one already validated (see `internedGraders`). */
-const KnownGraderLogSchema = StoredTrialLogSchema.extend({ grader: z.custom<GraderSpec>(() => true) });
+/** A version 1 file: the log as one JSON document. */
+const V1LogSchema = StoredTrialLogSchema.extend({ log_version: z.literal(1) });
+
+/**
+ * The head of a version 2 file (its first line): the log without its bulk. Derived from the log's
+ * schema, so a field added to the log is stored and checked in the head without more code. An
+ * exchange's `response_body` holds the number of its body's line (1 for the first exchange's).
+ */
+const V2HeadSchema = StoredTrialLogSchema.omit({ grader: true, final_records: true }).extend({
+  log_version: z.literal(2),
+  events: z.array(
+    z.discriminatedUnion("type", [
+      ExchangeEventSchema.extend({
+        request_body: ParsedJson.nullable(),
+        response_body: z.number().int().positive(),
+      }),
+      VariableWriteEventSchema.extend({ value: ParsedJson }),
+    ]),
+  ),
+});
+type V2Head = z.infer<typeof V2HeadSchema>;
 
 /** Why a stored log could not be read; `missing` means the trial was stored before logs were kept. */
 export interface TrialLogError {
@@ -143,81 +168,314 @@ export function gradeInputOf(
  * A stored log as compressed bytes, with every secret redacted from its text first (the same
  * `redact` the transcript gets).
  *
+ * Version 2 is JSON Lines: the head (the log without its bulk: an exchange's `response_body` is the
+ * number of its body's line), one line per response body, the grader, the final records. It is
+ * written as three gzip members (see `sizedGzip`): head and bodies, grader, final records; `zcat`
+ * shows the lines. A re-grade inflates the first member, the grader's only the first time its
+ * bytes are seen, and the final records only when a predicate reads them.
+ *
+ * A string is a stored log's text as another process wrote it (a queue worker's, gunzipped for
+ * transport), stored again as it is.
+ *
  * @example writeFileSync(path, encodeTrialLog(log, redactor([apiKey])));
  */
 export function encodeTrialLog(
   log: StoredTrialLog | string,
   redact: (text: string) => string = (t) => t,
 ): Buffer {
-  const text = typeof log === "string" ? log : JSON.stringify(log);
-  return gzipSync(redact(text));
+  const members = typeof log === "string" ? membersOfText(log) : v2Members(log);
+  return members.length === 1 ? gzipSync(redact(members[0] as string)) : sizedGzip(members.map(redact));
+}
+
+function v2Members(log: StoredTrialLog): [string, string, string] {
+  const { grader, final_records, events, ...rest } = log;
+  const bodies: string[] = [];
+  const headEvents = events.map((e) => {
+    if (e.type !== "exchange") return e;
+    // JSON.stringify writes no line break (one inside a string is escaped), so a body is one line.
+    bodies.push(JSON.stringify(e.response_body));
+    return { ...e, response_body: bodies.length };
+  });
+  const head: V2Head = { ...rest, log_version: 2, events: headEvents };
+  return [
+    `${[JSON.stringify(head), ...bodies].join("\n")}\n`,
+    `${JSON.stringify(grader)}\n`,
+    `${JSON.stringify(final_records)}\n`,
+  ];
+}
+
+/** A stored log's text split back into its members; anything but version 2 text is one member. */
+function membersOfText(text: string): string[] {
+  const lines = linesOf(text);
+  const head = parseLine(lines[0] ?? "") as { log_version?: unknown; events?: unknown } | undefined;
+  if (head?.log_version !== 2 || !Array.isArray(head.events)) return [text];
+  const n = 1 + head.events.filter((e) => (e as { type?: unknown } | null)?.type === "exchange").length;
+  if (lines.length !== n + 2) return [text];
+  return [`${lines.slice(0, n).join("\n")}\n`, `${lines[n]}\n`, `${lines[n + 1]}\n`];
+}
+
+function linesOf(text: string): string[] {
+  const lines = text.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
 }
 
 /**
- * Compressed bytes back to a stored log, validated.
+ * A stored log whose payload turned out unreadable when a predicate first read it (only with
+ * `decodeTrialLog`'s `lazy`). A re-grade lists the trial as not re-gradable.
+ */
+export class TrialLogPayloadError extends Error {
+  readonly code = "invalid" as const;
+}
+
+export interface DecodeTrialLogOptions {
+  /**
+   * Parse each response body and the final records when first read, not up front: a re-grade
+   * reads few of them. One that does not parse then throws `TrialLogPayloadError` where it is
+   * read. The lazy properties come last among their object's keys. Version 1 files are read whole.
+   */
+  lazy?: boolean;
+}
+
+type Decoded = { success: true; data: StoredTrialLog } | { success: false; error: TrialLogError };
+
+/** The parts of a version 2 log before they are parsed: texts, or gzip members not yet inflated. */
+interface V2Parts {
+  head: unknown;
+  /** The head and body lines. */
+  lines: readonly string[];
+  grader: { text: string } | { member: Buffer };
+  finalRecords: { text: string } | { member: Buffer };
+}
+
+/**
+ * Compressed bytes back to a stored log, validated: version 2 (see `encodeTrialLog`; also when
+ * recompressed as one gzip stream) or version 1 (one JSON document).
  *
  * @example const res = decodeTrialLog(readFileSync(path)); if (res.success) gradeTrial(gradeInputOf(res.data));
  */
-export function decodeTrialLog(
-  bytes: Uint8Array,
-): { success: true; data: StoredTrialLog } | { success: false; error: TrialLogError } {
-  let raw: unknown;
+export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions = {}): Decoded {
+  const lazy = options.lazy ?? false;
+  const members = readSizedGzip(bytes);
+  let lines: string[];
+  let head: unknown;
   try {
-    raw = JSON.parse(gunzipSync(bytes).toString("utf8"));
+    // gunzip checks each member's checksum: what follows reads the bytes as they were written.
+    lines = linesOf(inflateMember(members?.length === 3 ? (members[0] as Buffer) : bytes));
+    head = JSON.parse(lines[0] as string);
   } catch (e) {
     return { success: false, error: { code: "unreadable", message: (e as Error).message } };
   }
-  const version = (raw as { log_version?: unknown } | null)?.log_version;
-  if (version !== TRIAL_LOG_VERSION) {
+  const version = (head as { log_version?: unknown } | null)?.log_version;
+  if (version === 1 && lines.length === 1) return decodeV1(head);
+  if (version !== 2) {
     return {
       success: false,
       error: {
         code: "log_version",
-        message: `stored log version ${String(version)}, this apiflow reads version ${TRIAL_LOG_VERSION}`,
+        message: `stored log version ${String(version)}, this apiflow reads versions 1 and ${TRIAL_LOG_VERSION}`,
       },
     };
   }
-  // The graders of a run repeat (one per task): each distinct one is validated once and then
-  // shared, which also lets the grader reuse what it prepared for it.
+  if (members?.length === 3)
+    return decodeV2(
+      {
+        head,
+        lines,
+        grader: { member: members[1] as Buffer },
+        finalRecords: { member: members[2] as Buffer },
+      },
+      lazy,
+    );
+  if (lines.length < 3) return invalid(`${lines.length} lines: no grader or final records`);
+  return decodeV2(
+    {
+      head,
+      lines: lines.slice(0, -2),
+      grader: { text: lines[lines.length - 2] as string },
+      finalRecords: { text: lines[lines.length - 1] as string },
+    },
+    lazy,
+  );
+}
+
+function invalid(error: z.ZodError | string): { success: false; error: TrialLogError } {
+  if (typeof error === "string") return { success: false, error: { code: "invalid", message: error } };
+  const issue = error.issues[0];
+  return {
+    success: false,
+    error: { code: "invalid", message: `${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}` },
+  };
+}
+
+function decodeV1(raw: unknown): Decoded {
   const graderText = JSON.stringify((raw as { grader?: unknown }).grader);
-  const known = graderText === undefined ? undefined : internedGraders.get(graderText);
-  const parsed = known ? KnownGraderLogSchema.safeParse(raw) : StoredTrialLogSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return {
-      success: false,
-      error: { code: "invalid", message: `${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}` },
-    };
-  }
+  const key = graderText === undefined ? undefined : `json:${graderText}`;
+  const known = key === undefined ? undefined : internedGraders.get(key);
+  const parsed = known ? V1KnownGraderSchema.safeParse(raw) : V1LogSchema.safeParse(raw);
+  if (!parsed.success) return invalid(parsed.error);
   if (known) return { success: true, data: { ...parsed.data, grader: known } };
-  if (graderText !== undefined) {
-    if (internedGraders.size >= 10_000) internedGraders.clear();
-    internedGraders.set(graderText, parsed.data.grader);
-  }
+  if (key !== undefined) intern(key, parsed.data.grader);
   return { success: true, data: parsed.data };
 }
 
-// Validated graders by their JSON text (bank data: never mutated once parsed). Holds nothing of
-// any trial, so a decoded log never carries another trial's findings.
+/** A version 1 log whose grader is one already validated (see `internedGraders`). */
+const V1KnownGraderSchema = V1LogSchema.extend({ grader: z.custom<GraderSpec>(() => true) });
+
+function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
+  const parsedHead = V2HeadSchema.safeParse(parts.head);
+  if (!parsedHead.success) return invalid(parsedHead.error);
+  const { events: headEvents, ...rest } = parsedHead.data;
+  const { lines } = parts;
+
+  const events: StoredTrialLog["events"] = [];
+  let line = 1;
+  for (const e of headEvents) {
+    if (e.type !== "exchange") {
+      events.push(e);
+      continue;
+    }
+    const where = `events.${events.length}.response_body`;
+    if (e.response_body !== line) return invalid(`${where}: line ${e.response_body}, expected line ${line}`);
+    const text = lines[line++];
+    if (text === undefined) return invalid(`${where}: no line ${e.response_body}`);
+    if (lazy) {
+      const { response_body: _line, ...envelope } = e;
+      events.push(withLazy(envelope, "response_body", () => payload(text, where)));
+      continue;
+    }
+    const value = parseLine(text);
+    if (value === undefined) return invalid(`${where}: not JSON`);
+    events.push({ ...e, response_body: value as JsonValue });
+  }
+  if (lines.length !== line) return invalid(`${lines.length - line} lines after the last response body`);
+
+  const grader = v2Grader(parts.grader);
+  if (!grader.success) return grader;
+  const log = { ...rest, grader: grader.data, events };
+  if (lazy)
+    return { success: true, data: withLazy(log, "final_records", () => finalRecords(parts.finalRecords)) };
+  try {
+    return { success: true, data: { ...log, final_records: finalRecords(parts.finalRecords) } };
+  } catch (e) {
+    if (e instanceof TrialLogPayloadError) return invalid(e.message);
+    throw e;
+  }
+}
+
+/**
+ * A version 2 log's grader: each distinct one is inflated and validated once, known after by its
+ * compressed bytes (the same bytes always inflate to the same text) or its text.
+ */
+function v2Grader(
+  source: V2Parts["grader"],
+): { success: true; data: GraderSpec } | { success: false; error: TrialLogError } {
+  const key = "member" in source ? `gz:${source.member.toString("latin1")}` : `json:${source.text}`;
+  const known = internedGraders.get(key);
+  if (known) return { success: true, data: known };
+  let text: string;
+  try {
+    text = "member" in source ? inflateMember(source.member).replace(/\n$/, "") : source.text;
+  } catch (e) {
+    return invalid(`grader: ${(e as Error).message}`);
+  }
+  const parsed = GraderSpecSchema.safeParse(parseLine(text));
+  if (!parsed.success) return invalid(prefixed("grader", parsed.error));
+  return { success: true, data: intern(key, parsed.data) };
+}
+
+/** The final records; `TrialLogPayloadError` when they do not inflate, parse or validate. */
+function finalRecords(source: V2Parts["finalRecords"]): StoredTrialLog["final_records"] {
+  let text: string;
+  try {
+    text = "member" in source ? inflateMember(source.member) : source.text;
+  } catch (e) {
+    throw new TrialLogPayloadError(`final_records: ${(e as Error).message}`);
+  }
+  const parsed = FinalRecordsSchema.safeParse(payload(text, "final_records"));
+  if (!parsed.success) throw new TrialLogPayloadError(prefixed("final_records", parsed.error));
+  return parsed.data;
+}
+
+/** A line's JSON; undefined when it is not JSON. */
+function parseLine(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A payload's JSON, or `TrialLogPayloadError`. */
+function payload(text: string, where: string): JsonValue {
+  const value = parseLine(text);
+  if (value === undefined) throw new TrialLogPayloadError(`${where}: not JSON`);
+  return value as JsonValue;
+}
+
+function prefixed(where: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${[where, ...(issue?.path ?? [])].join(".")}: ${issue?.message ?? "invalid"}`;
+}
+
+/** Where a lazily read property keeps how to read it, then its value (a hidden slot per key). */
+interface LazySlot {
+  read: () => unknown;
+  value?: unknown;
+}
+const lazySlots = new Map<string, { slot: symbol; get: () => unknown }>();
+
+/**
+ * `obj` with `key` added last, made by `read` on first access and then kept: a plain enumerable
+ * property to every reader (spread, JSON.stringify). One getter per key, shared by every object,
+ * with `read` in a hidden slot, and the key new to `obj`: a getter closed over each object's data,
+ * or one replacing an existing property, gives each object its own hidden class or a slow one,
+ * which V8's garbage collector and every property read then pay for.
+ */
+function withLazy<T extends object, K extends string, V>(obj: T, key: K, read: () => V): T & Record<K, V> {
+  let lazy = lazySlots.get(key);
+  if (!lazy) {
+    const slot = Symbol(`lazy ${key}`);
+    const get = function (this: Record<symbol, LazySlot>) {
+      const s = this[slot] as LazySlot;
+      if (!("value" in s)) s.value = s.read();
+      return s.value;
+    };
+    lazy = { slot, get };
+    lazySlots.set(key, lazy);
+  }
+  Object.defineProperty(obj, lazy.slot, { value: { read } satisfies LazySlot, enumerable: false });
+  Object.defineProperty(obj, key, { get: lazy.get, enumerable: true, configurable: true });
+  return obj as T & Record<K, V>;
+}
+
+// Validated graders by their stored form (bank data: never mutated once parsed). The graders of a
+// run repeat (one per task): each distinct one is validated once and then shared, which also lets
+// the grader reuse what it prepared for it. Holds nothing of any trial, so a decoded log never
+// carries another trial's findings.
 const internedGraders = new Map<string, GraderSpec>();
+
+function intern(key: string, grader: GraderSpec): GraderSpec {
+  if (internedGraders.size >= 10_000) internedGraders.clear();
+  internedGraders.set(key, grader);
+  return grader;
+}
 
 /**
  * Read a stored log file.
  *
  * @example const res = readTrialLog(trialLogPath("runs/x/transcripts/golden/harbor-sub01-t1.json"));
  */
-export function readTrialLog(
-  path: string,
-): { success: true; data: StoredTrialLog } | { success: false; error: TrialLogError } {
-  if (!existsSync(path))
-    return { success: false, error: { code: "missing", message: `no stored event log at ${path}` } };
+export function readTrialLog(path: string, options: DecodeTrialLogOptions = {}): Decoded {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT")
+      return { success: false, error: { code: "missing", message: `no stored event log at ${path}` } };
     return { success: false, error: { code: "unreadable", message: `${path}: ${(e as Error).message}` } };
   }
-  const res = decodeTrialLog(bytes);
+  const res = decodeTrialLog(bytes, options);
   if (!res.success)
     return { success: false, error: { ...res.error, message: `${path}: ${res.error.message}` } };
   return res;

@@ -147,6 +147,11 @@ export class HarnessSession implements TrialSession {
     this.end(reason, detail);
   }
 
+  recordSystemPrompt(text: string): void {
+    // The transcript opens with the system message (see the constructor).
+    this.messages[0] = { role: "system", content: text };
+  }
+
   /** Seconds since the session started. */
   elapsedSeconds(): number {
     return (this.now() - this.started) / 1000;

@@ -62,6 +62,12 @@ export interface TrialSession {
   abort(reason: StopReason, detail: string): void;
   /** True once the trial has ended for any reason. */
   readonly ended: boolean;
+  /**
+   * The agent shows its model another system text than `systemPrompt` (an agent over MCP is
+   * shown the MCP server's instructions, never our system prompt): the transcript records that
+   * text instead. Call it before the first step. Sessions that keep no transcript may omit it.
+   */
+  recordSystemPrompt?(text: string): void;
 }
 
 /**

@@ -948,7 +948,8 @@ export const TRIALS: TrialSpec[] = [
     seconds: 71.9,
   },
   {
-    // The last ```json block does not parse: no card, even though an earlier block does.
+    // The card (last block) does not parse: no card. The quoted response before it parses and holds
+    // `accepted`, but the broken card holds both declared fields as written, so it stays the card.
     model: "cinder-flash",
     task: "v56-w04-sub03",
     trial: 1,

@@ -31,7 +31,7 @@ describe("apiflow compare", () => {
     makeRun(join(dir, "a"), "bank", 3);
     makeRun(join(dir, "b"), "bank", 2);
     const io = bufferIo({}, dir);
-    expect(await runCli(["compare", "a", "b", "--json", "c.json", "--bootstrap", "300"], io)).toBe(0);
+    expect(await runCli(["compare", "a", "b", "--json", "c.json"], io)).toBe(0);
     expect(io.out()).toContain("flip rate");
     const c = JSON.parse(readFileSync(join(dir, "c.json"), "utf8"));
     expect(c.overall.tasks).toBe(12);

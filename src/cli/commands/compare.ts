@@ -5,7 +5,7 @@ import { type Comparison, compareRuns, type PairedComparison } from "../../analy
 import { pct, renderTerminal } from "../../analyze/format-tables.js";
 import { loadRuns } from "../../analyze/load-runs.js";
 import { checkComparable } from "../comparable-runs.js";
-import { bootstrapOption } from "../flags.js";
+import { removedIntervalOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -49,40 +49,33 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .argument("<runA>", "run directory A (the baseline)")
     .argument("<runB>", "run directory B")
     .option("--json <file>", "also write the comparison as JSON")
-    .addOption(bootstrapOption("ignored (the CIs are closed-form since report version 2)"))
-    .option("--seed <seed>", "ignored, as --bootstrap", "apiflow-compare")
+    .addOption(removedIntervalOption("--bootstrap <n>"))
+    .addOption(removedIntervalOption("--seed <seed>"))
     .option(
       "--force",
       "compare runs whose manifests differ (versions, limits, prices), showing the differences",
     )
-    .action(
-      async (
-        runA: string,
-        runB: string,
-        flags: { json?: string; bootstrap: number; seed: string; force?: boolean },
-      ) => {
-        const resamples = flags.bootstrap;
-        const load = (dir: string) => {
-          const res = loadRuns([resolve(io.cwd, dir)]);
-          if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
-          return res.data.records;
-        };
-        const [a, b] = [load(runA), load(runB)];
-        // Tasks are paired (only those in both runs count), so the task subset may differ.
-        const dirs = [resolve(io.cwd, runA), resolve(io.cwd, runB)];
-        checkComparable(io, "compare", dirs, [a, b], flags.force === true, { taskSubset: false });
-        const res = compareRuns(a, b, { resamples, seed: flags.seed });
+    .action(async (runA: string, runB: string, flags: { json?: string; force?: boolean }) => {
+      const load = (dir: string) => {
+        const res = loadRuns([resolve(io.cwd, dir)]);
         if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
-        io.stdout(formatComparison(res.data, [runA, runB]));
-        if (flags.json !== undefined) {
-          try {
-            await writeFile(resolve(io.cwd, flags.json), `${JSON.stringify(res.data, null, 2)}\n`);
-          } catch (e) {
-            throw new UsageError(`compare: cannot write ${flags.json}: ${(e as Error).message}`);
-          }
-          io.stdout(`wrote ${flags.json}\n`);
+        return res.data.records;
+      };
+      const [a, b] = [load(runA), load(runB)];
+      // Tasks are paired (only those in both runs count), so the task subset may differ.
+      const dirs = [resolve(io.cwd, runA), resolve(io.cwd, runB)];
+      checkComparable(io, "compare", dirs, [a, b], flags.force === true, { taskSubset: false });
+      const res = compareRuns(a, b);
+      if (!res.success) throw new UsageError(`compare: ${res.error.message}`);
+      io.stdout(formatComparison(res.data, [runA, runB]));
+      if (flags.json !== undefined) {
+        try {
+          await writeFile(resolve(io.cwd, flags.json), `${JSON.stringify(res.data, null, 2)}\n`);
+        } catch (e) {
+          throw new UsageError(`compare: cannot write ${flags.json}: ${(e as Error).message}`);
         }
-        setExit(0);
-      },
-    );
+        io.stdout(`wrote ${flags.json}\n`);
+      }
+      setExit(0);
+    });
 }

@@ -40,7 +40,7 @@ describe("apiflow mcp over stdio", () => {
       timeout: 60_000,
     });
     expect(out.status, out.stderr).toBe(0);
-    expect(out.stderr).toContain(`${task.id} epoch 2: golden-mcp-client pass (stored in ${runDir})`);
+    expect(out.stderr).toContain(`${task.id} epoch 2: golden-mcp-client pass (stored in ${runDir}; salt `);
     const store = openStore(runDir, { readonly: true });
     const rows = [...store.all()];
     store.close();

@@ -26,6 +26,7 @@ interface McpFlags extends TrialLimits {
   port: number;
   idleSeconds: number;
   agentName?: string;
+  salt?: string;
   out?: string;
   force?: boolean;
 }
@@ -35,7 +36,8 @@ interface McpFlags extends TrialLimits {
  * loop — stdio by default (stdout is the protocol channel, so everything else goes to stderr), or
  * Streamable HTTP on 127.0.0.1 with `--http` (the endpoint URL is stdout's first line). The trial
  * has the limits of `apiflow run`, is graded when the agent delivers, abstains, hits a limit or
- * disconnects, and is stored in the run directory under the agent's name.
+ * disconnects, and is stored in the run directory under the agent's name. It draws the run's salt
+ * like `apiflow run` (`--salt` to reproduce one), so another run's transcript is no answer key.
  */
 export function registerMcp(program: Command, io: CliIo, setExit: SetExit): void {
   program
@@ -61,6 +63,10 @@ export function registerMcp(program: Command, io: CliIo, setExit: SetExit): void
     .addOption(maxToolCallsOption())
     .addOption(maxTokensOption())
     .addOption(maxSecondsOption())
+    .option(
+      "--salt <salt>",
+      "the run's salt, which enters every canary (default: the run directory's, else random); the same salt reproduces a run",
+    )
     .option("--out <dir>", "run directory (default: .apiflow/runs/mcp-<bank>-<hash>)")
     .option("--force", "store even if the run directory's manifest pins other settings")
     .action(async (opts: McpFlags) => {
@@ -79,6 +85,7 @@ export function registerMcp(program: Command, io: CliIo, setExit: SetExit): void
         runDir,
         limits: trialLimitsOf(opts),
         ...(opts.agentName ? { agentName: opts.agentName } : {}),
+        ...(opts.salt !== undefined ? { salt: opts.salt } : {}),
         ...(opts.force ? { force: true } : {}),
         mode: opts.http
           ? {
@@ -95,8 +102,8 @@ export function registerMcp(program: Command, io: CliIo, setExit: SetExit): void
           : { kind: "stdio" },
       });
       if (!res.success) throw new UsageError(res.error.message);
-      const { record } = res.data;
-      const line = `${record.task_id} epoch ${record.epoch}: ${record.agent} ${record.outcome}${record.outcome === "pass" ? "" : ` — ${record.failure_reason}`} (stored in ${runDir})\n`;
+      const { record, salt } = res.data;
+      const line = `${record.task_id} epoch ${record.epoch}: ${record.agent} ${record.outcome}${record.outcome === "pass" ? "" : ` — ${record.failure_reason}`} (stored in ${runDir}; salt ${salt})\n`;
       if (opts.http) io.stdout(line);
       else io.stderr(line);
       setExit(record.outcome === "pass" ? 0 : 1);

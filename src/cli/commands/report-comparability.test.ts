@@ -24,8 +24,8 @@ describe("report and compare read only runs produced alike", () => {
     await runInto(b, "--agent", "blank", "--max-tool-calls", "50");
     await runInto(c, "--agent", "blank");
     for (const cmd of [
-      ["report", a, b, "--bootstrap", "0"],
-      ["compare", a, b, "--bootstrap", "0"],
+      ["report", a, b],
+      ["compare", a, b],
     ]) {
       const io = bufferIo();
       expect(await runCli(cmd, io)).toBe(2);
@@ -38,7 +38,7 @@ describe("report and compare read only runs produced alike", () => {
     }
     // Runs alike (only their salts differ) are read together without a word.
     const same = bufferIo();
-    expect(await runCli(["report", a, c, "--bootstrap", "0"], same)).toBe(0);
+    expect(await runCli(["report", a, c], same)).toBe(0);
     expect(same.err()).toBe("");
   });
 
@@ -47,9 +47,9 @@ describe("report and compare read only runs produced alike", () => {
     await runInto(a, "--agent", "golden");
     await runInto(b, "--agent", "blank", "--tasks", "*-sub01");
     const io = bufferIo();
-    expect(await runCli(["report", a, b, "--bootstrap", "0"], io)).toBe(2);
+    expect(await runCli(["report", a, b], io)).toBe(2);
     expect(io.err()).toMatch(/task subset \(.*: 4 tasks; .*: 1 tasks\)/);
     const cmp = bufferIo();
-    expect(await runCli(["compare", a, b, "--bootstrap", "0"], cmp), cmp.err()).toBe(0);
+    expect(await runCli(["compare", a, b], cmp), cmp.err()).toBe(0);
   });
 });

@@ -43,7 +43,7 @@ describe("apiflow import official", () => {
 describe("apiflow report", () => {
   it("prints terminal tables by default", async () => {
     const io = bufferIo({}, dir);
-    expect(await runCli(["report", "run", "--bootstrap", "200"], io)).toBe(0);
+    expect(await runCli(["report", "run"], io)).toBe(0);
     expect(io.out()).toContain("Models (90% CI");
     expect(io.out()).toContain("delta-pro");
     expect(io.out()).toMatch(/Chains by length against the independent-error null/);
@@ -70,17 +70,23 @@ describe("apiflow report", () => {
   it("refuses a missing run or a bad flag in one line", async () => {
     for (const args of [
       ["report", "missing"],
-      ["report", "run", "--bootstrap", "-1"],
+      ["report", "run", "--embed-limit", "-1"],
+      ["report", "run", "--bootstrap", "200"],
+      ["report", "run", "--seed", "s"],
+      ["compare", "run", "run", "--bootstrap", "300"],
+      ["compare", "run", "run", "--seed", "s"],
     ]) {
       const io = bufferIo({}, dir);
       expect(await runCli(args, io)).toBe(2);
       expect(io.err().trim().split("\n")).toHaveLength(1);
+      if (args.some((a) => a === "--bootstrap" || a === "--seed"))
+        expect(io.err()).toMatch(/was removed: the 90% intervals are closed-form/);
     }
   });
 
   it("writes JSON in the report schema, Markdown and HTML", async () => {
     const io = bufferIo({}, dir);
-    const args = ["report", "run", "--json", "r.json", "--md", "r.md", "--html", "r.html", "--seed", "s"];
+    const args = ["report", "run", "--json", "r.json", "--md", "r.md", "--html", "r.html"];
     expect(await runCli(args, io)).toBe(0);
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")));
     expect(report.trials).toMatchObject({ total: 27, scored: 25, unscored: 2 });
@@ -89,9 +95,9 @@ describe("apiflow report", () => {
     expect(report.interval.method).toMatch(/cluster-robust/);
     expect(report.items).toBeUndefined();
     expect(Object.keys(report.slices.chain_by_length)).toContain("20");
-    // Seeded: the same flags give the same report.
+    // Deterministic: the same runs give the same report.
     const io2 = bufferIo({}, dir);
-    await runCli(["report", "run", "--json", "r2.json", "--seed", "s"], io2);
+    await runCli(["report", "run", "--json", "r2.json"], io2);
     expect(readFileSync(join(dir, "r2.json"), "utf8")).toBe(readFileSync(join(dir, "r.json"), "utf8"));
     expect(readFileSync(join(dir, "r.md"), "utf8")).toMatch(/^# APIFlow-Bench report/);
     expect(existsSync(join(dir, "r.html"))).toBe(true);

@@ -6,7 +6,7 @@ import { renderTerminal, reportMarkdown, reportTables } from "../../analyze/form
 import { buildHtmlReport, DEFAULT_EMBED_LIMIT_BYTES } from "../../analyze/html-report.js";
 import { loadRuns } from "../../analyze/load-runs.js";
 import { checkComparable } from "../comparable-runs.js";
-import { bootstrapOption, nonNegativeInt, parsedOption } from "../flags.js";
+import { nonNegativeInt, parsedOption, removedIntervalOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -14,8 +14,6 @@ interface ReportFlags {
   json?: string;
   md?: string;
   html?: string;
-  bootstrap: number;
-  seed: string;
   embedLimit: number;
   force?: boolean;
   items?: boolean;
@@ -46,8 +44,8 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .option("--md <file>", "write the report as Markdown")
     .option("--html <file>", "write a self-contained HTML page with charts and a transcript viewer")
     .option("--items", "add the item analysis: per task difficulty, discrimination and flags")
-    .addOption(bootstrapOption("ignored (the 90% CIs are closed-form since report version 2)"))
-    .option("--seed <seed>", "ignored, as --bootstrap", "apiflow-report")
+    .addOption(removedIntervalOption("--bootstrap <n>"))
+    .addOption(removedIntervalOption("--seed <seed>"))
     .addOption(
       parsedOption(
         "--embed-limit <mb>",
@@ -61,7 +59,7 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       "read runs whose manifests differ (versions, limits, prices, tasks), showing the differences",
     )
     .action(async (dirs: string[], flags: ReportFlags) => {
-      const { bootstrap: resamples, embedLimit: embedMb } = flags;
+      const { embedLimit: embedMb } = flags;
       const runDirs = dirs.map((d) => resolve(io.cwd, d));
       const loaded = loadRuns(runDirs);
       if (!loaded.success) throw new UsageError(`report: ${loaded.error.message}`);
@@ -76,8 +74,6 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       if (duplicates)
         io.stderr(`report: ${duplicates} trials appear in more than one run; the first is kept\n`);
       const report = buildReport(records, {
-        resamples,
-        seed: flags.seed,
         items: flags.items === true,
         runs: runs.map((r, i) => ({ dir: dirs[i]!, trials: r.trials })),
       });

@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { writeBank } from "../../bank/load-bank.js";
 import { skeletonBankContent } from "../../generate/skeleton-bank.js";
 import { mcpAgentName } from "../../mcp/mcp-external-agent.js";
+import { mcpInstructions } from "../../mcp/trial-mcp-server.js";
 import { openStore, readRunManifest } from "../../run/store.js";
+import { SYSTEM_PROMPT } from "../../trial/system-prompt.js";
+import { toolJsonSchemas } from "../../workspace/tool-definitions.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 
@@ -82,6 +85,17 @@ describe('apiflow run --agent mcp:"<command>"', () => {
       expect.objectContaining({ agent: "quitter", task_id: only, stop_reason: "disconnected" }),
     ]);
     expect(rows[0]?.transcript).toBe(`transcripts/quitter/${only}-t1.json`);
+    // The transcript opens with what an MCP client is shown (the server's instructions with the
+    // ticket), not the system prompt of our model loop, which the external agent never saw.
+    const transcript = JSON.parse(readFileSync(join(out, rows[0]?.transcript ?? ""), "utf8")) as {
+      messages: Array<{ role: string; content: unknown }>;
+    };
+    const task = content.tasks.find((t) => t.id === only);
+    expect(transcript.messages[0]).toEqual({
+      role: "system",
+      content: mcpInstructions({ ticket: task?.ticket ?? "", tools: toolJsonSchemas() }),
+    });
+    expect(transcript.messages[0]?.content).not.toBe(SYSTEM_PROMPT);
     const two = bufferIo({}, ROOT);
     const both = ["--agent", "mcp:exit 0", "mcp:exit 1", "--agent-name", "x", "--out", join(dir, "y")];
     expect(await runCli(["run", "--bank", bankDir, ...both], two)).toBe(2);

@@ -196,6 +196,9 @@ describe("apiflow run --model through the real openai-compatible provider", () =
       /ERR .*\[provider_error\] provider error \(not scored\): server after 2 attempts/,
     );
     expect(io.out()).toMatch(/0\/1 trials passed \(1 unscored/);
+    // A model the price table does not know costs "unpriced", not $0.00.
+    expect(io.out()).toMatch(/; unpriced; /);
+    expect(io.out()).not.toContain("$0.00");
     for (const f of filesUnder(out)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
     expect(io.out() + io.err()).not.toContain(SECRET);
     expect(io.out()).toContain("[redacted]");
@@ -289,8 +292,12 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     ];
     const common = ["--epochs", "2", "--concurrency", "1", "--out", out, "--price-table", prices];
     const io = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
-    expect(await runCli([...args, ...common, "--cost-limit", "1", "--json"], io)).toBe(0);
-    const first = JSON.parse(io.out()) as { summary: { total: number; not_run: number; cost_usd: number } };
+    // Exit code 3: the run stopped at the cost limit with trials not run (all it ran was scored).
+    expect(await runCli([...args, ...common, "--cost-limit", "1", "--json"], io)).toBe(3);
+    const first = JSON.parse(io.out()) as {
+      summary: { total: number; not_run: number; cost_usd: number; cost_limit_reached: boolean };
+    };
+    expect(first.summary.cost_limit_reached).toBe(true);
     expect(first.summary.total).toBe(1);
     expect(first.summary.not_run).toBe(7);
     expect(first.summary.cost_usd).toBeGreaterThan(1);
@@ -298,9 +305,11 @@ describe("apiflow run --model through the real openai-compatible provider", () =
     expect(firstCalls).toBeGreaterThan(0);
     const firstTrial = storedTrials(out);
     const io2 = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+    // Without the limit the rerun finishes the grid: exit 0.
     expect(await runCli([...args, ...common], io2)).toBe(0);
     expect(io2.out()).toMatch(/\(1 trials resumed/);
     expect(io2.out()).toMatch(/8\/8 trials passed/);
+    expect(io2.out()).toMatch(/; \$\d+\.\d\d; /);
     const secondCalls = server.requests - firstCalls;
     // The trial stored by the first run was not run again: same row, same transcript file.
     expect(

@@ -174,7 +174,7 @@ interface RunPlan {
   runDir: string;
 }
 
-/** Runs the grid; returns the exit code (see `EXIT_UNSCORED`). */
+/** Runs the grid; returns the exit code (see `runExitCode`). */
 async function runCommand(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promise<number> {
   const plan = await planRun(opts, defaultEpochs, io);
   const redo = parseRedo(opts.redo);
@@ -227,10 +227,9 @@ async function runCommand(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Pr
   }
   if (!result.success) throw new UsageError(result.error.message);
   printRun(result.data, plan, { json: opts.json === true, ranNow, redo: opts.redo }, io);
-  const { records, refused } = result.data;
   // One clear line per model whose key was refused, on stderr whatever the output mode.
-  for (const name of refused) io.stderr(`apiflow: ${refusalLine(plan.agents, name)}\n`);
-  return records.some((r) => r.passed === null) || refused.length > 0 ? EXIT_UNSCORED : 0;
+  for (const name of result.data.refused) io.stderr(`apiflow: ${refusalLine(plan.agents, name)}\n`);
+  return runExitCode(result.data);
 }
 
 async function planRun(opts: RunFlags, defaultEpochs: boolean, io: CliIo): Promise<RunPlan> {
@@ -293,6 +292,8 @@ function printRun(
   const passed = records.filter((r) => r.outcome === "pass").length;
   const unscored = records.filter((r) => r.passed === null).length;
   const cost = records.reduce((s, r) => s + (r.cost_usd ?? 0), 0);
+  // Trials of a model the price table does not know: their cost is unknown, never $0.00.
+  const unpriced = records.filter((r) => r.cost_usd === null).length;
   if (how.json) {
     io.stdout(
       `${JSON.stringify({
@@ -314,7 +315,9 @@ function printRun(
           redone,
           not_run: notRun,
           refused,
+          cost_limit_reached: costLimitReached,
           cost_usd: cost,
+          unpriced_trials: unpriced,
           bank: bank.manifest.content_hash,
           salt,
           out: runDir,
@@ -332,7 +335,7 @@ function printRun(
   if (costLimitReached)
     lines.push(`cost limit reached: ${notRun} trials not run; rerun with a higher --cost-limit to continue`);
   lines.push(
-    `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; salt ${salt}; $${cost.toFixed(2)}; ${runDir})`,
+    `${passed}/${records.length} trials passed${unscored ? ` (${unscored} unscored: provider or harness errors)` : ""} (${agents.map((a) => a.factory.name).join(", ")}; bank ${bank.manifest.name} ${bank.manifest.content_hash.slice(0, 12)}; salt ${salt}; ${costText(cost, unpriced)}; ${runDir})`,
   );
   io.stdout(`\n${lines.join("\n")}\n`);
 }
@@ -422,12 +425,28 @@ function readPriceTable(path: string | undefined, cwd: string): PriceTable {
 }
 
 /**
- * Exit codes of `apiflow run`: 0 when every trial of the grid that ran was scored (a `--cost-limit`
- * stop included); 1 when some trial ended unscored (provider or harness error) or a model's key
+ * Exit codes of `apiflow run` (also in `--help` and the README): 0 when every trial of the grid
+ * ran and was scored; 1 when some trial ended unscored (provider or harness error) or a model's key
  * was refused, so a rerun has work to redo; 2 for a usage error (bad flag, unreadable bank, a run
- * directory pinned to other settings).
+ * directory pinned to other settings, from `UsageError`); 3 when `--cost-limit` stopped the run
+ * with trials not run, every trial that ran scored (1 wins when both hold: errors come first);
+ * 70 for an internal error (`main.ts`).
  */
 export const EXIT_UNSCORED = 1;
+/** `apiflow run` stopped at `--cost-limit`: trials of the grid were not run (see `runExitCode`). */
+export const EXIT_COST_LIMIT = 3;
+
+/**
+ * The exit code of a finished run.
+ *
+ * @example runExitCode({ records, refused: [], costLimitReached: true }) // → 3 when all were scored
+ */
+export function runExitCode(
+  summary: Pick<RunIntoDirSummary, "records" | "refused" | "costLimitReached">,
+): number {
+  if (summary.records.some((r) => r.passed === null) || summary.refused.length > 0) return EXIT_UNSCORED;
+  return summary.costLimitReached ? EXIT_COST_LIMIT : 0;
+}
 
 /** `apiflow run --help`, after the flags: where keys come from, and what the exit code says. */
 const RUN_HELP_AFTER = `
@@ -443,9 +462,17 @@ Rerunning into the same --out resumes: scored trials are kept, trials whose outc
 (default ${[...DEFAULT_REDO].join(",")}) run again.
 
 Exit codes:
-  0  every trial that ran was scored (also when --cost-limit stopped the run)
+  0  every trial of the grid ran and was scored
   1  some trial ended unscored (provider or harness error), or a model's key was refused (401/403)
-  2  usage error: a bad flag, an unreadable bank, a run directory pinned to other settings`;
+  2  usage error: a bad flag, an unreadable bank, a run directory pinned to other settings
+  3  --cost-limit stopped the run: some trials were not run (rerun with a higher limit to go on)
+ 70  internal error (a bug in apiflow)`;
+
+/** `$1.23`, or `unpriced` when no trial's price is known, or `$1.23 + 4 unpriced trials`. */
+function costText(cost: number, unpriced: number): string {
+  if (unpriced === 0) return `$${cost.toFixed(2)}`;
+  return cost === 0 ? "unpriced" : `$${cost.toFixed(2)} + ${unpriced} unpriced trials`;
+}
 
 /** The line for a model whose first trials were all refused with 401/403. */
 function refusalLine(agents: readonly RunAgent[], name: string): string {

@@ -28,7 +28,13 @@ describe("apiflow verify", () => {
       "leak",
       "chain_replay",
       "exploit_audit",
+      "premises",
+      "axis_necessity",
     ]);
+    // Axis necessity is soft until the worlds make every axis necessary: reported, not failing.
+    expect(json.gates.axis_necessity).toMatchObject({ checked: 4, hard: false });
+    expect(json.gates.axis_necessity.passed + json.gates.axis_necessity.failed).toBe(4);
+    expect(io.out()).toMatch(/axis_necessity \(soft\)\s+4\s+\d+\s+\d+\s/);
     expect(json.gates.chain_replay).toMatchObject({ checked: 1, passed: 1, failed: 0, first_failure: null });
     expect(Object.values(json.gates.exploit_audit.exploits).every((n) => n === 0)).toBe(true);
   });

@@ -4,7 +4,7 @@ import { buildReport } from "../../analyze/build-report.js";
 import { buildHtmlReport } from "../../analyze/html-report.js";
 import { loadRuns } from "../../analyze/load-runs.js";
 import { startViewServer, viewTranscriptBase } from "../../analyze/view-server.js";
-import { bootstrapOption, portOption } from "../flags.js";
+import { portOption, removedIntervalOption } from "../flags.js";
 import { type CliIo, UsageError } from "../io.js";
 import type { SetExit } from "./index.js";
 
@@ -21,15 +21,14 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
     .description("serve the HTML report with its transcript viewer on 127.0.0.1")
     .argument("<run-dirs...>", "run directories (of one bank)")
     .addOption(portOption(0, "port on 127.0.0.1 (0 picks a free one)"))
-    .addOption(bootstrapOption())
-    .action(async (dirs: string[], flags: { port: number; bootstrap: number }) => {
-      const { port, bootstrap: resamples } = flags;
+    .addOption(removedIntervalOption("--bootstrap <n>"))
+    .action(async (dirs: string[], flags: { port: number }) => {
+      const { port } = flags;
       const runDirs = dirs.map((d) => resolve(io.cwd, d));
       const loaded = loadRuns(runDirs);
       if (!loaded.success) throw new UsageError(`view: ${loaded.error.message}`);
       const { records, runIndex, runs } = loaded.data;
       const report = buildReport(records, {
-        resamples,
         runs: runs.map((r, i) => ({ dir: dirs[i]!, trials: r.trials })),
       });
       const trials = records.map((record, i) => ({ record, run: runIndex[i]! }));

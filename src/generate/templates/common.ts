@@ -1,4 +1,5 @@
 import { splitAtPlaceholders } from "../../bank/placeholder-grammar.js";
+import type { Premise } from "../../bank/premise-schema.js";
 import type {
   AnswerField,
   ExpectedValue,
@@ -31,6 +32,7 @@ export function subtask(
     g1: G1Predicate[];
     constraints?: ForbidConstraint[];
     probes?: Probe[];
+    premises?: Premise[];
     consumes?: number[];
     coupling?: Coupling;
   },
@@ -51,6 +53,7 @@ export function subtask(
     coupling: parts.coupling ?? "none",
     brief: parts.brief,
     probes: parts.probes ?? [],
+    ...(parts.premises ? { premises: parts.premises } : {}),
     chained: (ledger) => parts.builder.chained(ledger),
   };
 }

@@ -193,7 +193,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       const fields = [w.idField, w.statusField];
       const ticket = sentence(
         g.opener(),
-        `${g.system()} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built exactly as the published spec documents the body:`,
+        `${g.system()} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built as the published spec documents the body, plus the \`crew_size\` the form asks for:`,
         `\`${JSON.stringify({ ...snake, [w.copyField]: `<${id}'s live ${w.copyField}>` })}\`.`,
         `It gets ${g.quoteError(422, "validation_failed", first)}.`,
         g.pick([
@@ -224,6 +224,15 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
             status: 422,
             error: "validation_failed",
             message: first,
+          },
+        ],
+        // The spec (behind the live validator) documents every field but the crew size; the ticket says so.
+        premises: [
+          {
+            kind: "spec_body",
+            method: "POST",
+            path: url,
+            fields: Object.keys(snake).filter((f) => f !== "crew_size"),
           },
         ],
       });

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { bankFromContent } from "../bank/bank.js";
+import type { Task } from "../bank/task-schema.js";
+import { defaultBankContent } from "../generate/default-bank.js";
+import { axisNecessityFindings } from "./axis-necessity.js";
+import { sharedTrials } from "./trial-tree.js";
+
+describe("axis necessity gate: the golden blind to its axis fails", () => {
+  const content = defaultBankContent();
+  const bank = bankFromContent(content);
+  const runner = sharedTrials(bank);
+  const world = bank.worlds[0]?.id;
+  const solo = (axis: string) =>
+    bank.tasks.filter((t) => t.kind === "solo" && t.world === world && t.axes[0] === axis);
+
+  it("passes a task whose blind variant differs and fails (an error-recovery task retried plainly)", async () => {
+    let passing: Task | undefined;
+    for (const t of solo("error_recovery")) {
+      const found = await axisNecessityFindings(bank, t, runner);
+      if (found.failures.length === 0) {
+        passing = t;
+        break;
+      }
+    }
+    expect(passing).toBeDefined();
+  }, 120_000);
+
+  it("catches a pagination task built to fail it: a page cap that lets one page hold the whole collection", async () => {
+    const task = solo("pagination")[0] as Task;
+    const uncapped = bankFromContent({
+      ...content,
+      worlds: content.worlds.map((w) =>
+        w.id !== world
+          ? w
+          : {
+              ...w,
+              routes: w.routes.map((r) =>
+                r.pagination ? { ...r, pagination: { ...r.pagination, max_page_size: 10_000 } } : r,
+              ),
+            },
+      ),
+    });
+    const found = await axisNecessityFindings(uncapped, task, sharedTrials(uncapped));
+    expect(found.failures).toHaveLength(1);
+    expect(found.failures[0]).toMatchObject({ task_id: task.id, check: "axis_blind:pagination" });
+    expect(found.failures[0]?.message).toMatch(
+      /an agent blind to pagination passes \(one page of \S+ at (limit|per_page)=10000\)/,
+    );
+  }, 60_000);
+
+  it("catches a task whose golden has nothing the blind agent would do differently", async () => {
+    // An error-recovery ticket that quotes no broken call: the plain retrier plays the golden itself.
+    const task = solo("error_recovery").find((t) => (t.premises ?? []).length > 0) as Task;
+    const quiet = bankFromContent({
+      ...content,
+      tasks: content.tasks.map((t) => (t.id === task.id ? { ...t, premises: [] } : t)),
+    });
+    const found = await axisNecessityFindings(
+      quiet,
+      quiet.tasks.find((t) => t.id === task.id) as Task,
+      sharedTrials(quiet),
+    );
+    expect(found.failures[0]).toMatchObject({ check: "axis_blind:error_recovery" });
+    expect(found.failures[0]?.message).toMatch(/plays the golden unchanged/);
+  }, 60_000);
+
+  it("blinds a chain segment by segment, each to its own axis", async () => {
+    const { axisBlindVariant } = await import("./axis-necessity.js");
+    const chain = bank.tasks.find(
+      (t) => t.kind === "chain" && t.world === world && t.positions.length === 20,
+    ) as Task;
+    const golden = await runner.run(chain, (await import("../agents/scripted-agents.js")).goldenAgentFactory);
+    const exchanges = golden.events.filter((e) => e.type === "exchange");
+    const sends = chain.golden.flatMap((s, i) => (s.op === "execute" ? [i] : []));
+    const seen = new Map(
+      sends.map((i, n) => [i, exchanges[n] as (typeof exchanges)[number] & { type: "exchange" }]),
+    );
+    const variant = axisBlindVariant(bank, chain, seen);
+    if (!variant.success) throw new Error(variant.error);
+    expect(variant.what.some((w) => /^segment \d+ \(pagination\): one page of /.test(w))).toBe(true);
+    expect(variant.what.some((w) => /^segment \d+ \((schema_repair|error_recovery)\): /.test(w))).toBe(true);
+  }, 60_000);
+});

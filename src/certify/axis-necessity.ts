@@ -1,0 +1,119 @@
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import type { Bank } from "../bank/bank.js";
+import type { Axis, GoldenStep, Task } from "../bank/task-schema.js";
+import type { ExchangeEvent } from "../world/event-log.js";
+import { blindSegment, renameStep } from "./axis-blind.js";
+import { chainSegments, isSendStep, playAndAnswer, scripted, worldOf } from "./certify-kit.js";
+import type { GateFailure } from "./certify-schema.js";
+import type { TrialRunner } from "./trial-tree.js";
+
+export const AXIS_NECESSITY_VERSION = "1.0.0";
+
+/**
+ * Whether `axis_necessity` failures fail certification (`ok`, and the regeneration loop's drops).
+ * Off while the worlds do not yet make every axis necessary (multi-page collections under page
+ * caps, tokens that expire within the task): the gate then reports its numbers without failing
+ * the bank. The lead switches it on by setting this to `true` once the default bank passes it.
+ */
+export const AXIS_NECESSITY_HARD = false;
+
+/** The axis of each segment of `task` (a chain's segment k is the solo subtask at its position). */
+function segmentAxes(bank: Bank, task: Task): Axis[] {
+  if (task.kind === "solo") return [task.axes[0] as Axis];
+  return task.positions.map((p) => {
+    const solo = bank.tasks.find((t) => t.kind === "solo" && t.world === task.world && t.positions[0] === p);
+    return (solo?.axes[0] ?? task.axes[0]) as Axis;
+  });
+}
+
+/** The `call` premises of the solo subtask at `position` (what its ticket quotes). */
+function premisesAt(bank: Bank, task: Task, position: number) {
+  if (task.kind === "solo") return task.premises ?? [];
+  return (
+    bank.tasks.find((t) => t.kind === "solo" && t.world === task.world && t.positions[0] === position)
+      ?.premises ?? []
+  );
+}
+
+/**
+ * The axis-blind variant of a task's golden: each segment rewritten by `blindSegment` for its own
+ * axis (a chain's every segment at once), with what the blind agent did differently; `what` is
+ * empty when the variant is the golden itself. `seen` is the golden run's exchange per send step.
+ *
+ * @example axisBlindVariant(bank, task, seen).what // ["one page of /v3/vessels at per_page=100"]
+ */
+export function axisBlindVariant(
+  bank: Bank,
+  task: Task,
+  seen: ReadonlyMap<number, ExchangeEvent>,
+): { success: true; steps: GoldenStep[]; what: string[] } | { success: false; error: string } {
+  const world = worldOf(bank, task);
+  const split = task.kind === "chain" ? chainSegments(task) : null;
+  if (split && !split.success) return { success: false, error: split.error };
+  const answerAt = task.golden.findIndex((s) => s.op === "answer");
+  const segments = split?.success
+    ? split.data
+    : [
+        {
+          position: task.positions[0] as number,
+          start: 0,
+          end: answerAt < 0 ? task.golden.length : answerAt,
+        },
+      ];
+  const axes = segmentAxes(bank, task);
+  const steps = [...task.golden];
+  const what: string[] = [];
+  // Last segment first: the steps before a segment keep their golden indexes (and exchanges).
+  for (let k = segments.length - 1; k >= 0; k--) {
+    const seg = segments[k] as { position: number; start: number; end: number };
+    const axis = axes[k] as Axis;
+    const ctx = { world, steps, seen, premises: premisesAt(bank, task, seg.position) };
+    const blind = blindSegment(axis, ctx, seg.start, seg.end);
+    const after = steps.slice(seg.end).map((s) => renameStep(s, blind.renames));
+    steps.splice(seg.start, steps.length - seg.start, ...blind.steps, ...after);
+    what.unshift(...blind.what.map((w) => (split ? `segment ${seg.position} (${axis}): ${w}` : w)));
+  }
+  return { success: true, steps, what };
+}
+
+/**
+ * Gate `axis_necessity` on one task: the golden played blind to the task's axis (a chain: every
+ * segment blind to its own) must fail the grader. A variant that cannot differ from the golden
+ * (no listing to cut short, no re-mint to skip, no quoted call to send as the client did…) is a
+ * failure too: the task does not make its axis necessary.
+ *
+ * @example await axisNecessityFindings(bank, task, sharedTrials(bank)) // [] when the blind agent fails
+ */
+export async function axisNecessityFindings(
+  bank: Bank,
+  task: Task,
+  runner: TrialRunner,
+): Promise<{ failures: GateFailure[] }> {
+  const axes = [...new Set(segmentAxes(bank, task))].join("+");
+  const fail = (check: string, message: string) => ({
+    failures: [{ task_id: task.id, check: `axis_blind:${check}`, message }],
+  });
+  // GraphQL/MCP goldens are not rewritten yet (the blind rewrites read REST requests).
+  if (task.golden.some((s) => s.op === "execute_native")) return { failures: [] };
+  const golden = await runner.run(task, goldenAgentFactory);
+  // A golden that fails is the triad's finding, not this gate's.
+  if (!golden.grade.passed) return { failures: [] };
+  const exchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
+  const sendAt = task.golden.flatMap((s, i) => (isSendStep(s) ? [i] : []));
+  if (exchanges.length !== sendAt.length)
+    return fail("unmapped", `the golden's ${sendAt.length} calls produced ${exchanges.length} exchanges`);
+  const seen = new Map(sendAt.map((i, n) => [i, exchanges[n] as ExchangeEvent]));
+  const variant = axisBlindVariant(bank, task, seen);
+  if (!variant.success) return fail("unsplit", variant.error);
+  if (variant.what.length === 0)
+    return fail(
+      axes,
+      `an agent blind to ${axes} plays the golden unchanged: the task does not need the skill`,
+    );
+  const agent = scripted(bank, `axis-blind-${axes}`, async (session) => {
+    await playAndAnswer(session, task, variant.steps);
+  });
+  const r = await runner.run(task, agent);
+  if (!r.grade.passed) return { failures: [] };
+  return fail(axes, `an agent blind to ${axes} passes (${variant.what.join("; ")})`);
+}

@@ -1,0 +1,118 @@
+import type { Bank } from "../bank/bank.js";
+import type { JsonValue } from "../bank/json.js";
+import type { Premise } from "../bank/premise-schema.js";
+import type { Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
+import { prepareTrialWorld } from "../run/replay-setup.js";
+import { resolveCanaries, trialSeed } from "../world/canary.js";
+import { requestBodySchema } from "../world/openapi.js";
+import { phraseError, readError } from "../world/reply.js";
+import { inProcessTransport } from "../world/transport.js";
+import { routeFor, worldOf } from "./certify-kit.js";
+import type { GateFailure } from "./certify-schema.js";
+
+export const PREMISES_VERSION = "1.0.0";
+
+/**
+ * Gate `premises`: what a task's ticket claims the world did is what the generated world does.
+ * Each `call` premise is sent to the world in the state the storyline left before the task (its
+ * setup replayed), with the credential it names, and must get the status, error code and wording
+ * the ticket quotes (and the ticket must quote them as the world words them). Each `spec_body`
+ * premise's fields must all be documented in the spec's request body of that route. A task
+ * declaring no premise passes.
+ *
+ * @example await premiseFindings(bank, task) // [] when every claim holds
+ */
+export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailure[]> {
+  const premises = task.premises ?? [];
+  if (premises.length === 0) return [];
+  const world = worldOf(bank, task);
+  // A GraphQL/MCP variant quotes its REST original's calls: they are checked on the REST world.
+  if ((world.protocol ?? "rest") !== "rest") return [];
+  const failures: GateFailure[] = [];
+  const fail = (check: string, message: string) => failures.push({ task_id: task.id, check, message });
+  const calls = premises.filter((p) => p.kind === "call");
+  const send = calls.length > 0 ? await worldSender(bank, world, task) : null;
+  for (const premise of premises) {
+    if (premise.kind === "spec_body") {
+      const hit = routeFor(world, premise.method, premise.path);
+      if (!hit) {
+        fail(
+          "spec_body:no_route",
+          `the ticket names ${premise.method} ${premise.path}, which the spec does not document`,
+        );
+        continue;
+      }
+      const properties = (requestBodySchema(world, hit.route).properties ?? {}) as Record<string, JsonValue>;
+      const absent = premise.fields.filter((f) => !(f in properties));
+      if (absent.length > 0)
+        fail(
+          "spec_body:undocumented_field",
+          `the ticket says the spec documents ${absent.map((f) => `\`${f}\``).join(", ")} in the body of ${premise.method} ${premise.path}, but the spec's body has no such field`,
+        );
+      continue;
+    }
+    if (!send) continue;
+    const got = await send(premise);
+    const seen = readError(got.body);
+    const said = phraseError(world.errors, premise.error ?? "", premise.message ?? "", premise.status);
+    const what = `${premise.method} ${premise.url}`;
+    if (got.status !== premise.status)
+      fail("call:status", `the ticket says ${what} got ${premise.status}, the world answers ${got.status}`);
+    else if (premise.error !== undefined && seen?.code !== said.code)
+      fail(
+        "call:error",
+        `the ticket says ${what} got error ${said.code}, the world answers ${seen?.code ?? "no error"}`,
+      );
+    else if (premise.message !== undefined && seen?.message !== said.message)
+      fail(
+        "call:message",
+        `the ticket quotes ${what}'s error as "${said.message}", the world says "${seen?.message}"`,
+      );
+    else if (premise.error !== undefined && !task.ticket.includes(said.code))
+      fail("call:unquoted", `the ticket does not quote the error code ${said.code} it declares for ${what}`);
+    else if (premise.message !== undefined && !task.ticket.includes(said.message))
+      fail("call:unquoted", `the ticket does not quote the error message it declares for ${what}`);
+  }
+  return failures;
+}
+
+type Sender = (premise: Extract<Premise, { kind: "call" }>) => Promise<{ status: number; body: unknown }>;
+
+/** Sends premises to a fresh trial world of `task` (setup replayed), minting tokens as each one asks. */
+async function worldSender(bank: Bank, world: World, task: Task): Promise<Sender> {
+  const seed = trialSeed(bank.manifest.seed, task.id, 1);
+  const send = inProcessTransport(await prepareTrialWorld(world, task, seed));
+  const call = async (method: string, url: string, token: string | null, body?: unknown, wait = 0) => {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (wait > 0) headers["x-apiflow-wait"] = String(wait);
+    const res = await send(
+      new Request(`${world.base_url}${url}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      }),
+    );
+    return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+  };
+  const mint = async () => {
+    const r = await call("POST", world.auth.token_path, null, {
+      grant_type: "client_credentials",
+      client_id: world.auth.client_id,
+      client_secret: world.auth.client_secret,
+    });
+    return String((r.body as { access_token?: unknown } | null)?.access_token);
+  };
+  const stale = resolveCanaries(task.workspace.vault.access_token ?? null, seed);
+  const anyRead = world.routes.find(
+    (r) => r.status === "canonical" && r.action === "list" && !r.path.includes("{"),
+  );
+  return async (premise) => {
+    let token = typeof stale === "string" ? stale : null;
+    if (premise.token !== "stale") token = await mint();
+    if (premise.token === "expired" && anyRead)
+      for (let i = 0; i < (world.auth.ttl_calls ?? 0); i++) await call("GET", anyRead.path, token);
+    return call(premise.method, premise.url, token, premise.body, premise.wait);
+  };
+}

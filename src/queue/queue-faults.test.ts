@@ -1,0 +1,216 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  FAULT_KINDS,
+  type FakeServer,
+  startFakeOpenAiServer,
+} from "../../test/support/fake-openai-server.js";
+import { testRedis } from "../../test/support/redis-server.js";
+import { loadBank, writeBank } from "../bank/load-bank.js";
+import { bufferIo } from "../cli/io.js";
+import { runCli } from "../cli/program.js";
+import { harborTasks } from "../generate/harbor-tasks.js";
+import { HARBOR_WORLD } from "../generate/harbor-world.js";
+import { TRIAL_LOG_SUFFIX } from "../run/stored-trial-log.js";
+import { parseQueueUrl } from "./queue-url.js";
+import { type QueueWorkerHandle, startQueueWorker } from "./queue-worker.js";
+
+const SECRET = "sk-test-QUEUE-FAULTS-5b8e";
+const redis = await testRedis();
+if (!redis) console.warn("queue tests skipped: no redis-server on PATH and APIFLOW_TEST_REDIS unset");
+const tmp = () => mkdtempSync(join(tmpdir(), "apiflow-queue-faults-"));
+const tasks = harborTasks();
+const bankDir = tmp();
+writeBank(bankDir, {
+  name: "apiflow-skeleton",
+  generator_version: "0.1.0",
+  seed: "apiflow-1",
+  worlds: [HARBOR_WORLD],
+  tasks,
+});
+const loaded = loadBank(bankDir);
+if (!loaded.success) throw new Error("test bank does not load");
+const bank = loaded.data;
+
+const servers: FakeServer[] = [];
+const workers: QueueWorkerHandle[] = [];
+afterAll(async () => {
+  for (const w of workers) await w.close();
+  for (const s of servers) await s.close();
+  await redis?.stop();
+});
+
+interface JsonTrial {
+  task_id: string;
+  epoch: number;
+  passed: boolean;
+  g1: boolean;
+  g2: boolean;
+  outcome: string;
+  failure_reason: string;
+}
+
+/** `apiflow run` of the golden-playing model against `server`, locally or through the queue. */
+async function run(
+  server: FakeServer,
+  out: string,
+  epochs: number,
+  queue?: string[],
+  retries: string[] = ["--max-retries", "8"],
+) {
+  const io = bufferIo({ OPENAI_COMPATIBLE_API_KEY: SECRET });
+  const code = await runCli(
+    [
+      "run",
+      "--bank",
+      bankDir,
+      "--model",
+      "openai-compatible/golden-player",
+      "--base-url",
+      server.baseUrl,
+      "--epochs",
+      String(epochs),
+      "--concurrency",
+      "8",
+      "--out",
+      out,
+      ...retries,
+      "--retry-delay-ms",
+      "5",
+      "--call-timeout",
+      "0.4",
+      "--json",
+      ...(queue ?? []),
+    ],
+    io,
+  );
+  const json =
+    code === 0 || code === 1
+      ? (JSON.parse(io.out()) as { trials: JsonTrial[]; summary: Record<string, number> })
+      : null;
+  return { code, io, json };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+/** `n` in-process workers with the key on `queueName` (the coordinator is given none). */
+async function startWorkers(queueName: string, n: number): Promise<void> {
+  const address = parseQueueUrl(redis?.url ?? "");
+  if (!address.success) throw new Error(address.error.message);
+  for (let i = 0; i < n; i++) {
+    const w = await startQueueWorker({
+      address: address.data,
+      queueName,
+      bank,
+      concurrency: 4,
+      env: { OPENAI_COMPATIBLE_API_KEY: SECRET },
+      cwd: process.cwd(),
+      log: () => {},
+    });
+    if (!w.success) throw new Error(w.error.message);
+    workers.push(w.data);
+  }
+}
+
+describe.skipIf(!redis)("apiflow run --queue against a model server that injects faults", () => {
+  it("20% faults of every kind, met by the workers: every trial scored or classified, none lost", async () => {
+    const clean = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    // The fault mix of the direct-run test (run-model.test.ts): 429, 5xx, a hanging call, a
+    // malformed tool call, a context error, a 200 that is not JSON, a 200 without choices, a cut body.
+    const faulty = await startFakeOpenAiServer({
+      tasks,
+      apiKey: SECRET,
+      seed: 11,
+      faults: {
+        rate_limit: 0.03,
+        server_error: 0.03,
+        timeout: 0.02,
+        malformed_tool_call: 0.03,
+        context_length: 0.01,
+        not_json: 0.03,
+        no_choices: 0.03,
+        cut_body: 0.02,
+      },
+    });
+    servers.push(clean, faulty);
+    const queueName = `faults-${Date.now()}`;
+    await startWorkers(queueName, 2);
+    const epochs = 8;
+    const reference = await run(clean, tmp(), epochs);
+    expect(reference.code, reference.io.err()).toBe(0);
+    expect(reference.json?.trials.every((t) => t.outcome === "pass")).toBe(true);
+
+    const out = tmp();
+    const queued = await run(faulty, out, epochs, ["--queue", redis?.url ?? "", "--queue-name", queueName]);
+    expect(queued.code, queued.io.err()).toBe(0);
+    const trials = queued.json?.trials ?? [];
+    // None lost: the whole grid is in the store, each trial once.
+    expect(trials).toHaveLength(tasks.length * epochs);
+    expect(new Set(trials.map((t) => `${t.task_id}/${t.epoch}`)).size).toBe(tasks.length * epochs);
+    for (const kind of FAULT_KINDS) expect(faulty.injected[kind], kind).toBeGreaterThan(0);
+    // The workers retried what the direct run retries: no trial ended as a provider error, and a
+    // context error is the only fault that changes a trial, as context_overflow, once per injection.
+    const byKey = new Map(reference.json?.trials.map((t) => [`${t.task_id}/${t.epoch}`, t]));
+    let overflow = 0;
+    for (const t of trials) {
+      expect(t.outcome, t.failure_reason).not.toBe("provider_error");
+      expect(t.outcome, t.failure_reason).not.toBe("harness_error");
+      if (t.outcome === "context_overflow") {
+        overflow++;
+        expect(t.failure_reason).toMatch(/context overflow: .*maximum context length/);
+        continue;
+      }
+      expect(t).toEqual(byKey.get(`${t.task_id}/${t.epoch}`));
+    }
+    expect(overflow).toBe(faulty.injected.context_length);
+
+    // A transcript and a stored event log per trial; the key nowhere in what the run wrote.
+    const files = readdirSync(join(out, "transcripts", "golden-player"));
+    const transcripts = files.filter((f) => f.endsWith(".json"));
+    expect(transcripts).toHaveLength(tasks.length * epochs);
+    expect(files.filter((f) => f.endsWith(TRIAL_LOG_SUFFIX))).toHaveLength(tasks.length * epochs);
+    for (const f of filesUnder(out)) {
+      const bytes = f.endsWith(".gz") ? gunzipSync(readFileSync(f)) : readFileSync(f);
+      expect(bytes.includes(SECRET), f).toBe(false);
+    }
+  }, 180_000);
+
+  it("faults past the retries are provider errors (the key redacted), and a rerun through the queue redoes them", async () => {
+    // Every call a 500 that echoes the key back; one retry each.
+    const broken = await startFakeOpenAiServer({ tasks, apiKey: SECRET, faults: { server_error: 1 } });
+    const clean = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
+    servers.push(broken, clean);
+    const queueName = `exhausted-${Date.now()}`;
+    await startWorkers(queueName, 1);
+    const queue = ["--queue", redis?.url ?? "", "--queue-name", queueName];
+    const out = tmp();
+    const first = await run(broken, out, 1, queue, ["--max-retries", "1"]);
+    // Exit 1: trials ended unscored, so a rerun has work to redo.
+    expect(first.code, first.io.err()).toBe(1);
+    const trials = first.json?.trials ?? [];
+    expect(trials).toHaveLength(tasks.length);
+    for (const t of trials) {
+      expect(t.outcome).toBe("provider_error");
+      expect(t.failure_reason).toMatch(/provider error \(not scored\): server after 2 attempts/);
+    }
+    expect(first.json?.summary.unscored).toBe(tasks.length);
+    for (const f of filesUnder(out)) {
+      const bytes = f.endsWith(".gz") ? gunzipSync(readFileSync(f)) : readFileSync(f);
+      expect(bytes.includes(SECRET), f).toBe(false);
+    }
+    expect(first.io.out() + first.io.err()).not.toContain(SECRET);
+
+    // The server mended, the same run directory: every provider error is redone, and passes.
+    const again = await run(clean, out, 1, queue);
+    expect(again.code, again.io.err()).toBe(0);
+    expect(again.json?.summary).toMatchObject({ redone: tasks.length, passed: tasks.length, unscored: 0 });
+  }, 120_000);
+});
