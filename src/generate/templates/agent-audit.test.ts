@@ -158,7 +158,7 @@ describe("agent audit: the ticket says which values must be read live", () => {
 
   // warehouse-robotics-sub08 (hard pagination): "Give the winner's live `nav_map_rev` and
   // `safety_cert`, and the runner-up's nav_map_rev": only the winner's values are asked live, yet
-  // runner_up_from_read demands a GET of the runner-up's own record.
+  // runner_up_from_read demanded a GET of the runner-up's own record (now runner_up_from_listing).
   const solo = bank.tasks.find(
     (t) =>
       t.kind === "solo" &&
@@ -169,35 +169,45 @@ describe("agent audit: the ticket says which values must be read live", () => {
 
   it("the tasks these tests need exist in the default bank", () => {
     expect(solo).toBeDefined();
-    expect(chain).toBeDefined();
   });
 
-  it.fails("the runner-up's value taken from the full listing passes (the ticket asks it live only of the winner)", async () => {
+  it("the runner-up's value taken from the full listing passes (the ticket asks it live only of the winner)", async () => {
     if (!solo) throw new Error("no hard pagination task");
     const steps = fromListing(solo, (names) => names.some((n) => n.endsWith("_runner")));
     if (!steps) throw new Error("unreachable");
-    expect((await replay(solo, steps, "runner-up-from-listing")).grade.passed).toBe(true);
+    const r = await replay(solo, steps, "runner-up-from-listing");
+    expect(r.grade.failure_reason).toBe("");
+    expect(r.grade.passed).toBe(true);
   });
 
-  // satellite-ground-chain-1to03, segment 3: "Find the satellite with the highest
+  // satellite-ground-chain-1to03, segment 3 read "Find the satellite with the highest
   // `battery_soc_pct` across all satellites over the whole listing and report `obsw_build_3`,
-  // `crypto_epoch_3`": the chain's wording drops the solo ticket's "live", but its grader still
-  // demands the winner's canonical read (winner_id_from_listing, *_from_read).
-  const chainReadNotAsked = (t: Task) =>
-    fromListing(t, (names) => names.some((n) => /_c1$/.test(n)) && names.some((n) => /_c2$/.test(n)));
-  const chain = bank.tasks.find(
-    (t) =>
-      t.kind === "chain" &&
-      t.positions.length <= 4 &&
-      /over the whole listing and report/.test(t.ticket) &&
-      !/live/.test(t.ticket.split("over the whole listing")[0]?.split("\n").pop() ?? "live") &&
-      chainReadNotAsked(t) !== null,
-  );
+  // `crypto_epoch_3`": the chain's wording dropped the solo ticket's "live", but its grader
+  // demands the winner's canonical read (winner_id_from_listing, *_from_read). The wording now
+  // asks for that read; a line of a chain's ticket that sends the agent over the whole listing
+  // also asks for the live values from the record.
+  const listingLines = bank.tasks
+    .filter((t) => t.kind === "chain")
+    .flatMap((t) => t.ticket.split("\n").filter((line) => /over the whole listing/.test(line)));
 
-  it.fails("a chain's listing segment whose wording asks no live read passes on the listing's values", async () => {
+  it("a chain's listing segment asks for the live read its grader demands", () => {
+    expect(listingLines.length).toBeGreaterThan(0);
+    expect(listingLines.filter((line) => !/live values from its own record/.test(line))).toEqual([]);
+  });
+
+  it("a chain's listing segment that reads its winner from the listing only fails", async () => {
+    const chain = bank.tasks.find(
+      (t) =>
+        t.kind === "chain" &&
+        t.positions.length <= 4 &&
+        /over the whole listing/.test(t.ticket) &&
+        chainReadNotAsked(t) !== null,
+    );
     if (!chain) throw new Error("no chain with a listing segment");
     const steps = chainReadNotAsked(chain);
     if (!steps) throw new Error("unreachable");
-    expect((await replay(chain, steps, "winner-from-listing")).grade.passed).toBe(true);
+    expect((await replay(chain, steps, "winner-from-listing")).grade.passed).toBe(false);
   });
+  const chainReadNotAsked = (t: Task) =>
+    fromListing(t, (names) => names.some((n) => /_c1$/.test(n)) && names.some((n) => /_c2$/.test(n)));
 });
