@@ -6,9 +6,9 @@ import { defaultBankContent } from "../default-bank.js";
 
 // Holes the agent audit found by playing default-bank tasks over `apiflow mcp --http` as an agent
 // would (issue 17/20 audit). Each test replays the task's golden with one change an agent made,
-// through the real harness, and states the verdict the ticket calls for. The holes are in the
-// templates' requirements (src/generate/templates, owned by the graders' rewrite), so the tests are
-// `it.fails` until that rewrite closes them: remove `.fails` when one starts passing.
+// through the real harness, and states the verdict the ticket calls for. Each hole is closed
+// (schema repair's client values, ids by record role, the runner-up read from the listing, a
+// chain's listing wording); the tests keep them closed.
 
 const bank = bankFromContent(defaultBankContent());
 type Execute = Extract<GoldenStep, { op: "execute" }>;
@@ -66,7 +66,7 @@ describe("agent audit: schema repair keeps the client's values", () => {
     expect(task).toBeDefined();
   });
 
-  it.fails("a create that changes a value the ticket's body gave (the world accepts it) fails", async () => {
+  it("a create that changes a value the ticket's body gave (the world accepts it) fails", async () => {
     if (!task) throw new Error("no schema_repair task with a quoted client value");
     const edit = changedQuotedValue(task);
     if (!edit) throw new Error("unreachable");
