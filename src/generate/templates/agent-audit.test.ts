@@ -158,14 +158,43 @@ describe("agent audit: the ticket says which values must be read live", () => {
 
   // warehouse-robotics-sub08 (hard pagination): "Give the winner's live `nav_map_rev` and
   // `safety_cert`, and the runner-up's nav_map_rev": only the winner's values are asked live, yet
-  // runner_up_from_read demanded a GET of the runner-up's own record (now runner_up_from_listing).
+  // runner_up_from_read demanded a GET of the runner-up's own record. Now the golden reads the
+  // runner-up's value off the listing (runner_up_from_listing), and reading its record as well
+  // (after the listing showed its row) still passes.
+  const runnerCapture = (t: Task) =>
+    t.golden.findIndex((s) => isExecute(s) && Object.keys(s.capture).some((n) => n.endsWith("_runner")));
   const solo = bank.tasks.find(
     (t) =>
       t.kind === "solo" &&
       t.axes.includes("pagination") &&
       /the runner-up's (?!live)/.test(t.ticket) &&
-      fromListing(t, (names) => names.some((n) => n.endsWith("_runner"))) !== null,
+      runnerCapture(t) >= 0,
   );
+
+  /** The golden with the runner-up's value read from its own record instead of the listing row. */
+  function runnerFromRecord(task: Task): GoldenStep[] {
+    const at = runnerCapture(task);
+    const listing = task.golden[at] as Execute;
+    const [runner, path] = Object.entries(listing.capture).find(([n]) => n.endsWith("_runner")) ?? [];
+    const id1 = Object.keys(listing.capture).find((n) => n.endsWith("_id1"));
+    const winnerRead = task.golden.find(
+      (s): s is Execute => isExecute(s) && /\{\{[^}]+_id0\}\}$/.test(s.request.url),
+    );
+    if (!runner || !path || !id1 || !winnerRead) throw new Error("no runner-up binding in the golden");
+    const { [runner]: _gone, ...kept } = listing.capture;
+    const read: Execute = {
+      ...winnerRead,
+      request: {
+        ...winnerRead.request,
+        url: winnerRead.request.url.replace(/\{\{[^}]+_id0\}\}$/, `{{${id1}}}`),
+      },
+      capture: { [runner]: path.split(".").pop() as string },
+    };
+    const last = task.golden.findLastIndex(isExecute);
+    return task.golden.flatMap((s, j) =>
+      j === at ? [{ ...listing, capture: kept }] : j === last ? [s, read] : [s],
+    );
+  }
 
   it("the tasks these tests need exist in the default bank", () => {
     expect(solo).toBeDefined();
@@ -173,9 +202,15 @@ describe("agent audit: the ticket says which values must be read live", () => {
 
   it("the runner-up's value taken from the full listing passes (the ticket asks it live only of the winner)", async () => {
     if (!solo) throw new Error("no hard pagination task");
-    const steps = fromListing(solo, (names) => names.some((n) => n.endsWith("_runner")));
-    if (!steps) throw new Error("unreachable");
-    const r = await replay(solo, steps, "runner-up-from-listing");
+    const r = await replay(solo, solo.golden, "runner-up-from-listing");
+    expect(r.grade.failure_reason).toBe("");
+    expect(r.grade.passed).toBe(true);
+  });
+
+  it("the runner-up's value read from its own record after the walk passes too", async () => {
+    if (!solo) throw new Error("no hard pagination task");
+    const r = await replay(solo, runnerFromRecord(solo), "runner-up-from-record");
+    expect(statuses(r.events, "GET", /./).length).toBeGreaterThan(solo.golden.filter(isExecute).length - 1);
     expect(r.grade.failure_reason).toBe("");
     expect(r.grade.passed).toBe(true);
   });

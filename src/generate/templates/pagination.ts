@@ -32,12 +32,12 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         indexes.map((index, i) => [`id${i}`, [index, a.idField] as [number, string]]),
       );
       const second = top[1];
+      // The runner-up's value is read off the listing row the walk already shows.
+      if (second) picks.runner = [indexes[1] as number, c1.name];
       readFromListing(gb, built.listPages(indexes), picks);
       const first = top[0] as SymRecord;
       const firstId = state.assetId(first);
       gb.call("GET", built.routes.asset(gb.ref("id0")), { c1: c1.name, c2: c2.name });
-      // The golden reads the runner-up's own record (the listing it walked shows its row too).
-      if (second) gb.call("GET", built.routes.asset(gb.ref("id1")), { runner: c1.name });
       // Ids are not asked for: a chain's ticket may name the winner elsewhere; its canaries it cannot.
       const answerFields: Record<string, string> = { [c1.name]: "c1", [c2.name]: "c2" };
       const what = `the ${a.noun} with the ${q.dir} ${a.numberField.name}${q.cat ? ` among ${q.cat}` : ""}`;
