@@ -3,6 +3,7 @@ import type { Axis } from "../bank/task-schema.js";
 import { certifyBank } from "../certify/certify-bank.js";
 import { certificationLines } from "../generate/datasheet.js";
 import { generateBank } from "../generate/generate-bank.js";
+import { attachRequirements } from "../generate/requirements.js";
 import { TEMPLATES } from "../generate/storyline.js";
 import type { SubtaskTemplate } from "../generate/subtask-template.js";
 import { generateCertifiedBank } from "./certified-bank.js";
@@ -117,7 +118,10 @@ function cardOnly(t: SubtaskTemplate): SubtaskTemplate {
         url_pattern: ".*",
         body_has_keys: [],
       };
-      return { ...sub, grader: { ...sub.grader, g1: [any], constraints: [] }, requirements: undefined };
+      // Its requirements are the ones derived from that grader (a call, the card's fields).
+      const held = attachRequirements([], { g1: [any], answer: sub.grader.answer, constraints: [] });
+      const grader = { ...sub.grader, g1: held.g1, answer: held.answer, constraints: held.constraints };
+      return { ...sub, grader, requirements: held.requirements };
     },
   };
 }

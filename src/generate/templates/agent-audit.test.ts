@@ -6,9 +6,9 @@ import { defaultBankContent } from "../default-bank.js";
 
 // Holes the agent audit found by playing default-bank tasks over `apiflow mcp --http` as an agent
 // would (issue 17/20 audit). Each test replays the task's golden with one change an agent made,
-// through the real harness, and states the verdict the ticket calls for. The holes are in the
-// templates' requirements (src/generate/templates, owned by the graders' rewrite), so the tests are
-// `it.fails` until that rewrite closes them: remove `.fails` when one starts passing.
+// through the real harness, and states the verdict the ticket calls for. Each hole is closed
+// (schema repair's client values, ids by record role, the runner-up read from the listing, a
+// chain's listing wording); the tests keep them closed.
 
 const bank = bankFromContent(defaultBankContent());
 type Execute = Extract<GoldenStep, { op: "execute" }>;
@@ -66,7 +66,7 @@ describe("agent audit: schema repair keeps the client's values", () => {
     expect(task).toBeDefined();
   });
 
-  it.fails("a create that changes a value the ticket's body gave (the world accepts it) fails", async () => {
+  it("a create that changes a value the ticket's body gave (the world accepts it) fails", async () => {
     if (!task) throw new Error("no schema_repair task with a quoted client value");
     const edit = changedQuotedValue(task);
     if (!edit) throw new Error("unreachable");
@@ -122,7 +122,7 @@ describe("agent audit: the target record is the one the work was done on", () =>
     expect((await replay(task, task.golden, "golden")).grade.passed).toBe(true);
   });
 
-  it.fails("a stray create deleted before the real one does not move the target", async () => {
+  it("a stray create deleted before the real one does not move the target (closed by ids by record role, issue 15)", async () => {
     if (!task) throw new Error("no multistep task with a create and its own route");
     const steps = strayCreateFirst(task);
     if (!steps) throw new Error("unreachable");
@@ -158,46 +158,91 @@ describe("agent audit: the ticket says which values must be read live", () => {
 
   // warehouse-robotics-sub08 (hard pagination): "Give the winner's live `nav_map_rev` and
   // `safety_cert`, and the runner-up's nav_map_rev": only the winner's values are asked live, yet
-  // runner_up_from_read demands a GET of the runner-up's own record.
+  // runner_up_from_read demanded a GET of the runner-up's own record. Now the golden reads the
+  // runner-up's value off the listing (runner_up_from_listing), and reading its record as well
+  // (after the listing showed its row) still passes.
+  const runnerCapture = (t: Task) =>
+    t.golden.findIndex((s) => isExecute(s) && Object.keys(s.capture).some((n) => n.endsWith("_runner")));
   const solo = bank.tasks.find(
     (t) =>
       t.kind === "solo" &&
       t.axes.includes("pagination") &&
       /the runner-up's (?!live)/.test(t.ticket) &&
-      fromListing(t, (names) => names.some((n) => n.endsWith("_runner"))) !== null,
+      runnerCapture(t) >= 0,
   );
+
+  /** The golden with the runner-up's value read from its own record instead of the listing row. */
+  function runnerFromRecord(task: Task): GoldenStep[] {
+    const at = runnerCapture(task);
+    const listing = task.golden[at] as Execute;
+    const [runner, path] = Object.entries(listing.capture).find(([n]) => n.endsWith("_runner")) ?? [];
+    const id1 = Object.keys(listing.capture).find((n) => n.endsWith("_id1"));
+    const winnerRead = task.golden.find(
+      (s): s is Execute => isExecute(s) && /\{\{[^}]+_id0\}\}$/.test(s.request.url),
+    );
+    if (!runner || !path || !id1 || !winnerRead) throw new Error("no runner-up binding in the golden");
+    const { [runner]: _gone, ...kept } = listing.capture;
+    const read: Execute = {
+      ...winnerRead,
+      request: {
+        ...winnerRead.request,
+        url: winnerRead.request.url.replace(/\{\{[^}]+_id0\}\}$/, `{{${id1}}}`),
+      },
+      capture: { [runner]: path.split(".").pop() as string },
+    };
+    const last = task.golden.findLastIndex(isExecute);
+    return task.golden.flatMap((s, j) =>
+      j === at ? [{ ...listing, capture: kept }] : j === last ? [s, read] : [s],
+    );
+  }
 
   it("the tasks these tests need exist in the default bank", () => {
     expect(solo).toBeDefined();
-    expect(chain).toBeDefined();
   });
 
-  it.fails("the runner-up's value taken from the full listing passes (the ticket asks it live only of the winner)", async () => {
+  it("the runner-up's value taken from the full listing passes (the ticket asks it live only of the winner)", async () => {
     if (!solo) throw new Error("no hard pagination task");
-    const steps = fromListing(solo, (names) => names.some((n) => n.endsWith("_runner")));
-    if (!steps) throw new Error("unreachable");
-    expect((await replay(solo, steps, "runner-up-from-listing")).grade.passed).toBe(true);
+    const r = await replay(solo, solo.golden, "runner-up-from-listing");
+    expect(r.grade.failure_reason).toBe("");
+    expect(r.grade.passed).toBe(true);
   });
 
-  // satellite-ground-chain-1to03, segment 3: "Find the satellite with the highest
-  // `battery_soc_pct` across all satellites over the whole listing and report `obsw_build_3`,
-  // `crypto_epoch_3`": the chain's wording drops the solo ticket's "live", but its grader still
-  // demands the winner's canonical read (winner_id_from_listing, *_from_read).
-  const chainReadNotAsked = (t: Task) =>
-    fromListing(t, (names) => names.some((n) => /_c1$/.test(n)) && names.some((n) => /_c2$/.test(n)));
-  const chain = bank.tasks.find(
-    (t) =>
-      t.kind === "chain" &&
-      t.positions.length <= 4 &&
-      /over the whole listing and report/.test(t.ticket) &&
-      !/live/.test(t.ticket.split("over the whole listing")[0]?.split("\n").pop() ?? "live") &&
-      chainReadNotAsked(t) !== null,
-  );
+  it("the runner-up's value read from its own record after the walk passes too", async () => {
+    if (!solo) throw new Error("no hard pagination task");
+    const r = await replay(solo, runnerFromRecord(solo), "runner-up-from-record");
+    expect(statuses(r.events, "GET", /./).length).toBeGreaterThan(solo.golden.filter(isExecute).length - 1);
+    expect(r.grade.failure_reason).toBe("");
+    expect(r.grade.passed).toBe(true);
+  });
 
-  it.fails("a chain's listing segment whose wording asks no live read passes on the listing's values", async () => {
+  // satellite-ground-chain-1to03, segment 3 read "Find the satellite with the highest
+  // `battery_soc_pct` across all satellites over the whole listing and report `obsw_build_3`,
+  // `crypto_epoch_3`": the chain's wording dropped the solo ticket's "live", but its grader
+  // demands the winner's canonical read (winner_id_from_listing, *_from_read). The wording now
+  // asks for that read; a line of a chain's ticket that sends the agent over the whole listing
+  // also asks for the live values from the record.
+  const listingLines = bank.tasks
+    .filter((t) => t.kind === "chain")
+    .flatMap((t) => t.ticket.split("\n").filter((line) => /over the whole listing/.test(line)));
+
+  it("a chain's listing segment asks for the live read its grader demands", () => {
+    expect(listingLines.length).toBeGreaterThan(0);
+    expect(listingLines.filter((line) => !/live values from its own record/.test(line))).toEqual([]);
+  });
+
+  it("a chain's listing segment that reads its winner from the listing only fails", async () => {
+    const chain = bank.tasks.find(
+      (t) =>
+        t.kind === "chain" &&
+        t.positions.length <= 4 &&
+        /over the whole listing/.test(t.ticket) &&
+        chainReadNotAsked(t) !== null,
+    );
     if (!chain) throw new Error("no chain with a listing segment");
     const steps = chainReadNotAsked(chain);
     if (!steps) throw new Error("unreachable");
-    expect((await replay(chain, steps, "winner-from-listing")).grade.passed).toBe(true);
+    expect((await replay(chain, steps, "winner-from-listing")).grade.passed).toBe(false);
   });
+  const chainReadNotAsked = (t: Task) =>
+    fromListing(t, (names) => names.some((n) => /_c1$/.test(n)) && names.some((n) => /_c2$/.test(n)));
 });

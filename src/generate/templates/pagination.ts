@@ -1,7 +1,7 @@
 import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
 import type { SymRecord } from "../build-world.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
-import { flowToAnswer } from "../story-state.js";
+import { flowToListingAnswer } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
 import { canaries, canaryFromRead, field, forbidDecoys, listedIdUsed, subtask } from "./common.js";
@@ -32,12 +32,12 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         indexes.map((index, i) => [`id${i}`, [index, a.idField] as [number, string]]),
       );
       const second = top[1];
+      // The runner-up's value is read off the listing row the walk already shows.
+      if (second) picks.runner = [indexes[1] as number, c1.name];
       readFromListing(gb, built.listPages(indexes, true), picks);
       const first = top[0] as SymRecord;
       const firstId = state.assetId(first);
       gb.call("GET", built.routes.asset(gb.ref("id0")), { c1: c1.name, c2: c2.name });
-      // The runner-up's value is read from its own record: any other listing walk shows its row too.
-      if (second) gb.call("GET", built.routes.asset(gb.ref("id1")), { runner: c1.name });
       // Ids are not asked for: a chain's ticket may name the winner elsewhere; its canaries it cannot.
       const answerFields: Record<string, string> = { [c1.name]: "c1", [c2.name]: "c2" };
       const what = `the ${a.noun} with the ${q.dir} ${a.numberField.name}${q.cat ? ` among ${q.cat}` : ""}`;
@@ -63,14 +63,16 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       if (second) {
         answerFields[runnerField] = "runner";
         answer.push(field(runnerField, second[c1.name] ?? null, `${c1.name} of the second in the ranking.`));
+        // The ticket asks the runner-up's value, not its live read: any page of the canonical
+        // listing that shows its row is a source (the walk that ranks it reads that page).
         g1.push(
-          flowToAnswer(
-            "runner_up_from_read",
-            built.routes.asset(state.assetId(second)),
+          flowToListingAnswer(
+            "runner_up_from_listing",
+            built.routes.listAssets,
             200,
-            c1.name,
+            `${a.plural}.${c1.name}`,
             runnerField,
-            "The runner-up's value must come from its canonical read.",
+            "The runner-up's value must come from the canonical listing.",
           ),
         );
       }
@@ -82,7 +84,7 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const ticket = scanTicket(ctx, difficulty, q, scope, runnerField, fields);
       return subtask(ctx, this.id, {
         ticket,
-        brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing and report ${fields.map((f) => `\`${f}\``).join(", ")}${difficulty === "hard" ? " (the winner's two values, then the runner-up's)" : ""}.`,
+        brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing, read its live values from its own record, and report ${fields.map((f) => `\`${f}\``).join(", ")}${difficulty === "hard" ? " (the winner's two values, then the runner-up's)" : ""}.`,
         golden,
         builder: gb,
         answer,

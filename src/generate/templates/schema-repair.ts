@@ -1,4 +1,4 @@
-import type { AnswerField, ExpectedValue } from "../../bank/task-schema.js";
+import type { AnswerField, ExpectedValue, G1Predicate } from "../../bank/task-schema.js";
 import { errorKeyPath } from "../../world/reply.js";
 import { summarizeProblems, validateBody } from "../../world/validate-body.js";
 import { dispatchValidator } from "../build-world.js";
@@ -100,6 +100,11 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             "The id must come from the 201 of the create.",
           ),
           copyReadLive(built, id, built.routes.work),
+          clientValuesKept(built.routes.work, 201, {
+            [a.idField]: id,
+            [w.levelField.name]: level,
+            [w.noteField]: note,
+          }),
         ],
         probes: [
           {
@@ -132,6 +137,23 @@ function dispatchBody(
     [camel(t.work.levelField.name)]: level,
     ...(copy === undefined ? {} : { [camel(t.work.copyField)]: copy }),
     crewSize: crew,
+  };
+}
+
+/**
+ * G1: the accepted create carries the client's own values (a repair fixes the body's form, not
+ * what it says): another asset, level, note or crew size breaks the ticket.
+ */
+function clientValuesKept(url: string, status: number, sent: Record<string, ExpectedValue>): G1Predicate {
+  return {
+    kind: "call",
+    id: "client_values_kept",
+    explain: "The created record must carry the values the client gave.",
+    method: "POST",
+    url_pattern: `^${re(url)}$`,
+    status,
+    body_has_keys: [],
+    sent,
   };
 }
 
@@ -216,6 +238,11 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
         g1: [
           idFromCreate(built, "id_from_dispatch", url, "The id must come from the accepted create."),
           copyReadLive(built, id, url, camel(w.copyField)),
+          clientValuesKept(url, 201, {
+            [camel(a.idField)]: id,
+            [camel(w.levelField.name)]: level,
+            crewSize: crew,
+          }),
         ],
         probes: [
           {
@@ -330,6 +357,7 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
             used_in_slot: { in: "body", key: camel(w.levelField.name) },
           },
           copyReadLive(built, id, url, camel(w.copyField)),
+          clientValuesKept(url, 201, { [camel(t.asset.idField)]: id, crewSize: crew }),
         ],
         probes: [
           {

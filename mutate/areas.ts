@@ -1,0 +1,110 @@
+/**
+ * The areas `npm run mutate` measures: what a benchmark's users trust. Each area names the source
+ * files Stryker mutates (most important first) and the only test files run against them, so one
+ * area fits a loaded two-core machine. Slow end-to-end tests (property tests, spawned CLIs) are left
+ * out on purpose: a mutant they alone would kill counts as surviving here.
+ */
+export interface MutationArea {
+  name: string;
+  /** What the area protects, for the printed table. */
+  about: string;
+  /** Files Stryker mutates (globs relative to the repository root). */
+  mutate: string[];
+  /** Test files run against the mutants (Stryker's `testFiles`). */
+  tests: string[];
+  /**
+   * Files of the area not mutated yet (a full run does not fit the shared machine): printed as
+   * unmeasured. Move one into `mutate` (and its tests into `tests`) to measure it.
+   */
+  notYet?: string[];
+}
+
+/** Mutation score every area must reach, in percent, counting accepted equivalents as killed. */
+export const TARGET_SCORE = 90;
+
+/** The areas, in the order `npm run mutate` runs them. */
+export const AREAS: MutationArea[] = [
+  {
+    name: "world",
+    about: "token expiry, scopes, 429 windows, page-size caps, cursors",
+    mutate: [
+      "src/world/auth.ts",
+      "src/world/paginate.ts",
+      "src/world/route-behaviours.ts",
+      "src/world/trial-world.ts",
+    ],
+    tests: [
+      "src/world/auth.test.ts",
+      "src/world/paginate.test.ts",
+      "src/world/route-behaviours.test.ts",
+      "src/world/trial-world.test.ts",
+      "src/world/edges.test.ts",
+      "src/world/engine.test.ts",
+    ],
+  },
+  {
+    name: "grade",
+    about: "the G1/G2 grader and value comparison",
+    mutate: ["src/grade/grade-answer-field.ts", "src/grade/string-equality.ts", "src/grade/values-equal.ts"],
+    notYet: ["src/grade/grade-g1.ts", "src/grade/grade-trial.ts", "src/grade/answer-card.ts"],
+    tests: [
+      "src/grade/grade-answer-field.test.ts",
+      "src/grade/string-equality.test.ts",
+      "src/grade/grade-trial.test.ts",
+      "src/grade/grade-g1.test.ts",
+      "src/grade/grade-slots.test.ts",
+      "src/grade/grade-canonical.test.ts",
+      "src/grade/answer-card.test.ts",
+      "src/grade/failure-attribution.test.ts",
+      "src/grade/values-equal.test.ts",
+      "src/grade/grade-answer-field-edges.test.ts",
+    ],
+  },
+  {
+    name: "analyze",
+    about: "bootstrap, cluster-robust intervals, null model, screen, compare",
+    mutate: [
+      "src/analyze/cluster-bootstrap.ts",
+      "src/analyze/consensus-screen.ts",
+      "src/analyze/null-model.ts",
+    ],
+    notYet: ["src/analyze/cluster-robust.ts", "src/analyze/compare-runs.ts"],
+    tests: [
+      "src/analyze/cluster-bootstrap.test.ts",
+      "src/analyze/cluster-robust.test.ts",
+      "src/analyze/null-model.test.ts",
+      "src/analyze/consensus-screen.test.ts",
+      "src/analyze/compare-runs.test.ts",
+      "src/analyze/cluster-bootstrap-exact.test.ts",
+    ],
+  },
+  {
+    name: "run",
+    about: "resume (--redo) and the model-call retry",
+    // run-into-dir.ts: only its resume part (which stored trials are kept, which redone, the skip).
+    // The line range must follow that code when the file changes.
+    mutate: ["src/agents/model-call-retry.ts", "src/run/redo-outcomes.ts", "src/run/run-into-dir.ts:137-168"],
+    tests: [
+      "src/agents/call-with-retries.test.ts",
+      "src/agents/model-call-retry.test.ts",
+      "src/run/resume.test.ts",
+      "src/run/agent-error.test.ts",
+    ],
+  },
+  {
+    name: "certify",
+    about: "certification gates and exploits",
+    mutate: [
+      "src/certify/exploits/*.ts",
+      "!src/certify/exploits/*.test.ts",
+      "!src/certify/exploits/index.ts",
+    ],
+    tests: [
+      "src/certify/exploits/exploit-kit.test.ts",
+      "src/certify/exploits/positive-controls.test.ts",
+      "src/certify/exploits/matching-exploits.test.ts",
+      "src/certify/exploits/brute-force-ids.test.ts",
+      "src/certify/exploits/spec-examples.test.ts",
+    ],
+  },
+];

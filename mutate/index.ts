@@ -1,0 +1,102 @@
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
+import { Stryker } from "@stryker-mutator/core";
+import { AREAS, type MutationArea, TARGET_SCORE } from "./areas.js";
+
+/**
+ * `npm run mutate [area...]`: mutation testing of what users trust (mutate/areas.ts), one area at a
+ * time on one test runner, each score printed beside its target like `npm run bench`. Incremental:
+ * each area keeps its results in mutate/incremental/<area>.json, so a rerun tests only the mutants
+ * of code or tests that changed. `--force` retests everything. Survivors listed in
+ * mutate/accepted-equivalents.txt count as killed; any other survivor is printed.
+ */
+const args = process.argv.slice(2);
+const force = args.includes("--force");
+const only = args.filter((a) => !a.startsWith("--"));
+const unknown = only.filter((name) => !AREAS.some((a) => a.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown area ${unknown.join(", ")}; areas: ${AREAS.map((a) => a.name).join(", ")}\n`);
+  process.exit(2);
+}
+
+/** One accepted equivalent: `file:line:column Mutator  reason`. */
+const accepted = new Set(
+  readFileSync(new URL("./accepted-equivalents.txt", import.meta.url), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+    .map((line) => line.split(/\s+/).slice(0, 2).join(" ")),
+);
+
+interface AreaScore {
+  area: MutationArea;
+  files: Map<string, { killed: number; survived: string[]; equivalent: number }>;
+}
+
+const scores: AreaScore[] = [];
+for (const area of AREAS) {
+  if (only.length && !only.includes(area.name)) continue;
+  process.stderr.write(`mutating ${area.name}: ${area.mutate.join(" ")}\n`);
+  const results = await new Stryker({
+    configFile: "stryker.config.json",
+    mutate: area.mutate,
+    testFiles: area.tests,
+    incrementalFile: `mutate/incremental/${area.name}.json`,
+    force,
+    jsonReporter: { fileName: `reports/mutation/${area.name}.json` },
+  }).runMutationTest();
+  const files: AreaScore["files"] = new Map();
+  for (const m of results) {
+    const file = relative(process.cwd(), m.fileName);
+    const row = files.get(file) ?? { killed: 0, survived: [], equivalent: 0 };
+    files.set(file, row);
+    const where = `${file}:${m.location.start.line}:${m.location.start.column}`;
+    if (m.status === "Killed" || m.status === "Timeout") row.killed++;
+    else if (m.status === "Survived" || m.status === "NoCoverage") {
+      if (accepted.has(`${where} ${m.mutatorName}`)) row.equivalent++;
+      else row.survived.push(`${where} ${m.mutatorName} ${m.status}: ${oneLine(m.replacement)}`);
+    }
+  }
+  scores.push({ area, files });
+  process.stderr.write(`${table([{ area, files }]).join("\n")}\n`);
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}
+
+process.stdout.write(`${table(scores).join("\n")}\n`);
+
+/** The score table: one line per area beside its target, one per mutated file, then the survivors. */
+function table(scores: AreaScore[]): string[] {
+  const pct = (killed: number, total: number) => (total === 0 ? 100 : (100 * killed) / total);
+  const width = Math.max(12, ...scores.flatMap((s) => [...s.files.keys()].map((f) => f.length + 2)));
+  const out: string[] = [];
+  out.push(`${"area / file".padEnd(width)}  mutants  killed  equiv  survived   score  target  ok`);
+  for (const { area, files } of scores) {
+    const rows = [...files.entries()];
+    const sum = (pick: (r: (typeof rows)[number][1]) => number) => rows.reduce((n, [, r]) => n + pick(r), 0);
+    const line = (name: string, killed: number, equiv: number, survived: number, target: string) => {
+      const total = killed + equiv + survived;
+      const score = pct(killed + equiv, total);
+      return `${name.padEnd(width)}  ${String(total).padStart(7)}  ${String(killed).padStart(6)}  ${String(equiv).padStart(5)}  ${String(survived).padStart(8)}  ${score.toFixed(1).padStart(5)}%  ${target.padStart(6)}  ${target ? (score >= TARGET_SCORE ? "yes" : "NO") : ""}`;
+    };
+    out.push(
+      line(
+        area.name,
+        sum((r) => r.killed),
+        sum((r) => r.equivalent),
+        sum((r) => r.survived.length),
+        `>=${TARGET_SCORE}%`,
+      ),
+    );
+    for (const [file, r] of rows) out.push(line(`  ${file}`, r.killed, r.equivalent, r.survived.length, ""));
+    for (const file of area.notYet ?? []) out.push(`  ${file}  (not mutated yet)`);
+  }
+  const survivors = scores.flatMap((s) => [...s.files.values()].flatMap((r) => r.survived));
+  if (survivors.length > 0) {
+    out.push("", "survivors (kill with a test, or list in mutate/accepted-equivalents.txt with a reason):");
+    out.push(...survivors.map((s) => `  ${s}`));
+  }
+  return out;
+}

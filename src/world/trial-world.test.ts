@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import type { World } from "../bank/world-schema.js";
+import { mintCanary } from "./canary.js";
+import { EXAMPLE_WORLD as W } from "./example-world.js";
+import { MAX_WAIT_SECONDS, TrialWorld } from "./trial-world.js";
+
+/**
+ * A trial's state on its own (issue 21: mutation testing): the logical clock, token lifetime by
+ * seconds and by calls at their edges, scopes, refresh tokens, stale tokens and forks.
+ */
+const withAuth = (auth: Partial<World["auth"]>): World => ({ ...W, auth: { ...W.auth, ...auth } });
+
+describe("the logical clock", () => {
+  it("starts at 0; tick adds one; advance adds whole seconds and refuses negative or infinite", () => {
+    const t = new TrialWorld(W, "s");
+    expect(t.clock).toBe(0);
+    expect(t.tick()).toBe(1);
+    expect(t.advance(2.9)).toBe(3);
+    expect(t.advance(0)).toBe(3);
+    expect(() => t.advance(-1)).toThrow("cannot advance the clock by -1");
+    expect(() => t.advance(Number.POSITIVE_INFINITY)).toThrow(/cannot advance/);
+    expect(() => t.advance(Number.NaN)).toThrow(/cannot advance/);
+    expect(t.clock).toBe(3);
+    expect(MAX_WAIT_SECONDS).toBe(3600);
+  });
+
+  it("records exchanges by default; a fork keeps the original's choice", () => {
+    const t = new TrialWorld(W, "s");
+    expect(t.recording).toBe(true);
+    t.recording = false;
+    expect(t.fork().recording).toBe(false);
+  });
+
+  it("counters start at 1 and are per name", () => {
+    const t = new TrialWorld(W, "s");
+    expect([t.nextSeq("a"), t.nextSeq("a"), t.nextSeq("b")]).toEqual([1, 2, 1]);
+  });
+});
+
+describe("tokens", () => {
+  it("by seconds: valid until ttl_seconds have passed since minting, expired from then on", () => {
+    const t = new TrialWorld(withAuth({ ttl_seconds: 10, ttl_calls: 1000 }), "s");
+    t.advance(5);
+    const { token, ttl } = t.issueToken();
+    expect(ttl).toBe(10);
+    t.advance(9);
+    expect(t.spendToken(token, [])).toBe("ok");
+    t.advance(1);
+    expect(t.spendToken(token, [])).toBe("expired");
+  });
+
+  it("by calls: exactly ttl_calls calls pass; a refused call is not spent", () => {
+    const t = new TrialWorld(withAuth({ ttl_seconds: undefined, ttl_calls: 2 }), "s");
+    const { token, ttl } = t.issueToken(["valves:read"]);
+    expect(ttl).toBe(2);
+    expect(t.spendToken(token, ["valves:write"])).toEqual({ missing: "valves:write" });
+    expect(t.spendToken(token, ["valves:read"])).toBe("ok");
+    t.advance(1_000_000);
+    expect(t.spendToken(token, [])).toBe("ok");
+    expect(t.spendToken(token, [])).toBe("expired");
+  });
+
+  it("scopes: the requested ones, else the defaults, else every scope; the first missing one is named", () => {
+    const t = new TrialWorld(W, "s");
+    expect(t.issueToken(["valves:write"]).scopes).toEqual(["valves:write"]);
+    expect(t.issueToken().scopes).toEqual(["valves:read"]);
+    const all = new TrialWorld(withAuth({ default_scopes: undefined }), "s").issueToken();
+    expect(all.scopes).toEqual(W.auth.scopes);
+    const { token } = t.issueToken(["valves:read"]);
+    expect(t.spendToken(token, ["valves:read", "schedules:write", "valves:write"])).toEqual({
+      missing: "schedules:write",
+    });
+  });
+
+  it("minted tokens are the trial seed's canaries token#n and refresh#n, each label counted apart", () => {
+    const t = new TrialWorld(W, "s");
+    const first = t.issueToken();
+    const second = t.issueToken();
+    expect(first.token).toBe(mintCanary("s", { $canary: "token#1", format: "tk_irr_{code}" }));
+    expect(first.refreshToken).toBe(mintCanary("s", { $canary: "refresh#1", format: "rt_{code}" }));
+    expect(second.token).toBe(mintCanary("s", { $canary: "token#2", format: "tk_irr_{code}" }));
+    expect(second.refreshToken).toBe(mintCanary("s", { $canary: "refresh#2", format: "rt_{code}" }));
+  });
+
+  it("tokens are unique, carry the world's prefix and are unknown to another trial", () => {
+    const t = new TrialWorld(W, "s");
+    const a = t.issueToken().token;
+    const b = t.issueToken().token;
+    expect(a).not.toBe(b);
+    expect(a.startsWith(W.auth.token_prefix)).toBe(true);
+    expect(new TrialWorld(W, "other").spendToken(a, [])).toBe("unknown");
+  });
+
+  it("stale tokens of the world are expired, other unknown tokens unknown", () => {
+    const t = new TrialWorld(W, "s");
+    expect(t.spendToken("tk_irr_OLD000", [])).toBe("expired");
+    expect(t.spendToken("tk_irr_NEW000", [])).toBe("unknown");
+    expect(new TrialWorld(withAuth({ stale_tokens: undefined }), "s").spendToken("tk_irr_OLD000", [])).toBe(
+      "unknown",
+    );
+  });
+
+  it("refresh tokens: only when the world issues them, single use, same scopes", () => {
+    const t = new TrialWorld(W, "s");
+    const first = t.issueToken(["valves:write"]);
+    expect(first.refreshToken).toMatch(/^rt_/);
+    const second = t.refresh(first.refreshToken!);
+    expect(second?.scopes).toEqual(["valves:write"]);
+    expect(t.refresh(first.refreshToken!)).toBeUndefined();
+    expect(t.refresh("rt_never")).toBeUndefined();
+    const plain = new TrialWorld(withAuth({ refresh: false }), "s").issueToken();
+    expect(plain.refreshToken).toBeUndefined();
+    expect(Object.keys(plain)).not.toContain("refreshToken");
+  });
+});
+
+describe("fork", () => {
+  it("copies the clock, tokens, counters and records; later changes stay apart", () => {
+    const t = new TrialWorld(withAuth({ ttl_calls: 2 }), "s");
+    t.advance(4);
+    const { token } = t.issueToken();
+    expect(t.spendToken(token, [])).toBe("ok");
+    t.nextSeq("x");
+    t.throttles.set("r", 9);
+    const copy = t.fork();
+    expect(copy.clock).toBe(4);
+    expect(copy.nextSeq("x")).toBe(2);
+    expect(copy.throttles.get("r")).toBe(9);
+    expect(copy.spendToken(token, [])).toBe("ok");
+    expect(copy.spendToken(token, [])).toBe("expired");
+    expect(t.spendToken(token, [])).toBe("ok");
+    copy.tick();
+    expect(t.clock).toBe(4);
+    copy.resource("valves")[0]!.zone = "Z";
+    expect(t.resource("valves")[0]!.zone).not.toBe("Z");
+  });
+
+  it("copies jobs, staged writes and stored replies, and keeps a job's record the same object as its row", () => {
+    const t = new TrialWorld(W, "s");
+    const row = t.resource("valves")[0]!;
+    t.jobs.set("j1", {
+      id: "j1",
+      routeId: "r",
+      resource: "valves",
+      record: row,
+      createdAt: 2,
+      state: "pending",
+    });
+    t.staged.set("s1", { recordId: "VL-9", record: { valve_id: "VL-9" } });
+    t.replies.set("k", { fingerprint: "f", status: 201, headers: {}, body: null });
+    const copy = t.fork();
+    expect(copy.jobs.get("j1")).toEqual(t.jobs.get("j1"));
+    expect(copy.staged.get("s1")).toEqual({ recordId: "VL-9", record: { valve_id: "VL-9" } });
+    expect(copy.replies.get("k")).toEqual({ fingerprint: "f", status: 201, headers: {}, body: null });
+    expect(copy.jobs.get("j1")!.record).toBe(copy.resource("valves")[0]);
+    expect(copy.jobs.get("j1")!.record).not.toBe(row);
+    copy.jobs.get("j1")!.state = "done";
+    copy.staged.get("s1")!.record.valve_id = "VL-10";
+    expect(t.jobs.get("j1")!.state).toBe("pending");
+    expect(t.staged.get("s1")!.record.valve_id).toBe("VL-9");
+  });
+
+  it("an unknown resource is a bug, named", () => {
+    expect(() => new TrialWorld(W, "s").resource("nope")).toThrow(
+      "world example-irrigation: route names unknown resource nope",
+    );
+  });
+});
