@@ -94,10 +94,12 @@ describe("paginate: offset", () => {
     const r = paginate(p, "items", rows(5), "r", url("?offset=3&limit=2"));
     expect(r).toEqual({
       status: 200,
-      body: { items: [{ id: 4 }, { id: 5 }], total: 5, offset: 3, limit: 2 },
+      body: { items: [{ id: 4 }, { id: 5 }], total: 5, offset: 3, limit: 2, next_offset: null },
       headers: {},
     });
     expect(ids(paginate(p, "items", rows(5), "r", url("?offset=0")).body)).toEqual([1, 2]);
+    // The next page starts after this one, until this one reaches the last row.
+    expect(paginate(p, "items", rows(5), "r", url("?offset=2")).body).toMatchObject({ next_offset: 4 });
     expect(ids(paginate(p, "items", rows(5), "r", url("?offset=4")).body)).toEqual([5]);
     expect(ids(paginate(p, "items", rows(5), "r", url("?offset=5")).body)).toEqual([]);
   });
@@ -108,18 +110,19 @@ describe("paginate: page", () => {
     const p = { style: "page", page_size: 2 } as const;
     expect(paginate(p, "items", rows(5), "r", url(""))).toEqual({
       status: 200,
-      body: { items: [{ id: 1 }, { id: 2 }], total: 5, page: 1, per_page: 2, total_pages: 3 },
+      body: { items: [{ id: 1 }, { id: 2 }], total: 5, page: 1, per_page: 2, total_pages: 3, next_page: 2 },
       headers: {},
     });
     expect(ids(paginate(p, "items", rows(5), "r", url("?page=2")).body)).toEqual([3, 4]);
     expect(ids(paginate(p, "items", rows(5), "r", url("?page=3")).body)).toEqual([5]);
+    expect(paginate(p, "items", rows(5), "r", url("?page=3")).body).toMatchObject({ next_page: null });
     expect(ids(paginate(p, "items", rows(5), "r", url("?page=4")).body)).toEqual([]);
     expect(paginate(p, "items", rows(4), "r", url("")).body).toMatchObject({ total_pages: 2 });
   });
 
   it("an empty list has one (empty) page", () => {
     const r = paginate({ style: "page" }, "items", [], "r", url(""));
-    expect(r.body).toEqual({ items: [], total: 0, page: 1, per_page: 10, total_pages: 1 });
+    expect(r.body).toEqual({ items: [], total: 0, page: 1, per_page: 10, total_pages: 1, next_page: null });
   });
 
   it("per_page is capped like limit", () => {
