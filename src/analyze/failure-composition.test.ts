@@ -46,8 +46,8 @@ function composition(read: boolean, finalMessage: string) {
 }
 
 describe("failure composition of card failures", () => {
-  it("the work done, the card unreadable (an explanatory json block after it): delivery-only", () => {
-    const message = '```json\n{"status": "queued"}\n```\nThe API said:\n```json\n["queued"]\n```';
+  it("the work done, the card unreadable (a trailing comma): delivery-only", () => {
+    const message = 'The API said:\n```json\n["queued"]\n```\n```json\n{"status": "queued",}\n```';
     expect(composition(true, message)).toMatchObject({ g1_only: 0, g2_only: 1, both: 0 });
   });
 

@@ -53,7 +53,7 @@ describe("the viewer's evidence pane", () => {
     "the HTML page shows a pass's and a fail's evidence beside the transcript",
     async () => {
       const io = bufferIo({}, runDir);
-      expect(await runCli(["report", ".", "--html", "page.html", "--bootstrap", "50"], io)).toBe(0);
+      expect(await runCli(["report", ".", "--html", "page.html"], io)).toBe(0);
       const context = await chromium.launchPersistentContext(
         mkdtempSync(join(tmpdir(), "apiflow-chromium-")),
         {

@@ -106,7 +106,13 @@ export function trialJobId(key: {
  * (when given, already encoded) travels as base64.
  */
 export function toJobResult(result: TrialResult, eventLogGz?: Uint8Array): TrialJobResult {
-  const { events: _events, final_message: _message, final_records: _records, ...rest } = result;
+  const {
+    events: _events,
+    final_message: _message,
+    final_records: _records,
+    removed_records: _removed,
+    ...rest
+  } = result;
   return eventLogGz ? { ...rest, event_log_gz: Buffer.from(eventLogGz).toString("base64") } : rest;
 }
 
