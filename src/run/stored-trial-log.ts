@@ -177,8 +177,14 @@ export function gradeInputOf(
     trialSeed: log.trial_seed,
     events: log.events,
     finalMessage: log.final_message,
-    ...(log.final_records ? { finalRecords: log.final_records } : {}),
-    ...(log.removed_records ? { removedRecords: log.removed_records } : {}),
+    // Read through, not copied: a log decoded lazily parses its final records only for the trials
+    // whose predicates read them.
+    get finalRecords() {
+      return log.final_records ?? undefined;
+    },
+    get removedRecords() {
+      return log.removed_records;
+    },
   };
 }
 
