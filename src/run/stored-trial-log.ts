@@ -30,8 +30,24 @@ const ParsedJsonObject = z.custom<JsonObject>(
     message: "expected a JSON object",
   },
 );
+// Headers are checked in place (a plain object of strings), not copied key by key as `z.record`
+// does: a stored log carries two header objects per exchange, and the copies were most of what
+// validating a head allocated.
+const ParsedHeaders = z.custom<Record<string, string>>(
+  (v) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+    for (const key in v) if (typeof (v as Record<string, unknown>)[key] !== "string") return false;
+    return true;
+  },
+  { message: "expected an object of strings" },
+);
+const StoredExchangeShape = {
+  request_headers: ParsedHeaders,
+  response_headers: ParsedHeaders,
+  request_body: ParsedJson.nullable(),
+};
 const StoredEventSchema = z.discriminatedUnion("type", [
-  ExchangeEventSchema.extend({ request_body: ParsedJson.nullable(), response_body: ParsedJson.nullable() }),
+  ExchangeEventSchema.extend({ ...StoredExchangeShape, response_body: ParsedJson.nullable() }),
   VariableWriteEventSchema.extend({ value: ParsedJson }),
 ]);
 const FinalRecordsSchema = z.record(z.string(), z.array(ParsedJsonObject)).nullable();
@@ -88,10 +104,7 @@ const V2HeadSchema = StoredTrialLogSchema.omit({ grader: true, final_records: tr
   log_version: z.literal([2, 3]),
   events: z.array(
     z.discriminatedUnion("type", [
-      ExchangeEventSchema.extend({
-        request_body: ParsedJson.nullable(),
-        response_body: z.number().int().positive(),
-      }),
+      ExchangeEventSchema.extend({ ...StoredExchangeShape, response_body: z.number().int().positive() }),
       VariableWriteEventSchema.extend({ value: ParsedJson }),
     ]),
   ),
