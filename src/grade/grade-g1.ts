@@ -677,6 +677,7 @@ class LogIndex {
   private finals: Map<string, JsonValue> | undefined;
   private readonly byPattern = new Map<RegExp, boolean[]>();
   private bodies: Array<string | undefined> | undefined;
+  private paths: Array<string[] | undefined> | undefined;
 
   constructor(private readonly events: readonly TrialEvent[]) {
     for (const e of events) {
@@ -788,9 +789,20 @@ class LogIndex {
     for (let i = 0; i < this.exchanges.length; i++) {
       const e = this.exchanges[i] as ExchangeEvent;
       if (e.seq <= seq || !matches[i]) continue;
-      if (inSlot(e, slot, value)) return true;
+      if (slot.in === "path" ? anyEqual(this.pathOf(i), value) : inSlot(e, slot, value)) return true;
     }
     return false;
+  }
+
+  /** The decoded path segments of exchange `i`'s URL, split at most once. */
+  private pathOf(i: number): string[] {
+    this.paths ??= new Array<string[] | undefined>(this.exchanges.length);
+    let segments = this.paths[i];
+    if (segments === undefined) {
+      segments = pathValues((this.exchanges[i] as ExchangeEvent).url);
+      this.paths[i] = segments;
+    }
+    return segments;
   }
 
   /** The request body of exchange `i` as JSON text ("" without a body), serialised at most once. */
@@ -808,23 +820,28 @@ class LogIndex {
 
 /** Whether an exchange's request carries the value in the slot. */
 function inSlot(e: ExchangeEvent, slot: UseSlot, value: JsonValue): boolean {
-  const same = (got: JsonValue) => valuesEqual(got, value);
   switch (slot.in) {
     case "path":
-      return pathValues(e.url).some(same);
+      return anyEqual(pathValues(e.url), value);
     case "query":
-      return queryParam(e.url, slot.name).some(same);
+      return anyEqual(queryParam(e.url, slot.name), value);
     case "body":
-      return valuesAtPath(e.request_body, slot.key).some(same);
+      return anyEqual(valuesAtPath(e.request_body, slot.key), value);
     case "header": {
       const h = e.request_headers[slot.name.toLowerCase()];
       if (h === undefined) return false;
-      if (same(h)) return true;
+      if (valuesEqual(h, value)) return true;
       const last = h.slice(h.lastIndexOf(" ") + 1);
-      if (last !== h && same(last)) return true;
+      if (last !== h && valuesEqual(last, value)) return true;
       return h.includes("<redacted:") && h.endsWith(`<redacted:${shortDigest(String(value))}>`);
     }
   }
+}
+
+/** Whether any of the values equals `value` (a loop, not a closure per call: this is the hot path). */
+function anyEqual(values: readonly JsonValue[], value: JsonValue): boolean {
+  for (const got of values) if (valuesEqual(got, value)) return true;
+  return false;
 }
 
 /** A slot in words, for failure reasons: ` in its body at asset_link`. */

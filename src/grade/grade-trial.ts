@@ -47,11 +47,7 @@ export function gradeTrial(input: GradeInput): TrialGrade {
   const g2Requirements: Array<string | undefined> = [];
   for (const { field, spec } of prepareAnswer(grader)) {
     if (!isGraded(gradedSegments, field.segment)) continue;
-    g2.push(
-      spec
-        ? gradeAnswerField(spec, card)
-        : gradeResolvedField(field, card, trialSeed, input),
-    );
+    g2.push(spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, input));
     g2Segments.push(field.segment);
     g2Requirements.push(field.requirement);
   }

@@ -241,7 +241,10 @@ function v3Members(log: StoredTrialLog): [string, string, string] {
   const records =
     final_records === null
       ? ["null"]
-      : [JSON.stringify(Object.keys(final_records)), ...Object.values(final_records).map((r) => JSON.stringify(r))];
+      : [
+          JSON.stringify(Object.keys(final_records)),
+          ...Object.values(final_records).map((r) => JSON.stringify(r)),
+        ];
   return [
     `${[JSON.stringify(head), ...bodies].join("\n")}\n`,
     `${JSON.stringify(grader)}\n`,
@@ -476,7 +479,8 @@ function finalRecordsV3(source: V2Parts["finalRecords"], lazy: boolean): StoredT
   const lines = linesOf(text);
   const names = payload(lines[0] ?? "", "final_records");
   if (names === null) {
-    if (lines.length !== 1) throw new TrialLogPayloadError(`final_records: ${lines.length - 1} lines after null`);
+    if (lines.length !== 1)
+      throw new TrialLogPayloadError(`final_records: ${lines.length - 1} lines after null`);
     return null;
   }
   const parsedNames = ResourceNamesSchema.safeParse(names);
