@@ -67,7 +67,13 @@ export function axisBlindVariant(
   for (let k = segments.length - 1; k >= 0; k--) {
     const seg = segments[k] as { position: number; start: number; end: number };
     const axis = axes[k] as Axis;
-    const ctx = { world, steps, seen, premises: premisesAt(bank, task, seg.position) };
+    const ctx = {
+      world,
+      steps,
+      seen,
+      premises: premisesAt(bank, task, seg.position),
+      vault: task.workspace.vault,
+    };
     const blind = blindSegment(axis, ctx, seg.start, seg.end);
     const after = steps.slice(seg.end).map((s) => renameStep(s, blind.renames));
     steps.splice(seg.start, steps.length - seg.start, ...blind.steps, ...after);
