@@ -7,15 +7,13 @@ import { chainSegments, isSendStep, playAndAnswer, scripted, worldOf } from "./c
 import type { GateFailure } from "./certify-schema.js";
 import type { TrialRunner } from "./trial-tree.js";
 
-export const AXIS_NECESSITY_VERSION = "1.0.0";
+export const AXIS_NECESSITY_VERSION = "2.0.0";
 
 /**
  * Whether `axis_necessity` failures fail certification (`ok`, and the regeneration loop's drops).
- * Off while the worlds do not yet make every axis necessary (multi-page collections under page
- * caps, tokens that expire within the task): the gate then reports its numbers without failing
- * the bank. The lead switches it on by setting this to `true` once the default bank passes it.
+ * Hard since every task of the default bank demands its axis (issue 16 item 1).
  */
-export const AXIS_NECESSITY_HARD = false;
+export const AXIS_NECESSITY_HARD = true;
 
 /** The axis of each segment of `task` (a chain's segment k is the solo subtask at its position). */
 function segmentAxes(bank: Bank, task: Task): Axis[] {
