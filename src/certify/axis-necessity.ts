@@ -2,9 +2,11 @@ import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Axis, GoldenStep, Task } from "../bank/task-schema.js";
 import type { ExchangeEvent } from "../world/event-log.js";
+import { convertStep } from "../world/protocol-step.js";
 import { blindSegment, renameStep } from "./axis-blind.js";
 import { chainSegments, isSendStep, playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
+import { restOf } from "./native-rest.js";
 import type { TrialRunner } from "./trial-tree.js";
 
 export const AXIS_NECESSITY_VERSION = "2.0.0";
@@ -97,8 +99,12 @@ export async function axisNecessityFindings(
   const fail = (check: string, message: string) => ({
     failures: [{ task_id: task.id, check: `axis_blind:${check}`, message }],
   });
-  // GraphQL/MCP goldens are not rewritten yet (the blind rewrites read REST requests).
-  if (task.golden.some((s) => s.op === "execute_native")) return { failures: [] };
+  // A GraphQL/MCP golden is blinded as the REST golden it was converted from, then converted back.
+  const world = worldOf(bank, task);
+  const protocol = world.protocol ?? "rest";
+  const restGolden = protocol === "rest" ? task.golden : task.golden.map((s) => restOf(world, s));
+  if (restGolden.some((s) => s === null))
+    return fail("unmapped", `a ${protocol} golden step has no REST form to blind`);
   const golden = await runner.run(task, goldenAgentFactory);
   // A golden that fails is the triad's finding, not this gate's.
   if (!golden.grade.passed) return { failures: [] };
@@ -107,15 +113,28 @@ export async function axisNecessityFindings(
   if (exchanges.length !== sendAt.length)
     return fail("unmapped", `the golden's ${sendAt.length} calls produced ${exchanges.length} exchanges`);
   const seen = new Map(sendAt.map((i, n) => [i, exchanges[n] as ExchangeEvent]));
-  const variant = axisBlindVariant(bank, task, seen);
+  const variant = axisBlindVariant(bank, { ...task, golden: restGolden as GoldenStep[] }, seen);
   if (!variant.success) return fail("unsplit", variant.error);
   if (variant.what.length === 0)
     return fail(
       axes,
       `an agent blind to ${axes} plays the golden unchanged: the task does not need the skill`,
     );
+  let steps = variant.steps;
+  if (protocol !== "rest") {
+    const native = steps.map((s, i) => convertStep(world, protocol, s, `axis-blind step ${i}`));
+    const unsent = native.find((s): s is string => typeof s === "string");
+    // The blind agent's call (a wrong verb, a route the protocol does not serve) cannot be made
+    // here: the protocol itself spares the agent the skill.
+    if (unsent)
+      return fail(
+        axes,
+        `an agent blind to ${axes} cannot make its call in ${protocol} (${unsent}): the variant does not demand the skill`,
+      );
+    steps = native as GoldenStep[];
+  }
   const agent = scripted(bank, `axis-blind-${axes}`, async (session) => {
-    await playAndAnswer(session, task, variant.steps);
+    await playAndAnswer(session, task, steps);
   });
   const r = await runner.run(task, agent);
   if (!r.grade.passed) return { failures: [] };
