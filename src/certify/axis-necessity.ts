@@ -46,6 +46,7 @@ export function axisBlindVariant(
   bank: Bank,
   task: Task,
   seen: ReadonlyMap<number, ExchangeEvent>,
+  sendable: (steps: readonly GoldenStep[]) => string | null = () => null,
 ): { success: true; steps: GoldenStep[]; what: string[] } | { success: false; error: string } {
   const world = worldOf(bank, task);
   const split = task.kind === "chain" ? chainSegments(task) : null;
@@ -75,6 +76,14 @@ export function axisBlindVariant(
       vault: task.workspace.vault,
     };
     const blind = blindSegment(axis, ctx, seg.start, seg.end);
+    // A chain segment whose blind calls the world's protocol cannot carry (a wrong verb in
+    // GraphQL/MCP) stays as the golden played it: the other segments are still blinded. A solo
+    // task keeps it, and the gate reports the call it cannot make.
+    const unsent = split ? sendable(blind.steps) : null;
+    if (unsent) {
+      what.unshift(`segment ${seg.position} (${axis}) not blinded: ${unsent}`);
+      continue;
+    }
     const after = steps.slice(seg.end).map((s) => renameStep(s, blind.renames));
     steps.splice(seg.start, steps.length - seg.start, ...blind.steps, ...after);
     what.unshift(...blind.what.map((w) => (split ? `segment ${seg.position} (${axis}): ${w}` : w)));
@@ -113,7 +122,16 @@ export async function axisNecessityFindings(
   if (exchanges.length !== sendAt.length)
     return fail("unmapped", `the golden's ${sendAt.length} calls produced ${exchanges.length} exchanges`);
   const seen = new Map(sendAt.map((i, n) => [i, exchanges[n] as ExchangeEvent]));
-  const variant = axisBlindVariant(bank, { ...task, golden: restGolden as GoldenStep[] }, seen);
+  const toNative = (steps: readonly GoldenStep[]) =>
+    protocol === "rest"
+      ? [...steps]
+      : steps.map((s, i) => convertStep(world, protocol, s, `axis-blind step ${i}`));
+  const variant = axisBlindVariant(
+    bank,
+    { ...task, golden: restGolden as GoldenStep[] },
+    seen,
+    (steps) => toNative(steps).find((s): s is string => typeof s === "string") ?? null,
+  );
   if (!variant.success) return fail("unsplit", variant.error);
   if (variant.what.length === 0)
     return fail(
@@ -122,7 +140,7 @@ export async function axisNecessityFindings(
     );
   let steps = variant.steps;
   if (protocol !== "rest") {
-    const native = steps.map((s, i) => convertStep(world, protocol, s, `axis-blind step ${i}`));
+    const native = toNative(steps);
     const unsent = native.find((s): s is string => typeof s === "string");
     // The blind agent's call (a wrong verb, a route the protocol does not serve) cannot be made
     // here: the protocol itself spares the agent the skill.
