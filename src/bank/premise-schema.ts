@@ -9,7 +9,8 @@ import { JsonValueSchema } from "./json.js";
  * - `call`: the broken call the ticket quotes (method, URL, body) got `status` and, when given,
  *   the error `error` worded `message`. `token` is the credential it went out with: `stale` (the
  *   vault's), `fresh` (just minted) or `expired` (a fresh one spent to its call TTL); `wait` logical
- *   seconds pass before it (`x-apiflow-wait`).
+ *   seconds pass before it (`x-apiflow-wait`). A `{{variable}}` in `url` is the workspace variable's
+ *   value (the ticket quotes a call on the record a variable holds).
  * - `spec_body`: the ticket says the published spec documents these body fields for `method path`
  *   (a route path template as the spec writes it).
  *

@@ -4,7 +4,7 @@ import type { Premise } from "../bank/premise-schema.js";
 import type { Axis, GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { ExchangeEvent } from "../world/event-log.js";
-import { isMintStep, isSendStep, renamePlaceholder, routeFor } from "./certify-kit.js";
+import { isMintStep, isSendStep, placeholdersOf, renamePlaceholder, routeFor } from "./certify-kit.js";
 
 /** What an axis-blind rewrite of one golden segment sees. */
 export interface BlindContext {
@@ -15,6 +15,8 @@ export interface BlindContext {
   seen: ReadonlyMap<number, ExchangeEvent>;
   /** The client's calls the segment's ticket quotes (its `call` premises). */
   premises: readonly Premise[];
+  /** The task's vault (the credentials and the token the ticket's client holds). */
+  vault: Readonly<Record<string, JsonValue>>;
 }
 
 /** A segment rewritten without its axis's skill: the new steps for `[start, end)`, and why. */
@@ -37,16 +39,22 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * - pagination: every listing walk is one request for the first page at the largest page size the
  *   route allows; a record the walk took from beyond that page is replaced by the page's first;
  * - auth: never re-mints or refreshes: a mint after the session's first token is dropped and its
- *   token replaced by the earlier one;
- * - discovery: each call goes to the first documented route of its resource and action, without
- *   undocumented query parameters;
+ *   token replaced by the earlier one (the pauses the ticket asks for are still taken); when the
+ *   ticket's client held the vault's token, the blind agent keeps using that one and mints nothing;
+ * - discovery: takes the first candidate: the route the ticket's client used when it answered
+ *   (a deprecated or look-alike family), else the first documented route of its resource and
+ *   action, without undocumented query parameters; a record picked from a listing is the first
+ *   one listed, from the first page it read;
  * - schema_repair: the call the ticket quotes is sent as the client sent it (its body unchanged),
  *   wherever the golden sent its repaired form;
  * - error_recovery: likewise, the quoted call retried plainly (same request, no wait, no
  *   idempotency key or version header);
- * - statefulness: acts on what it read first: a GET of a URL already read is not sent again, its
- *   values are taken from the first read;
- * - multistep: skips the poll and the confirm of an async job.
+ * - statefulness: acts on what it read first and keeps nothing: a GET of a URL already read is not
+ *   sent again (its values are taken from the first read), and no value is stored in a variable
+ *   for later work;
+ * - multistep: skips the poll and the confirm of an async job, and the follow-through of a
+ *   synchronous one (every call that uses what a write answered: its read-back, status move or
+ *   link); what it reports comes from the write's own answer.
  *
  * @example blindSegment("pagination", ctx, 0, ctx.steps.length).what // ["one page of /v3/vessels at per_page=100"]
  */
@@ -59,15 +67,15 @@ export function blindSegment(axis: Axis, ctx: BlindContext, start: number, end: 
     case "auth":
       return neverRemint(ctx, range, start);
     case "discovery":
-      return firstCandidate(ctx, range);
+      return firstCandidate(ctx, range, at);
     case "schema_repair":
       return clientCall(ctx, range, at);
     case "error_recovery":
       return clientCall(ctx, range, at);
     case "statefulness":
-      return noReread(ctx, range, start);
+      return keepNothing(noReread(ctx, range, start));
     case "multistep":
-      return skipJobSteps(ctx, range, at);
+      return skipFollowThrough(ctx, range, at);
   }
 }
 
@@ -155,31 +163,112 @@ function onePage(
   return { steps: out.filter((s): s is GoldenStep => s !== null), renames: [], what };
 }
 
+const WAIT = "x-apiflow-wait";
+const waitOf = (s: GoldenStep) =>
+  isExecute(s)
+    ? Number(Object.entries(s.request.headers ?? {}).find(([k]) => k.toLowerCase() === WAIT)?.[1] ?? 0)
+    : 0;
+
+/** `step` with `seconds` more logical wait before it (`x-apiflow-wait`). */
+function withWait(step: GoldenStep, seconds: number): GoldenStep {
+  if (!isExecute(step) || seconds <= 0) return step;
+  const headers = Object.fromEntries(
+    Object.entries(step.request.headers ?? {}).filter(([k]) => k.toLowerCase() !== WAIT),
+  );
+  return {
+    ...step,
+    request: { ...step.request, headers: { ...headers, [WAIT]: String(waitOf(step) + seconds) } },
+  };
+}
+
+/**
+ * Auth-blind: never mints again. A dropped mint's token is replaced by the one the blind agent
+ * already holds (the session's first token, or the vault's when the ticket's client held it), and
+ * the pause a dropped mint carried is taken before the next call: the blind agent still honours
+ * the ticket's waits, it only never renews.
+ */
 function neverRemint(ctx: BlindContext, range: GoldenStep[], start: number): BlindSegment {
   const isMint = (s: GoldenStep) => isMintStep(ctx.world, s);
   const earlier = ctx.steps.slice(0, start).filter(isMint).at(-1);
   const mints = range.filter(isMint);
-  const kept = earlier ?? mints[0];
-  if (!kept || (isExecute(kept) && mints.length <= (earlier ? 0 : 1)))
-    return { steps: range, renames: [], what: [] };
-  const keptCaptures = isExecute(kept) ? kept.capture : {};
-  const renames: Array<[string, string]> = [];
+  if (mints.length === 0) return { steps: range, renames: [], what: [] };
+  // The ticket's client went out with the vault's token: the blind agent keeps using it.
+  const vaultToken =
+    !earlier &&
+    ctx.premises.some((p) => p.kind === "call" && p.token === "stale") &&
+    "access_token" in ctx.vault
+      ? "access_token"
+      : null;
+  const kept = vaultToken ? null : (earlier ?? mints[0]);
   const dropped = mints.filter((m) => m !== kept);
+  if (dropped.length === 0) return { steps: range, renames: [], what: [] };
+  const keptCaptures = kept && isExecute(kept) ? kept.capture : {};
+  const renames: Array<[string, string]> = [];
   for (const m of dropped)
     for (const [name, path] of Object.entries(isExecute(m) ? m.capture : {})) {
-      const to = Object.entries(keptCaptures).find(([, p]) => p === path)?.[0];
+      const to = vaultToken
+        ? path === "access_token"
+          ? vaultToken
+          : undefined
+        : Object.entries(keptCaptures).find(([, p]) => p === path)?.[0];
       if (to && to !== name) renames.push([name, to]);
     }
-  const steps = range.filter((s) => !dropped.includes(s)).map((s) => renameStep(s, renames));
-  return { steps, renames, what: [`${dropped.length} re-mint(s) dropped`] };
+  const steps: GoldenStep[] = [];
+  let carried = 0;
+  for (const s of range) {
+    if (dropped.includes(s)) {
+      carried += waitOf(s);
+      continue;
+    }
+    const renamed = renameStep(s, renames);
+    steps.push(isSendStep(renamed) ? withWait(renamed, carried) : renamed);
+    if (isSendStep(renamed)) carried = 0;
+  }
+  const what = vaultToken
+    ? [`the vault's ${vaultToken} kept, ${dropped.length} mint(s) dropped`]
+    : [`${dropped.length} re-mint(s) dropped`];
+  return { steps, renames, what };
 }
 
-function firstCandidate(ctx: BlindContext, range: GoldenStep[]): BlindSegment {
+/** An array index inside a capture path: `vessels.9.vessel_id` → ["vessels", 9, "vessel_id"]. */
+function listedAt(path: string): [string, number, string] | null {
+  const m = /^([^.]+)\.(\d+)\.(.+)$/.exec(path);
+  return m ? [m[1] as string, Number(m[2]), m[3] as string] : null;
+}
+
+/**
+ * Discovery-blind: the first candidate. Each call goes to the route the ticket's client used when
+ * that route answered (the agent never looks further), else to the first documented route of its
+ * resource and action, without undocumented query parameters; a record picked from a listing is
+ * the first one listed, from the first page read.
+ */
+function firstCandidate(
+  ctx: BlindContext,
+  range: GoldenStep[],
+  at: (i: number) => ExchangeEvent | undefined,
+): BlindSegment {
   const what: string[] = [];
-  const steps = range.map((s) => {
+  const answered = ctx.premises.flatMap((p) =>
+    p.kind === "call" && p.status >= 200 && p.status < 300 ? [p] : [],
+  );
+  const out: Array<GoldenStep | null> = range.map((s) => {
     if (!isExecute(s)) return s;
     const hit = routeFor(ctx.world, s.request.method, s.request.url);
     if (!hit) return s;
+    const client = answered.find((p) => {
+      const r = routeFor(ctx.world, p.method, p.url)?.route;
+      return (
+        p.method === s.request.method &&
+        r !== undefined &&
+        r.id !== hit.route.id &&
+        r.resource === hit.route.resource &&
+        r.action === hit.route.action
+      );
+    });
+    if (client) {
+      what.push(`${client.method} ${client.url} (the client's route) instead of ${hit.route.path}`);
+      return { ...s, request: { ...s.request, url: client.url } };
+    }
     const first = ctx.world.routes.find(
       (r) =>
         r.documented &&
@@ -210,7 +299,47 @@ function firstCandidate(ctx: BlindContext, range: GoldenStep[]): BlindSegment {
     const url = `${path}${qs ? `?${qs}` : ""}`;
     return url === s.request.url ? s : { ...s, request: { ...s.request, url } };
   });
-  return { steps, renames: [], what };
+  // Listing walks, by route: the blind agent takes the first record of the first page it reads.
+  const walks = new Map<string, number[]>();
+  range.forEach((s, i) => {
+    const ex = at(i);
+    if (!isExecute(s) || !ex || ex.method !== "GET") return;
+    const route = routeFor(ctx.world, ex.method, ex.url)?.route;
+    if (route?.action === "list") walks.set(route.id, [...(walks.get(route.id) ?? []), i]);
+  });
+  for (const [routeId, indexes] of walks) {
+    const route = ctx.world.routes.find((r) => r.id === routeId);
+    const picks = indexes.flatMap((i) =>
+      Object.entries((range[i] as Execute).capture).flatMap(([name, path]) => {
+        const l = listedAt(path);
+        return l ? [{ i, name, l }] : [];
+      }),
+    );
+    if (picks.length === 0) continue;
+    const firstAt = route?.pagination ? (indexes[0] as number) : null;
+    let changed = false;
+    for (const { i, name, l } of picks) {
+      const to = firstAt ?? i;
+      if (to !== i || l[1] !== 0) changed = true;
+      const from = out[i] as Execute;
+      const { [name]: _moved, ...rest } = from.capture;
+      out[i] = { ...from, capture: rest };
+      const target = out[to] as Execute;
+      out[to] = { ...target, capture: { ...target.capture, [name]: `${l[0]}.0.${l[2]}` } };
+    }
+    // Later pages are not read: their other captures come from the first page.
+    if (firstAt !== null)
+      for (const i of indexes.slice(1)) {
+        const page = out[i] as Execute;
+        const target = out[firstAt] as Execute;
+        out[firstAt] = { ...target, capture: { ...page.capture, ...target.capture } };
+        out[i] = null;
+        changed = true;
+      }
+    if (changed)
+      what.push(`the first record listed by GET ${route?.path ?? routeId} taken, from its first page`);
+  }
+  return { steps: out.filter((s): s is GoldenStep => s !== null), renames: [], what };
 }
 
 function clientCall(
@@ -224,9 +353,15 @@ function clientCall(
   for (const p of ctx.premises) {
     if (p.kind !== "call" || p.status < 400 || p.status === 401) continue;
     const path = pathOf(p.url);
-    const sends = range
-      .map((s, i) => ({ s, i }))
-      .filter(({ s, i }) => isExecute(s) && !used.has(i) && pathOf(at(i)?.url ?? "") === path);
+    const all = range.map((s, i) => ({ s, i })).filter(({ s, i }) => isExecute(s) && !used.has(i));
+    let sends = all.filter(({ i }) => pathOf(at(i)?.url ?? "") === path);
+    // The client's path was wrong too (a display name for an id): the golden's repaired form of a
+    // write is its first write to another route than the token endpoint.
+    if (sends.length === 0 && p.method !== "GET")
+      sends = all.filter(
+        ({ s, i }) =>
+          (s as Execute).request.method !== "GET" && pathOf(at(i)?.url ?? "") !== ctx.world.auth.token_path,
+      );
     const first =
       sends.find(({ s }) => (s as Execute).request.method === p.method) ??
       sends.find(({ s }) => (s as Execute).request.method !== "GET");
@@ -286,18 +421,63 @@ function noReread(ctx: BlindContext, range: GoldenStep[], start: number): BlindS
   };
 }
 
-function skipJobSteps(
+/** Statefulness-blind, continued: nothing is kept in a variable for later work. */
+function keepNothing(blind: BlindSegment): BlindSegment {
+  const stores = blind.steps.filter((s) => s.op === "store");
+  if (stores.length === 0) return blind;
+  return {
+    ...blind,
+    steps: blind.steps.filter((s) => s.op !== "store"),
+    what: [
+      ...blind.what,
+      ...stores.map((s) => (s.op === "store" ? `${s.scope} variable ${s.name} not kept` : "")),
+    ],
+  };
+}
+
+/**
+ * Multistep-blind: the first write is the whole job. The poll and confirm of an async job, and
+ * every later call that uses what the write answered (its read-back, status move, link), are
+ * skipped; what those calls captured is taken from the write's own answer where it has it.
+ */
+function skipFollowThrough(
   ctx: BlindContext,
   range: GoldenStep[],
   at: (i: number) => ExchangeEvent | undefined,
 ): BlindSegment {
   const what: string[] = [];
-  const steps = range.filter((s, i) => {
+  const out: Array<GoldenStep | null> = [...range];
+  const writeAt = range.findIndex(
+    (s, i) =>
+      isExecute(s) &&
+      s.request.method !== "GET" &&
+      Object.keys(s.capture).length > 0 &&
+      pathOf(at(i)?.url ?? "") !== ctx.world.auth.token_path,
+  );
+  const fresh = new Set(writeAt < 0 ? [] : Object.keys((range[writeAt] as Execute).capture));
+  range.forEach((s, i) => {
+    if (!isSendStep(s) || i === writeAt) return;
     const ex = at(i);
     const action = ex ? routeFor(ctx.world, ex.method, ex.url)?.route.action : undefined;
-    if (!isSendStep(s) || (action !== "job_status" && action !== "job_confirm")) return true;
-    what.push(`${action === "job_status" ? "poll" : "confirm"} ${ex?.method} ${ex?.url} skipped`);
-    return false;
+    const job = action === "job_status" || action === "job_confirm";
+    const uses =
+      i > writeAt &&
+      writeAt >= 0 &&
+      Object.values(placeholdersOf(s))
+        .flat()
+        .some((n) => fresh.has(n));
+    if (!job && !uses) return;
+    out[i] = null;
+    for (const name of Object.keys(isExecute(s) ? s.capture : {})) fresh.add(name);
+    if (writeAt >= 0 && isExecute(s)) {
+      const write = out[writeAt] as Execute;
+      out[writeAt] = { ...write, capture: { ...s.capture, ...write.capture } };
+    }
+    what.push(
+      job
+        ? `${action === "job_status" ? "poll" : "confirm"} ${ex?.method} ${ex?.url} skipped`
+        : `${ex?.method} ${ex?.url} skipped (it follows up the write's answer)`,
+    );
   });
-  return { steps, renames: [], what };
+  return { steps: out.filter((s): s is GoldenStep => s !== null), renames: [], what };
 }

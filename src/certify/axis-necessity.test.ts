@@ -64,6 +64,103 @@ describe("axis necessity gate: the golden blind to its axis fails", () => {
     expect(found.failures[0]?.message).toMatch(/plays the golden unchanged/);
   }, 60_000);
 
+  it("passes every solo task of one world, each axis's blind agent failing for its own reason", async () => {
+    const reasons: Record<string, RegExp> = {
+      auth: /re-mint\(s\) dropped|the vault's access_token kept/,
+      discovery: /the client's route|first record listed|undocumented parameter/,
+      schema_repair: /sent as the client sent it/,
+      error_recovery: /sent as the client sent it/,
+      statefulness: /not kept|not read again/,
+      multistep: /skipped/,
+      pagination: /one page of/,
+    };
+    const { axisBlindVariant } = await import("./axis-necessity.js");
+    const { goldenAgentFactory } = await import("../agents/scripted-agents.js");
+    for (const [axis, reason] of Object.entries(reasons))
+      for (const t of solo(axis)) {
+        expect((await axisNecessityFindings(bank, t, runner)).failures, t.id).toEqual([]);
+        const golden = await runner.run(t, goldenAgentFactory);
+        const exchanges = golden.events.filter((e) => e.type === "exchange");
+        const sends = t.golden.flatMap((s, i) => (s.op === "execute" ? [i] : []));
+        const seen = new Map(
+          sends.map((i, n) => [i, exchanges[n] as (typeof exchanges)[number] & { type: "exchange" }]),
+        );
+        const variant = axisBlindVariant(bank, t, seen);
+        expect(variant.success && variant.what.join("; "), t.id).toMatch(reason);
+      }
+  }, 240_000);
+
+  /** `task` in a bank where `edit` rewrote it; the gate's findings on it there. */
+  const findingsOnEdited = async (task: Task, edit: (t: Task) => Task) => {
+    const edited = bankFromContent({
+      ...content,
+      tasks: content.tasks.map((t) => (t.id === task.id ? edit(t as Task) : t)),
+    });
+    return axisNecessityFindings(
+      edited,
+      edited.tasks.find((t) => t.id === task.id) as Task,
+      sharedTrials(edited),
+    );
+  };
+
+  it("catches an auth task whose client held a fresh token: never re-minting changes nothing", async () => {
+    const task = solo("auth").find((t) =>
+      t.premises?.some((p) => p.kind === "call" && p.token === "stale"),
+    ) as Task;
+    const found = await findingsOnEdited(task, (t) => ({
+      ...t,
+      premises: (t.premises ?? []).map((p) => (p.kind === "call" ? { ...p, token: "fresh" as const } : p)),
+    }));
+    expect(found.failures[0]).toMatchObject({ task_id: task.id, check: "axis_blind:auth" });
+    expect(found.failures[0]?.message).toMatch(/plays the golden unchanged/);
+  }, 60_000);
+
+  it("catches a discovery task whose client never met a decoy: the first documented route is the right one", async () => {
+    const task = solo("discovery").find((t) =>
+      t.premises?.some((p) => p.kind === "call" && p.status === 200),
+    ) as Task;
+    const found = await findingsOnEdited(task, (t) => ({ ...t, premises: [] }));
+    expect(found.failures[0]).toMatchObject({ task_id: task.id, check: "axis_blind:discovery" });
+    expect(found.failures[0]?.message).toMatch(/plays the golden unchanged/);
+  }, 60_000);
+
+  it("catches a statefulness task whose grader never looks at the kept variable", async () => {
+    const task = solo("statefulness").find((t) =>
+      t.grader.g1.some((p) => p.kind === "workspace_value"),
+    ) as Task;
+    const found = await findingsOnEdited(task, (t) => ({
+      ...t,
+      requirements: [],
+      grader: {
+        ...t.grader,
+        g1: t.grader.g1
+          .filter((p) => p.kind !== "workspace_value")
+          .map((p) => (p.kind === "data_flow" ? { ...p, must_be_stored: false } : p)),
+      },
+    }));
+    expect(found.failures[0]).toMatchObject({ task_id: task.id, check: "axis_blind:statefulness" });
+    expect(found.failures[0]?.message).toMatch(
+      /an agent blind to statefulness passes \(.*variable \S+ not kept/,
+    );
+  }, 60_000);
+
+  it("catches a multistep task that grades the create alone: the create's own answer holds the card's values", async () => {
+    const task = solo("multistep").find(
+      (t) =>
+        t.golden.filter((s) => s.op === "execute").length === 4 &&
+        t.grader.g1.some((p) => p.id === "read_back"),
+    ) as Task;
+    expect(task).toBeDefined();
+    const found = await findingsOnEdited(task, (t) => ({
+      ...t,
+      requirements: [],
+      // Only the create is graded (its copied value): the follow-up read is nobody's business.
+      grader: { ...t.grader, g1: t.grader.g1.filter((p) => p.id === "copy_value_carried") },
+    }));
+    expect(found.failures[0]).toMatchObject({ task_id: task.id, check: "axis_blind:multistep" });
+    expect(found.failures[0]?.message).toMatch(/an agent blind to multistep passes \(GET \S+ skipped/);
+  }, 60_000);
+
   it("blinds a chain segment by segment, each to its own axis", async () => {
     const { axisBlindVariant } = await import("./axis-necessity.js");
     const chain = bank.tasks.find(

@@ -2,20 +2,20 @@ import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Axis, GoldenStep, Task } from "../bank/task-schema.js";
 import type { ExchangeEvent } from "../world/event-log.js";
+import { convertStep } from "../world/protocol-step.js";
 import { blindSegment, renameStep } from "./axis-blind.js";
 import { chainSegments, isSendStep, playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
+import { restOf } from "./native-rest.js";
 import type { TrialRunner } from "./trial-tree.js";
 
-export const AXIS_NECESSITY_VERSION = "1.0.0";
+export const AXIS_NECESSITY_VERSION = "2.0.0";
 
 /**
  * Whether `axis_necessity` failures fail certification (`ok`, and the regeneration loop's drops).
- * Off while the worlds do not yet make every axis necessary (multi-page collections under page
- * caps, tokens that expire within the task): the gate then reports its numbers without failing
- * the bank. The lead switches it on by setting this to `true` once the default bank passes it.
+ * Hard since every task of the default bank demands its axis (issue 16 item 1).
  */
-export const AXIS_NECESSITY_HARD = false;
+export const AXIS_NECESSITY_HARD = true;
 
 /** The axis of each segment of `task` (a chain's segment k is the solo subtask at its position). */
 function segmentAxes(bank: Bank, task: Task): Axis[] {
@@ -46,6 +46,7 @@ export function axisBlindVariant(
   bank: Bank,
   task: Task,
   seen: ReadonlyMap<number, ExchangeEvent>,
+  sendable: (steps: readonly GoldenStep[]) => string | null = () => null,
 ): { success: true; steps: GoldenStep[]; what: string[] } | { success: false; error: string } {
   const world = worldOf(bank, task);
   const split = task.kind === "chain" ? chainSegments(task) : null;
@@ -67,8 +68,22 @@ export function axisBlindVariant(
   for (let k = segments.length - 1; k >= 0; k--) {
     const seg = segments[k] as { position: number; start: number; end: number };
     const axis = axes[k] as Axis;
-    const ctx = { world, steps, seen, premises: premisesAt(bank, task, seg.position) };
+    const ctx = {
+      world,
+      steps,
+      seen,
+      premises: premisesAt(bank, task, seg.position),
+      vault: task.workspace.vault,
+    };
     const blind = blindSegment(axis, ctx, seg.start, seg.end);
+    // A chain segment whose blind calls the world's protocol cannot carry (a wrong verb in
+    // GraphQL/MCP) stays as the golden played it: the other segments are still blinded. A solo
+    // task keeps it, and the gate reports the call it cannot make.
+    const unsent = split ? sendable(blind.steps) : null;
+    if (unsent) {
+      what.unshift(`segment ${seg.position} (${axis}) not blinded: ${unsent}`);
+      continue;
+    }
     const after = steps.slice(seg.end).map((s) => renameStep(s, blind.renames));
     steps.splice(seg.start, steps.length - seg.start, ...blind.steps, ...after);
     what.unshift(...blind.what.map((w) => (split ? `segment ${seg.position} (${axis}): ${w}` : w)));
@@ -93,8 +108,12 @@ export async function axisNecessityFindings(
   const fail = (check: string, message: string) => ({
     failures: [{ task_id: task.id, check: `axis_blind:${check}`, message }],
   });
-  // GraphQL/MCP goldens are not rewritten yet (the blind rewrites read REST requests).
-  if (task.golden.some((s) => s.op === "execute_native")) return { failures: [] };
+  // A GraphQL/MCP golden is blinded as the REST golden it was converted from, then converted back.
+  const world = worldOf(bank, task);
+  const protocol = world.protocol ?? "rest";
+  const restGolden = protocol === "rest" ? task.golden : task.golden.map((s) => restOf(world, s));
+  if (restGolden.some((s) => s === null))
+    return fail("unmapped", `a ${protocol} golden step has no REST form to blind`);
   const golden = await runner.run(task, goldenAgentFactory);
   // A golden that fails is the triad's finding, not this gate's.
   if (!golden.grade.passed) return { failures: [] };
@@ -103,15 +122,37 @@ export async function axisNecessityFindings(
   if (exchanges.length !== sendAt.length)
     return fail("unmapped", `the golden's ${sendAt.length} calls produced ${exchanges.length} exchanges`);
   const seen = new Map(sendAt.map((i, n) => [i, exchanges[n] as ExchangeEvent]));
-  const variant = axisBlindVariant(bank, task, seen);
+  const toNative = (steps: readonly GoldenStep[]) =>
+    protocol === "rest"
+      ? [...steps]
+      : steps.map((s, i) => convertStep(world, protocol, s, `axis-blind step ${i}`));
+  const variant = axisBlindVariant(
+    bank,
+    { ...task, golden: restGolden as GoldenStep[] },
+    seen,
+    (steps) => toNative(steps).find((s): s is string => typeof s === "string") ?? null,
+  );
   if (!variant.success) return fail("unsplit", variant.error);
   if (variant.what.length === 0)
     return fail(
       axes,
       `an agent blind to ${axes} plays the golden unchanged: the task does not need the skill`,
     );
+  let steps = variant.steps;
+  if (protocol !== "rest") {
+    const native = toNative(steps);
+    const unsent = native.find((s): s is string => typeof s === "string");
+    // The blind agent's call (a wrong verb, a route the protocol does not serve) cannot be made
+    // here: the protocol itself spares the agent the skill.
+    if (unsent)
+      return fail(
+        axes,
+        `an agent blind to ${axes} cannot make its call in ${protocol} (${unsent}): the variant does not demand the skill`,
+      );
+    steps = native as GoldenStep[];
+  }
   const agent = scripted(bank, `axis-blind-${axes}`, async (session) => {
-    await playAndAnswer(session, task, variant.steps);
+    await playAndAnswer(session, task, steps);
   });
   const r = await runner.run(task, agent);
   if (!r.grade.passed) return { failures: [] };

@@ -13,9 +13,9 @@ describe("certifyBank", () => {
     expect(Object.keys(report.gates)).toEqual([...GATE_NAMES]);
     for (const name of GATE_NAMES)
       if (report.gates[name]?.hard) expect(report.gates[name]?.first_failure, name).toBeNull();
-    // The skeleton's goldens need no paging nor re-mint: the soft gate says so without failing the bank.
-    expect(report.gates.axis_necessity).toMatchObject({ hard: false, checked: 4 });
-    expect(report.gates.axis_necessity?.failed).toBeGreaterThan(0);
+    // Axis necessity is hard: the skeleton's tickets quote the stale token and the deprecated route
+    // their clients used, so the axis-blind agents (which keep them) fail.
+    expect(report.gates.axis_necessity).toMatchObject({ hard: true, checked: 4, failed: 0 });
     expect(report.ok).toBe(true);
     // Issue 15's gates are soft: the skeleton's SUB03 grader holds neither the order's vessel
     // nor one order only, and its reads are graded on the record's own route only (the list shows

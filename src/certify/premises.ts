@@ -1,5 +1,6 @@
 import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
+import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
@@ -105,6 +106,14 @@ async function worldSender(bank: Bank, world: World, task: Task): Promise<Sender
     return String((r.body as { access_token?: unknown } | null)?.access_token);
   };
   const stale = resolveCanaries(task.workspace.vault.access_token ?? null, seed);
+  // A quoted call on the record a workspace variable holds names it `{{variable}}` (vault, then
+  // local, then global, as the agent's own placeholders resolve).
+  const { vault, local, global } = task.workspace;
+  const resolveVariables = (url: string) =>
+    replacePlaceholders(url, (name, whole) => {
+      const v = resolveCanaries(vault[name] ?? local[name] ?? global[name] ?? null, seed);
+      return v === null ? whole : String(v);
+    });
   const anyRead = world.routes.find(
     (r) => r.status === "canonical" && r.action === "list" && !r.path.includes("{"),
   );
@@ -113,6 +122,6 @@ async function worldSender(bank: Bank, world: World, task: Task): Promise<Sender
     if (premise.token !== "stale") token = await mint();
     if (premise.token === "expired" && anyRead)
       for (let i = 0; i < (world.auth.ttl_calls ?? 0); i++) await call("GET", anyRead.path, token);
-    return call(premise.method, premise.url, token, premise.body, premise.wait);
+    return call(premise.method, resolveVariables(premise.url), token, premise.body, premise.wait);
   };
 }

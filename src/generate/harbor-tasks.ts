@@ -1,3 +1,4 @@
+import type { Premise } from "../bank/premise-schema.js";
 import type { Subtask, Task } from "../bank/task-schema.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { HARBOR_WORLD } from "./harbor-world.js";
@@ -27,7 +28,7 @@ const noV2 = {
 };
 
 /** The storyline of the harbour world: three positions, one per axis the skeleton covers. */
-export const HARBOR_STORYLINE: Subtask[] = [
+export const HARBOR_STORYLINE: Array<Subtask & { premises?: Premise[] }> = [
   {
     position: 1,
     axis: "auth",
@@ -35,6 +36,18 @@ export const HARBOR_STORYLINE: Subtask[] = [
     consumes: [],
     ticket:
       'Our nightly firmware audit calls `GET /v3/vessels/V-204` with the bearer token stored in the vault as `access_token`, and since last night it gets `401 invalid_token` ("the bearer token is expired or was never issued"). The client credentials are in the vault too. Get the audit working again with a fresh token and tell me the firmware build and release channel the telemetry unit on V-204 reports right now.',
+    // What the ticket quotes: the audit's call with the vault's token (the axis-blind agent keeps it).
+    premises: [
+      {
+        kind: "call",
+        method: "GET",
+        url: "/v3/vessels/V-204",
+        token: "stale",
+        status: 401,
+        error: "invalid_token",
+        message: "the bearer token is expired or was never issued",
+      },
+    ],
     golden: [
       mintToken,
       {
@@ -102,6 +115,8 @@ export const HARBOR_STORYLINE: Subtask[] = [
     consumes: [],
     ticket:
       "The berth board still calls `GET /v2/vessels/V-311`, and the harbour master says the berth it shows for Cape Halcyon is wrong. That route answers with a `Deprecation: true` header, so it is probably serving old data. Find the route the current API publishes for a single vessel, and tell me where V-311 is berthed now and which port it came from. Stay off v2.",
+    // The berth board's deprecated route still answers (the axis-blind agent stays on it).
+    premises: [{ kind: "call", method: "GET", url: "/v2/vessels/V-311", token: "fresh", status: 200 }],
     golden: [
       { op: "read_spec" },
       mintToken,

@@ -33,10 +33,9 @@ describe("apiflow verify", () => {
       "premises",
       "axis_necessity",
     ]);
-    // Axis necessity is soft until the worlds make every axis necessary: reported, not failing.
-    expect(json.gates.axis_necessity).toMatchObject({ checked: 4, hard: false });
-    expect(json.gates.axis_necessity.passed + json.gates.axis_necessity.failed).toBe(4);
-    expect(io.out()).toMatch(/axis_necessity \(soft\)\s+4\s+\d+\s+\d+\s/);
+    // Axis necessity is hard: every skeleton task's axis-blind golden fails.
+    expect(json.gates.axis_necessity).toMatchObject({ checked: 4, passed: 4, failed: 0, hard: true });
+    expect(io.out()).toMatch(/axis_necessity\s+4\s+4\s+0\s+-/);
     expect(json.gates.chain_replay).toMatchObject({ checked: 1, passed: 1, failed: 0, first_failure: null });
     // Issue 15's gates report on the skeleton's graders (SUB03 does not hold the order's vessel,
     // nor one order only) without failing it while they are soft.

@@ -203,7 +203,18 @@ function closePlanted(
     ],
     consumes: [planted.position],
     coupling: "value",
-    probes: [],
+    // The quoted call, on the record the variable holds (a premise, and the call an agent blind to
+    // error recovery retries as it is).
+    probes: [
+      {
+        method: other,
+        url: built.routes.workItem(`{{${planted.variable}}}`),
+        body: { [w.statusField]: final },
+        token: "fresh",
+        status: 405,
+        error: "method_not_allowed",
+      },
+    ],
   });
 }
 
