@@ -1,5 +1,9 @@
+import type { Bank } from "../bank/bank.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
+import type { TrialResult } from "../run/run-trial.js";
+import type { TrialEvent } from "../world/event-log.js";
+import { isMintStep, isSendStep, placeholdersOf, playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import {
   countsCalls,
   dependsOn,
@@ -103,6 +107,67 @@ export function legitimateVariants(
       steps: insertBefore(answerAt, reads),
     });
   return out;
+}
+
+/** How many times a variant's run may mint a token anew after one expired. */
+const MAX_RENEWALS = 3;
+
+/**
+ * One run of a variant, played as a careful agent plays it: when a call is answered 401 because
+ * its token expired (the variant's extra calls used up the token's lifetime, which the golden
+ * spends to the last call), the token is minted anew, as the error's hint says, and the call sent
+ * again — up to three times.
+ *
+ * @example const r = await runVariant(bank, task, variant, sharedTrials(bank)); r.grade.passed
+ */
+export async function runVariant(
+  bank: Bank,
+  task: Task,
+  variant: LegitimateVariant,
+  runner: { run: (task: Task, agent: ReturnType<typeof scripted>) => Promise<TrialResult> },
+): Promise<TrialResult> {
+  const world = worldOf(bank, task);
+  let steps = variant.steps;
+  for (let renewals = 0; ; renewals++) {
+    const played = steps;
+    const agent = scripted(
+      bank,
+      `variant-${variant.name}${renewals ? `+renew${renewals}` : ""}`,
+      async (session) => {
+        await playAndAnswer(session, task, played);
+      },
+    );
+    const r = await runner.run(task, agent);
+    if (r.grade.passed || renewals >= MAX_RENEWALS) return r;
+    const renewed = renewedOnExpiry(world, steps, r.events);
+    if (!renewed) return r;
+    steps = renewed;
+  }
+}
+
+/**
+ * The steps with the token minted anew just before the first call the run saw answered 401 for an
+ * expired token (the mint step that bound the token the call sends, copied); null when no call
+ * was, or its token was not minted by an earlier step.
+ */
+export function renewedOnExpiry(
+  world: World,
+  steps: readonly GoldenStep[],
+  events: readonly TrialEvent[],
+): GoldenStep[] | null {
+  const sends = steps.flatMap((s, i) => (isSendStep(s) ? [i] : []));
+  const exchanges = events.filter((e) => e.type === "exchange");
+  const expired = exchanges.findIndex(
+    (e) => e.status === 401 && /expired/i.test(JSON.stringify(e.response_body ?? "")),
+  );
+  const at = sends[expired];
+  const step = at === undefined ? undefined : steps[at];
+  if (at === undefined || !step) return null;
+  const tokens = placeholdersOf(step).headers;
+  const mint = steps
+    .slice(0, at)
+    .findLast((s) => isMintStep(world, s) && isSendStep(s) && tokens.some((t) => t in s.capture));
+  return mint ? [...steps.slice(0, at), mint, ...steps.slice(at)] : null;
 }
 
 function replaced(golden: readonly GoldenStep[], at: number, by: GoldenStep): GoldenStep[] {
