@@ -1,6 +1,7 @@
 import type { Subtask, Task } from "../bank/task-schema.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { HARBOR_WORLD } from "./harbor-world.js";
+import { withOtherSources } from "./other-sources.js";
 
 const W = HARBOR_WORLD;
 const TOKEN = W.auth.token_path;
@@ -26,8 +27,12 @@ const noV2 = {
   url_pattern: "^/v2/",
 };
 
-/** The storyline of the harbour world: three positions, one per axis the skeleton covers. */
-export const HARBOR_STORYLINE: Subtask[] = [
+/**
+ * The storyline of the harbour world: three positions, one per axis the skeleton covers. Each
+ * data flow read off a vessel's own route also accepts the vessel's value from its other
+ * canonical routes, as the generator's do (see `withOtherSources`).
+ */
+export const HARBOR_STORYLINE: Subtask[] = widened([
   {
     position: 1,
     axis: "auth",
@@ -236,7 +241,14 @@ export const HARBOR_STORYLINE: Subtask[] = [
       ],
     },
   },
-];
+]);
+
+function widened(storyline: Subtask[]): Subtask[] {
+  return storyline.map((s) => ({
+    ...s,
+    grader: { ...s.grader, g1: withOtherSources(W, s.grader.g1, s.grader.constraints) },
+  }));
+}
 
 const WORKSPACE: Task["workspace"] = {
   vault: {
