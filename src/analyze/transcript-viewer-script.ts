@@ -104,7 +104,7 @@ export const TRANSCRIPT_VIEWER_SCRIPT = String.raw`
     for (const p of ex.predicates) {
       const mark = p.group === "checkpoint" ? (p.passed ? "•" : "◦") : p.passed ? "✓" : "✗";
       const li = $("li", { class: "predicate " + (p.passed ? "ok" : "bad"), "data-group": p.group },
-        $("div", { text: mark + " " + p.group + " " + p.kind + " " + p.id + (p.segment ? " [segment " + p.segment + "]" : "") }));
+        $("div", { text: mark + " " + p.group + " " + p.kind + " " + p.id + (p.segment ? " [segment " + p.segment + "]" : "") + (p.requirement ? " — requirement " + p.requirement : "") }));
       const lines = [];
       if (p.group === "G2") lines.push("expected " + JSON.stringify(p.expected) + ", got " + (p.got === null ? "(absent)" : JSON.stringify(p.got)));
       if (p.reason) lines.push(p.reason);

@@ -133,12 +133,30 @@ export const UseSlotSchema = z.discriminatedUnion("in", [
 export type UseSlot = z.infer<typeof UseSlotSchema>;
 
 /**
+ * Another response that serves the same record's value as a data flow's own source: the record's
+ * collection listing, a search, a nested or parent route (canonical routes only; the generator
+ * lists them from the world). The value at `body_key` counts only when the object holding it has
+ * every field of `where` (the record among a listing's items).
+ *
+ * @example { url_pattern: "^/v3/vessels(\\?.*)?$", status: 200, body_key: "vessels.berth", where: { vessel_id: "V-412" } }
+ */
+export const OtherSourceSchema = z.strictObject({
+  url_pattern: PatternSchema,
+  status: z.number().int(),
+  body_key: z.string().min(1),
+  where: z.record(z.string(), WhereValueSchema).optional(),
+});
+export type OtherSource = z.infer<typeof OtherSourceSchema>;
+
+/**
  * G1 data flow: a response whose URL matches `from_response_url_pattern` (a regular expression)
  * with status `from_status` carries at `from_body_key` (dotted, through arrays) the decisive value,
  * which must then reach the answer card field `answer_field`, and where required a stored variable
  * and a later request to `used_in_request_url_pattern`, in the slot `used_in_slot`. (A grader
  * without the slot, from before it existed, accepts the value anywhere in that request; the
- * certification of a bank refuses such a grader.)
+ * certification of a bank refuses such a grader.) `also_from` lists other routes that serve the
+ * same record's value, and `also_used_in` other requests that read the same record (a header slot
+ * only): a careful agent may read the record through either.
  */
 export const DataFlowPredicateSchema = z.strictObject({
   kind: z.literal("data_flow"),
@@ -150,6 +168,8 @@ export const DataFlowPredicateSchema = z.strictObject({
   must_be_stored: z.boolean().default(false),
   used_in_request_url_pattern: PatternSchema.nullable().default(null),
   used_in_slot: UseSlotSchema.optional(),
+  also_from: z.array(OtherSourceSchema).optional(),
+  also_used_in: z.array(PatternSchema).optional(),
 });
 
 /**

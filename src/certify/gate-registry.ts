@@ -109,8 +109,8 @@ export const GATES: readonly Gate[] = [
     discoverabilityFindings(bank, task, runner),
   ),
   perTaskGate("leak", LEAK_VERSION, ({ bank, task }) => leakFindings(bank, task)),
-  // Issue 15's gates report but do not fail certification until the graders hold every
-  // requirement (issue 15 items 1-3): the lead makes them hard by setting `hard: true` in both.
+  // Requirement mutants report but do not fail certification until the graders hold every
+  // requirement (issue 15 items 1-3): the lead makes it hard by setting `hard: true`.
   {
     name: "requirement_mutants",
     version: REQUIREMENT_MUTANTS_VERSION,
@@ -133,7 +133,9 @@ export const GATES: readonly Gate[] = [
   {
     name: "legitimate_variants",
     version: LEGITIMATE_VARIANTS_VERSION,
-    hard: false,
+    // Hard: every data flow accepts the record's value from any canonical route serving it, and a
+    // variant re-mints an expired token; the default bank has 0 false fails.
+    hard: true,
     run: async ({ bank, task, runner }) => ({
       failures: await legitimateVariantFindings(bank, task, runner),
     }),

@@ -1,5 +1,18 @@
+import type { Bank } from "../bank/bank.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
+import type { TrialResult } from "../run/run-trial.js";
+import type { TrialEvent } from "../world/event-log.js";
+import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from "../world/paginate.js";
+import {
+  isMintStep,
+  isSendStep,
+  placeholdersOf,
+  playAndAnswer,
+  routeFor,
+  scripted,
+  worldOf,
+} from "./certify-kit.js";
 import {
   countsCalls,
   dependsOn,
@@ -8,6 +21,7 @@ import {
   type RestStep,
   repeated,
   type StepFacts,
+  seededIds,
   stepFacts,
   variedSteps,
   WAIT_HEADER,
@@ -31,14 +45,19 @@ export interface LegitimateVariant {
  * The legitimate variants of a task's golden (REST steps only):
  *
  * - `failed_attempt@N` — before write N, the same request sent without its credentials first
- *   (401, nothing written; not on routes whose behaviour counts calls);
+ *   (401, nothing written, no behaviour of the route counts it);
  * - `abandoned_job@N` — before async-job submit N, another submit of the same job, never confirmed;
  * - `extra_reads` — before the answer, a listing of each canonical collection the golden touches
  *   and a re-read of each record it read;
  * - `reorder@N` — golden step N and the next one sent in the other order, when at least one is a
  *   read and neither needs the other (no value, no record written by one and read by the other);
- * - `other_route@N` — a record read through its collection's listing instead of its own route
- *   (the values captured from its item in the list), when the list shows it on the first page.
+ * - `other_route@N` — a seeded record the golden reads by its id read through its collection's
+ *   listing instead of its own route, the values captured from its item on the page that shows it
+ *   (a cursor listing walked to it). Not for a record whose id the golden found in a listing first
+ *   (the ticket asks that record's own read, and the grader holds the id used there), nor on a
+ *   route with a behaviour, a scope or a query parameter (a throttle to wait out, an elevated
+ *   token to mint: the listing would skip the skill).
+ * A variant is played as a careful agent plays it (see `runVariant`).
  *
  * @example legitimateVariants(world, task).map((v) => v.name) // ["failed_attempt@3", "extra_reads", …]
  */
@@ -59,7 +78,9 @@ export function legitimateVariants(
   for (const f of facts.slice(start, end)) {
     const n = f.index + 1;
     if (failedInGolden(f)) continue;
-    if (f.write && f.rest && !countsCalls(f.route) && f.route?.auth_required !== false) {
+    // A call refused for want of credentials is refused before any behaviour counts it (a
+    // throttle, a partial write, a concurrent update): the attempt moves none of them.
+    if (f.write && f.rest && f.route?.auth_required !== false) {
       const auth = headerName(f.rest, "authorization");
       if (auth)
         out.push({
@@ -105,8 +126,69 @@ export function legitimateVariants(
   return out;
 }
 
-function replaced(golden: readonly GoldenStep[], at: number, by: GoldenStep): GoldenStep[] {
-  return [...golden.slice(0, at), by, ...golden.slice(at + 1)];
+/** How many times a variant's run may mint a token anew after one expired. */
+const MAX_RENEWALS = 3;
+
+/**
+ * One run of a variant, played as a careful agent plays it: when a call is answered 401 because
+ * its token expired (the variant's extra calls used up the token's lifetime, which the golden
+ * spends to the last call), the token is minted anew, as the error's hint says, and the call sent
+ * again — up to three times.
+ *
+ * @example const r = await runVariant(bank, task, variant, sharedTrials(bank)); r.grade.passed
+ */
+export async function runVariant(
+  bank: Bank,
+  task: Task,
+  variant: LegitimateVariant,
+  runner: { run: (task: Task, agent: ReturnType<typeof scripted>) => Promise<TrialResult> },
+): Promise<TrialResult> {
+  const world = worldOf(bank, task);
+  let steps = variant.steps;
+  for (let renewals = 0; ; renewals++) {
+    const played = steps;
+    const agent = scripted(
+      bank,
+      `variant-${variant.name}${renewals ? `+renew${renewals}` : ""}`,
+      async (session) => {
+        await playAndAnswer(session, task, played);
+      },
+    );
+    const r = await runner.run(task, agent);
+    if (r.grade.passed || renewals >= MAX_RENEWALS) return r;
+    const renewed = renewedOnExpiry(world, steps, r.events);
+    if (!renewed) return r;
+    steps = renewed;
+  }
+}
+
+/**
+ * The steps with the token minted anew just before the first call the run saw answered 401 for an
+ * expired token (the mint step that bound the token the call sends, copied); null when no call
+ * was, or its token was not minted by an earlier step.
+ */
+export function renewedOnExpiry(
+  world: World,
+  steps: readonly GoldenStep[],
+  events: readonly TrialEvent[],
+): GoldenStep[] | null {
+  const sends = steps.flatMap((s, i) => (isSendStep(s) ? [i] : []));
+  const exchanges = events.filter((e) => e.type === "exchange");
+  const expired = exchanges.findIndex(
+    (e) => e.status === 401 && /expired/i.test(JSON.stringify(e.response_body ?? "")),
+  );
+  const at = sends[expired];
+  const step = at === undefined ? undefined : steps[at];
+  if (at === undefined || !step) return null;
+  const tokens = placeholdersOf(step).headers;
+  const mint = steps
+    .slice(0, at)
+    .findLast((s) => isMintStep(world, s) && isSendStep(s) && tokens.some((t) => t in s.capture));
+  return mint ? [...steps.slice(0, at), mint, ...steps.slice(at)] : null;
+}
+
+function replaced(golden: readonly GoldenStep[], at: number, by: readonly GoldenStep[]): GoldenStep[] {
+  return [...golden.slice(0, at), ...by, ...golden.slice(at + 1)];
 }
 
 /** Two adjacent steps a careful agent may send in either order. */
@@ -152,42 +234,99 @@ function extraReads(world: World, facts: readonly StepFacts[]): GoldenStep[] {
     out.push({ op: "execute", request: { method: "GET", url, headers }, capture: {} });
   };
   for (const f of facts) {
-    if (f.route?.status !== "canonical" || countsCalls(f.route)) continue;
+    if (f.route?.status !== "canonical") continue;
+    // The collection's listing is another route: a behaviour of the record's route does not count it.
     const list = listRoute(world, f.route.resource);
     if (list) get(list.path);
-    if (f.route.action === "get" && f.rest && f.route.concurrency === undefined) get(f.rest.request.url);
+    if (f.route.action === "get" && f.rest && f.route.concurrency === undefined && !countsCalls(f.route))
+      get(f.rest.request.url);
   }
   return out;
 }
 
 /**
  * A `get` read of a seeded record sent to its collection's listing instead, capturing each value
- * from the record's item: only when the list shows the record on its first page in a known place
- * (the world's seeded order, no record created or deleted in that collection before).
+ * from the record's item: the page that shows it (see `listingPages`), at its place in the list —
+ * the world's seeded order less the records deleted before (a create appends, an update keeps the
+ * place). None when a record deleted before is not known by its id.
  */
-function throughListing(world: World, task: Task, f: StepFacts): GoldenStep | null {
+function throughListing(world: World, task: Task, f: StepFacts): GoldenStep[] | null {
   const rest = f.rest as RestStep;
   const route = f.route;
   if (route?.action !== "get" || route.status !== "canonical" || countsCalls(route)) return null;
   if (Object.keys(rest.capture).length === 0 || route.concurrency || route.view.where) return null;
+  // A route that needs a scope or a query parameter asks a skill of the agent the listing would skip.
+  if (route.scopes.length > 0 || (route.query_params ?? []).length > 0) return null;
   if (route.view.omit_fields.length > 0 || Object.keys(route.view.overrides).length > 0) return null;
   const resource = world.resources[route.resource];
   const list = listRoute(world, route.resource);
-  const id = Object.values(f.params).at(-1);
+  const id = resource ? f.params[resource.id_field] : undefined;
   if (!resource || !list || id === undefined || id.includes("{{")) return null;
   if (list.view.omit_fields.length > 0 || Object.keys(list.view.overrides).length > 0) return null;
-  const at = resource.records.findIndex((r) => r[resource.id_field] === id);
-  const pageSize = list.pagination ? (list.pagination.page_size ?? 10) : Number.POSITIVE_INFINITY;
-  if (at < 0 || at >= pageSize) return null;
-  // A write to the collection earlier (in setup or golden) may move the record in the list.
-  const earlier = [...task.setup, ...task.golden.slice(0, f.index)];
-  const touched = earlier.some(
-    (s) =>
-      s.op === "execute" && s.request.method.toUpperCase() !== "GET" && s.request.url.startsWith(list.path),
+  const gone = deletedBefore(world, route.resource, [...task.setup, ...task.golden.slice(0, f.index)]);
+  if (gone === null) return null;
+  const ids = seededIds(world, route.resource).filter((r) => !gone.has(r));
+  const at = ids.indexOf(id);
+  if (at < 0) return null;
+  const { steps, index } = listingPages(list, at, rest.request, Object.keys(rest.capture)[0] ?? "via_list");
+  const last = steps.at(-1) as RestStep;
+  last.capture = Object.fromEntries(
+    Object.entries(rest.capture).map(([name, path]) => [name, `${route.resource}.${index}.${path}`]),
   );
-  if (touched) return null;
-  const capture = Object.fromEntries(
-    Object.entries(rest.capture).map(([name, path]) => [name, `${route.resource}.${at}.${path}`]),
-  );
-  return { op: "execute", request: { ...rest.request, url: list.path }, capture };
+  return steps;
+}
+
+/** The ids of the records of `resource` a run of `steps` deletes; null when one is not a literal id. */
+function deletedBefore(world: World, resource: string, steps: readonly GoldenStep[]): Set<string> | null {
+  const out = new Set<string>();
+  for (const s of steps) {
+    if (s.op !== "execute" || s.request.method.toUpperCase() !== "DELETE") continue;
+    const hit = routeFor(world, "DELETE", s.request.url);
+    if (!hit || hit.route.resource !== resource) continue;
+    const idField = world.resources[resource]?.id_field ?? "";
+    const id = hit.params[idField];
+    if (id === undefined || id.includes("{{")) return null;
+    out.add(id);
+  }
+  return out;
+}
+
+/**
+ * The requests that list the record at place `at` — the first page, or the page holding it at the
+ * largest page size the route serves (a cursor listing walked page by page, each request sending
+ * the cursor the one before it answered) — and its index in the last one.
+ */
+function listingPages(
+  list: Route,
+  at: number,
+  request: RestStep["request"],
+  name: string,
+): { steps: RestStep[]; index: number } {
+  const get = (query: string, capture: Record<string, string> = {}): RestStep => ({
+    op: "execute",
+    request: { ...request, url: `${list.path}${query}` },
+    capture,
+  });
+  if (!list.pagination) return { steps: [get("")], index: at };
+  const size = list.pagination.page_size ?? DEFAULT_PAGE_SIZE;
+  if (at < size) return { steps: [get("")], index: at };
+  const max = list.pagination.max_page_size ?? DEFAULT_MAX_PAGE_SIZE;
+  const page = Math.floor(at / max);
+  switch (list.pagination.style) {
+    case "page":
+    case "link":
+      return { steps: [get(`?page=${page + 1}&per_page=${max}`)], index: at % max };
+    case "offset":
+      return { steps: [get(`?offset=${page * max}&limit=${max}`)], index: at % max };
+    case "cursor": {
+      const cursor = (k: number) => `${name}__cursor${k}`;
+      const steps = Array.from({ length: page + 1 }, (_, k) =>
+        get(
+          k === 0 ? `?limit=${max}` : `?limit=${max}&cursor={{${cursor(k)}}}`,
+          k < page ? { [cursor(k + 1)]: "next_cursor" } : {},
+        ),
+      );
+      return { steps, index: at % max };
+    }
+  }
 }

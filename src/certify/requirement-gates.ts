@@ -6,7 +6,7 @@ import { playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
 import { goldenStatuses } from "./golden-edits.js";
 import { type GoldenMutant, goldenMutants, requirementsOf } from "./golden-mutants.js";
-import { legitimateVariants } from "./legitimate-variants.js";
+import { legitimateVariants, runVariant } from "./legitimate-variants.js";
 import type { TrialRunner } from "./trial-tree.js";
 
 export const REQUIREMENT_MUTANTS_VERSION = "1.0.0";
@@ -113,10 +113,7 @@ export async function legitimateVariantFindings(
   const world = worldOf(bank, task);
   const failures: GateFailure[] = [];
   for (const variant of legitimateVariants(world, task, await statusesOf(task, runner))) {
-    const agent = scripted(bank, `variant-${variant.name}`, async (session) => {
-      await playAndAnswer(session, task, variant.steps);
-    });
-    const r = await runner.run(task, agent);
+    const r = await runVariant(bank, task, variant, runner);
     if (r.grade.passed) continue;
     failures.push({
       task_id: task.id,

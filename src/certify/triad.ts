@@ -37,8 +37,9 @@ export interface Exam {
  * load-bearing step broken:
  *
  * - `decoy_route@N` — golden step N sent to the decoy sibling of its route (deprecated/look-alike);
- * - `canary_without_call:FIELD` — the calls that produce FIELD's value are skipped, yet the card is
- *   exactly right (every expected value, canaries resolved for the trial, typed in);
+ * - `canary_without_call:FIELD` — the calls that produce FIELD's value (and every call to another
+ *   route its data flow takes the value from) are skipped, yet the card is exactly right (every
+ *   expected value, canaries resolved for the trial, typed in);
  * - `store_skipped@N` — the golden's store step N is left out;
  * - `stale_token` — the minted token is never minted: the stale token in the vault is sent instead.
  *
@@ -74,9 +75,17 @@ export function triadExams(bank: Bank, task: Task): Exam[] {
     const binding = bindings[field.field];
     const capturing = task.golden.filter((s) => binding !== undefined && capturesOf(s).includes(binding));
     if (capturing.length === 0) continue;
-    // Every call that could reveal the value goes: the same request elsewhere in a chain reveals it too.
+    // Every call that could reveal the value goes: the same request elsewhere in a chain reveals it
+    // too, and so does any call to another route the grader takes the record's value from (a
+    // listing a later segment walks).
     const sameCall = (a: GoldenStep, b: GoldenStep) => isSendStep(a) && isSendStep(b) && sameRequest(a, b);
-    const producers = task.golden.filter((s) => capturing.some((c) => sameCall(c, s)));
+    const others = task.grader.g1.flatMap((p) =>
+      p.kind === "data_flow" && p.answer_field === field.field && p.segment === field.segment
+        ? (p.also_from ?? []).map((o) => new RegExp(o.url_pattern))
+        : [],
+    );
+    const servesIt = (s: GoldenStep) => s.op === "execute" && others.some((re) => re.test(s.request.url));
+    const producers = task.golden.filter((s) => capturing.some((c) => sameCall(c, s)) || servesIt(s));
     sabotage(
       `canary_without_call:${field.field}`,
       task.golden.filter((s) => !producers.includes(s)),

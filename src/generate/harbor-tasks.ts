@@ -2,6 +2,7 @@ import type { Premise } from "../bank/premise-schema.js";
 import type { Subtask, Task } from "../bank/task-schema.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { HARBOR_WORLD } from "./harbor-world.js";
+import { withOtherSources } from "./other-sources.js";
 
 const W = HARBOR_WORLD;
 const TOKEN = W.auth.token_path;
@@ -27,8 +28,12 @@ const noV2 = {
   url_pattern: "^/v2/",
 };
 
-/** The storyline of the harbour world: three positions, one per axis the skeleton covers. */
-export const HARBOR_STORYLINE: Array<Subtask & { premises?: Premise[] }> = [
+/**
+ * The storyline of the harbour world: three positions, one per axis the skeleton covers. Each
+ * data flow read off a vessel's own route also accepts the vessel's value from its other
+ * canonical routes, as the generator's do (see `withOtherSources`).
+ */
+export const HARBOR_STORYLINE: Array<Subtask & { premises?: Premise[] }> = widened([
   {
     position: 1,
     axis: "auth",
@@ -251,7 +256,16 @@ export const HARBOR_STORYLINE: Array<Subtask & { premises?: Premise[] }> = [
       ],
     },
   },
-];
+]);
+
+function widened(
+  storyline: Array<Subtask & { premises?: Premise[] }>,
+): Array<Subtask & { premises?: Premise[] }> {
+  return storyline.map((s) => ({
+    ...s,
+    grader: { ...s.grader, g1: withOtherSources(W, s.grader.g1, s.grader.constraints) },
+  }));
+}
 
 const WORKSPACE: Task["workspace"] = {
   vault: {

@@ -7,6 +7,7 @@ import type {
   ForbidConstraint,
   G1Predicate,
   GraderSpec,
+  OtherSource,
   UseSlot,
 } from "../bank/task-schema.js";
 import { pathValues, queryParam } from "../world/canonical-request.js";
@@ -129,6 +130,10 @@ interface PreparedDataFlow {
   predicate: Extract<G1Predicate, { kind: "data_flow" }>;
   from: RegExp;
   usedIn: RegExp | null;
+  /** `also_from`: other routes serving the record's value, their patterns compiled and keys split. */
+  others: PreparedSource[];
+  /** `also_used_in`, compiled. */
+  usedInOthers: RegExp[];
   noResponse: string;
   noValue: string;
   notInCard: string;
@@ -136,6 +141,14 @@ interface PreparedDataFlow {
   notUsed: string;
   notEvaluated: string;
   fieldAbsent: string;
+}
+
+/** Another source of a data flow: its pattern, and its body key split at the object holding the value. */
+interface PreparedSource {
+  source: OtherSource;
+  url: RegExp;
+  holder: string;
+  key: string;
 }
 
 interface PreparedCall {
@@ -235,6 +248,8 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         predicate,
         from: pattern(predicate.from_response_url_pattern),
         usedIn: used ? pattern(used) : null,
+        others: (predicate.also_from ?? []).map(prepareSource),
+        usedInOthers: used ? (predicate.also_used_in ?? []).map(pattern) : [],
         noResponse: `no response from /${predicate.from_response_url_pattern}/ with status ${predicate.from_status}`,
         noValue: `matching responses carry no value at ${key}`,
         notInCard: `answer field '${predicate.answer_field}' does not carry the ${key} the API returned`,
@@ -281,6 +296,16 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
     case "end_state":
       return { kind: "end_state", predicate };
   }
+}
+
+function prepareSource(source: OtherSource): PreparedSource {
+  const cut = source.body_key.lastIndexOf(".");
+  return {
+    source,
+    url: pattern(source.url_pattern),
+    holder: cut < 0 ? "" : source.body_key.slice(0, cut),
+    key: cut < 0 ? source.body_key : source.body_key.slice(cut + 1),
+  };
 }
 
 function prepareMatch(match: CallMatch): PreparedMatch {
@@ -367,10 +392,10 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
     case "data_flow": {
       const field = prepared.predicate.answer_field;
       if (field === undefined || (card !== null && Object.hasOwn(card, field)))
-        return gradeDataFlow(prepared, log, card);
+        return gradeDataFlow(prepared, ctx);
       // No readable card, or a card without the field: G2's delivery failure, not labour. Grade
       // the rest; when it holds, the predicate is not evaluated rather than failed.
-      const labour = gradeDataFlow(prepared, log, card, false);
+      const labour = gradeDataFlow(prepared, ctx, false);
       if (!labour.passed) return labour;
       const { id, kind, explain, segment, requirement } = prepared.predicate;
       return {
@@ -495,16 +520,14 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
 /**
  * The grader's hottest loop. One candidate per distinct value, from its earliest response: a later
  * use or store of it counts from the first time the API showed it. The last failing destination
- * of the last candidate is the reason given.
+ * of the last candidate is the reason given. A response to one of the predicate's other sources
+ * (`also_from`) offers the record's value as its own source does.
  */
-function gradeDataFlow(
-  prepared: PreparedDataFlow,
-  log: LogIndex,
-  card: Record<string, unknown> | null,
-  toCard = true,
-): G1Result {
-  const { predicate } = prepared;
+function gradeDataFlow(prepared: PreparedDataFlow, ctx: TrialContext, toCard = true): G1Result {
+  const { predicate, others } = prepared;
+  const { log, card } = ctx;
   const matches = log.urlMatches(prepared.from);
+  const otherMatches = others.map((o) => log.urlMatches(o.url));
   const exchanges = log.exchanges;
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   // Scalars are told apart by type and value (3 and "3" are two candidates), as a Set does.
@@ -514,9 +537,17 @@ function gradeDataFlow(
   let lastReason = "";
   for (let i = 0; i < exchanges.length; i++) {
     const source = exchanges[i] as ExchangeEvent;
-    if (!matches[i] || source.status !== predicate.from_status) continue;
+    let values: JsonValue[] | undefined;
+    if (matches[i] && source.status === predicate.from_status)
+      values = valuesAtPath(source.response_body, predicate.from_body_key);
+    for (let k = 0; k < others.length; k++) {
+      const other = others[k] as PreparedSource;
+      if (!otherMatches[k]?.[i] || source.status !== other.source.status) continue;
+      values = [...(values ?? []), ...recordValues(other, source.response_body, ctx)];
+    }
+    if (values === undefined) continue;
     anySource = true;
-    for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
+    for (const value of values) {
       if (value === null || typeof value === "object") continue;
       anyValue = true;
       if (seen.has(value)) continue;
@@ -533,7 +564,7 @@ function gradeDataFlow(
         lastReason = prepared.notStored;
         continue;
       }
-      if (prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq, predicate.used_in_slot)) {
+      if (prepared.usedIn && !usedLater(prepared, log, value, source.seq)) {
         lastReason = prepared.notUsed;
         continue;
       }
@@ -542,6 +573,32 @@ function gradeDataFlow(
   }
   if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
   return g1Result(predicate, false, undefined, anyValue ? lastReason : prepared.noValue);
+}
+
+/** The values at another source's key held by an object with every field of its `where`. */
+function recordValues(other: PreparedSource, body: JsonValue | null, ctx: TrialContext): JsonValue[] {
+  const where: Array<readonly [string, JsonValue]> = [];
+  for (const [field, v] of Object.entries(other.source.where ?? {})) {
+    const r = ctx.resolve(v);
+    if (!r.ok) return [];
+    where.push([field, r.value]);
+  }
+  const out: JsonValue[] = [];
+  for (const held of valuesAtPath(body, other.holder)) {
+    for (const item of Array.isArray(held) ? held : [held]) {
+      if (item === null || typeof item !== "object" || Array.isArray(item)) continue;
+      if (!where.every(([field, v]) => valuesEqual(item[field] ?? null, v))) continue;
+      out.push(...valuesAtPath(item, other.key));
+    }
+  }
+  return out;
+}
+
+/** Whether the value is used after `seq` in a request to the predicate's destination or one of its others. */
+function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, seq: number): boolean {
+  const slot = prepared.predicate.used_in_slot;
+  if (prepared.usedIn && log.usedAfter(prepared.usedIn, value, seq, slot)) return true;
+  return prepared.usedInOthers.some((re) => log.usedAfter(re, value, seq, slot));
 }
 
 /** A result in one fixed key order (stored grades and their JSON stay byte-identical). */

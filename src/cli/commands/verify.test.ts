@@ -49,7 +49,7 @@ describe("apiflow verify", () => {
       /^harbor-telemetry-(sub|chain-1to)03: mutant /,
     );
     expect(json.gates.requirement_mutants.mutants.generated).toBeGreaterThan(0);
-    expect(json.gates.legitimate_variants).toMatchObject({ checked: 4, hard: false });
+    expect(json.gates.legitimate_variants).toMatchObject({ checked: 4, failed: 0, hard: true });
     expect(io.out()).toMatch(/requirement_mutants \(soft\)\s+4\s+2\s+2\s+harbor-telemetry-\S+03: mutant/);
     expect(io.out()).toMatch(/mutation score: \d+\/\d+ \(\d+\.\d%\)/);
     expect(Object.values(json.gates.exploit_audit.exploits).every((n) => n === 0)).toBe(true);

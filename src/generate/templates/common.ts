@@ -10,6 +10,7 @@ import type {
 } from "../../bank/task-schema.js";
 import type { BuiltWorld, SymRecord } from "../build-world.js";
 import type { CallOptions, GoldenBuilder } from "../golden-builder.js";
+import { withOtherSources } from "../other-sources.js";
 import { attachRequirements } from "../requirements.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { flowToAnswer, re } from "../story-state.js";
@@ -56,7 +57,12 @@ export function subtask(
     consumes: parts.consumes ?? [],
     ticket,
     golden: parts.golden,
-    grader: { answer: held.answer, g1: held.g1, constraints: held.constraints, checkpoints: [] },
+    grader: {
+      answer: held.answer,
+      g1: withOtherSources(ctx.built.world, held.g1, held.constraints),
+      constraints: held.constraints,
+      checkpoints: [],
+    },
     requirements: held.requirements,
     template,
     coupling: parts.coupling ?? "none",

@@ -1,0 +1,157 @@
+import type { ForbidConstraint, G1Predicate, OtherSource } from "../bank/task-schema.js";
+import type { Route, World } from "../bank/world-schema.js";
+import { matchRoute } from "../world/route-path.js";
+import { re } from "./story-state.js";
+
+/** One record a data flow reads off its own route: the resource, its id field and the id. */
+interface RecordRead {
+  route: Route;
+  resource: string;
+  idField: string;
+  id: string;
+}
+
+/**
+ * A grader's data flows, each widened to the other routes that serve the same record's value
+ * (issue 15, legitimate variants): a flow whose source is one seeded record's own plain route
+ * (`^/v3/vessels/V-412$`) also accepts the value from the record's item in a canonical listing or
+ * search of its collection, and from its other canonical `get` routes (nested ones), as
+ * `also_from`; a token or key that must be sent on that record's read (a header slot) may be sent
+ * on any of those reads instead, as `also_used_in`. Routes the grader forbids, decoys and routes
+ * whose view rewrites the field are never added. A source whose route has a behaviour (a throttle,
+ * a scope, a version, a query parameter that hides, reveals or is required) keeps its route alone:
+ * reading the record elsewhere would skip the skill the ticket asks for.
+ *
+ * @example withOtherSources(world, g1, constraints)[0].also_from // [{ url_pattern: "^/v3/vessels(\\?.*)?$", status: 200, body_key: "vessels.berth", where: { vessel_id: "V-412" } }]
+ */
+export function withOtherSources(
+  world: World,
+  g1: readonly G1Predicate[],
+  constraints: readonly ForbidConstraint[],
+): G1Predicate[] {
+  return g1.map((p) => {
+    if (p.kind !== "data_flow") return p;
+    const out = { ...p };
+    const read = plainRecordRead(world, p.from_response_url_pattern);
+    if (read && !p.from_body_key.includes(".")) {
+      const sources = otherReads(world, read, constraints, p.from_body_key);
+      if (sources.length > 0) out.also_from = sources;
+    }
+    const dest = p.used_in_request_url_pattern ? plainRecordRead(world, p.used_in_request_url_pattern) : null;
+    if (dest && p.used_in_slot?.in === "header") {
+      const patterns = otherReads(world, dest, constraints, null).map((s) => s.url_pattern);
+      if (patterns.length > 0) out.also_used_in = patterns;
+    }
+    return out;
+  });
+}
+
+/**
+ * The record a URL pattern names, when it is one literal path (as `re` escapes it, optionally
+ * with any query string) that a plain canonical `get` route of a resource takes.
+ */
+function plainRecordRead(world: World, pattern: string): RecordRead | null {
+  const path = literalPath(pattern);
+  if (path === null) return null;
+  const hit = matchRoute(world.routes, "GET", path);
+  const route = hit?.route;
+  if (!hit || !route || route.action !== "get" || !plain(route)) return null;
+  const resource = world.resources[route.resource];
+  const id = resource ? hit.params[resource.id_field] : undefined;
+  // A seeded record: the path names it by a literal id (a POST path such as `/v3/runs/async` is
+  // taken by the same template, but names no record).
+  if (!resource || id === undefined || !resource.records.some((r) => String(r[resource.id_field]) === id))
+    return null;
+  return { route, resource: route.resource, idField: resource.id_field, id };
+}
+
+/** A canonical route without behaviours, views or query parameters: any other canonical read of the record is no easier. */
+function plain(route: Route): boolean {
+  return (
+    route.status === "canonical" &&
+    route.scopes.length === 0 &&
+    !route.throttle &&
+    !route.transient &&
+    !route.partial_write &&
+    !route.concurrency &&
+    !route.view.where &&
+    route.view.omit_fields.length === 0 &&
+    Object.keys(route.view.overrides).length === 0 &&
+    (route.query_params ?? []).length === 0
+  );
+}
+
+/**
+ * The other canonical GET routes that serve the record, as at most two sources of `field` (of the
+ * record's id when `field` is null): its collection's listings and searches (the record's item),
+ * and its other `get` routes, each group as one pattern.
+ */
+function otherReads(
+  world: World,
+  read: RecordRead,
+  constraints: readonly ForbidConstraint[],
+  field: string | null,
+): OtherSource[] {
+  const lists: string[] = [];
+  const gets: string[] = [];
+  for (const route of world.routes) {
+    if (route === read.route || route.resource !== read.resource) continue;
+    if (route.method !== "GET" || route.status !== "canonical") continue;
+    if (route.action !== "get" && route.action !== "list") continue;
+    if (field !== null && Object.hasOwn(route.view.overrides, field)) continue;
+    if (field !== null && route.view.omit_fields.includes(field) && !revealable(route, field)) continue;
+    const parts = route.path.split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/);
+    const own = (name: string) => route.action === "get" && name === read.idField;
+    if (route.action === "get" && !parts.some((p, i) => i % 2 === 1 && own(p))) continue;
+    const sample = parts.map((p, i) => (i % 2 === 0 ? p : own(p) ? read.id : "x")).join("");
+    if (forbidden(constraints, sample)) continue;
+    const pattern = parts.map((p, i) => (i % 2 === 0 ? re(p) : own(p) ? re(read.id) : "[^/]+")).join("");
+    (route.action === "list" ? lists : gets).push(pattern);
+  }
+  const key = field ?? read.idField;
+  const where = { [read.idField]: read.id };
+  const source = (paths: string[], body_key: string): OtherSource => ({
+    url_pattern: `^${paths.length === 1 ? paths[0] : `(?:${paths.join("|")})`}(\\?.*)?$`,
+    status: 200,
+    body_key,
+    where,
+  });
+  return [
+    ...(lists.length > 0 ? [source(lists, `${read.resource}.${key}`)] : []),
+    ...(gets.length > 0 ? [source(gets, key)] : []),
+  ];
+}
+
+/** Whether a query parameter of the route shows the omitted field. */
+function revealable(route: Route, field: string): boolean {
+  return (route.query_params ?? []).some((q) => q.reveals_fields?.includes(field));
+}
+
+function forbidden(constraints: readonly ForbidConstraint[], path: string): boolean {
+  return constraints.some(
+    (c) =>
+      (c.method === undefined || c.method.toUpperCase() === "GET") &&
+      (new RegExp(c.url_pattern).test(path) || new RegExp(c.url_pattern).test(`${path}?page=2`)),
+  );
+}
+
+/**
+ * The literal path a URL pattern matches, when it is `^<escaped path>$` or `^<escaped path>(\?.*)?$`
+ * (as the templates write them); null for any other pattern (a `[^/]+` for a minted id, …).
+ */
+export function literalPath(pattern: string): string | null {
+  const body = pattern.match(/^\^(.*?)(?:\(\\\?\.\*\)\?)?\$$/s)?.[1];
+  if (body === undefined) return null;
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string;
+    if (c === "\\") {
+      const next = body[i + 1];
+      if (next === undefined || /[A-Za-z0-9]/.test(next)) return null;
+      out += next;
+      i++;
+    } else if (/[.*+?^${}()|[\]]/.test(c)) return null;
+    else out += c;
+  }
+  return out.startsWith("/") ? out : null;
+}
