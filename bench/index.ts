@@ -13,6 +13,7 @@ const BENCHMARKS: Array<() => Promise<Benchmark>> = [
   () => import("./generate.bench.js").then((m) => m.default),
   () => import("./runner.bench.js").then((m) => m.default),
   () => import("./certify.bench.js").then((m) => m.default),
+  () => import("./certify.bench.js").then((m) => m.otherSeedBenchmark),
   () => import("./queue.bench.js").then((m) => m.default),
 ];
 

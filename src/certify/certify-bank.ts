@@ -42,9 +42,10 @@ export interface CertifyOptions {
   /** How trials run; default `sharedTrials(bank)` (tests compare it with `freshTrials`). */
   runner?: (bank: Bank) => TrialRunner;
   /**
-   * Worker threads to spread the tasks over (default 1: this thread). The report is the same
-   * whatever the number. Used only with the default oracle, exploit suite and runner (functions
-   * cannot cross to a worker); otherwise the tasks run here.
+   * Threads to spread the tasks over, this one included (default 1: this thread only; n starts
+   * n - 1 workers). The report is the same whatever the number. Used only with the default
+   * oracle, exploit suite and runner (functions cannot cross to a worker); otherwise the tasks
+   * run here.
    */
   workers?: number;
   /**
@@ -86,6 +87,8 @@ export async function certifyTask(
   task: Task,
   options: CertifyOptions,
   runner: TrialRunner,
+  /** Give the event loop a turn between gates (a thread that also answers workers). */
+  yieldBetweenGates = false,
 ): Promise<TaskFindings> {
   const wanted = new Set(options.gates ?? GATE_NAMES);
   const out: TaskFindings = { task_id: task.id, failures: {}, notes: [], time: {} };
@@ -102,6 +105,7 @@ export async function certifyTask(
   };
   for (const gate of GATES) {
     if (!wanted.has(gate.name)) continue;
+    if (yieldBetweenGates) await new Promise((resolve) => setImmediate(resolve));
     const found = await timed(gate.name, () => gate.run({ bank, task, options, runner }));
     if (found.failures) out.failures[gate.name] = found.failures;
     if (found.notes) out.notes.push(...found.notes);
@@ -167,9 +171,11 @@ export async function certifyBank(
   options: CertifyOptions = {},
 ): Promise<CertifyReport> {
   const portable = !options.oracle && !options.exploits && !options.runner;
-  // Workers load their modules (seconds under tsx) while this thread builds the bank.
+  // This thread certifies tasks too, so n threads need n - 1 workers: a worker costs seconds of
+  // CPU to load its modules (more under tsx) and a copy of the bank. They load while this thread
+  // builds the bank.
   const wanted = Math.min(options.workers ?? 1, input.tasks.length);
-  const pool = wanted > 1 && portable ? Array.from({ length: wanted }, startWorker) : [];
+  const pool = wanted > 1 && portable ? Array.from({ length: wanted - 1 }, startWorker) : [];
   let bank: Bank;
   try {
     bank = "manifest" in input ? input : bankFromContent(input);
@@ -200,10 +206,14 @@ function startWorker(): Worker {
   return new Worker(script, { eval: true });
 }
 
+/** Tasks a worker holds beyond the one it is certifying, so it never waits on this busy thread. */
+const WORKER_BACKLOG = 2;
+
 /**
- * The tasks' findings computed by the started `workers`, each handed the bank first, then the next
- * task as it finishes one (longest goldens first, so a long chain does not start last), returned in
- * task order.
+ * The tasks' findings computed by this thread and the started `workers` together, from one queue
+ * (longest goldens first, so a long chain does not start last), returned in task order. Each
+ * worker is handed the bank first, then tasks as it finishes them, a few ahead: this thread
+ * answers a worker only between its own gates.
  */
 async function certifyInWorkers(
   bank: Bank,
@@ -216,6 +226,7 @@ async function certifyInWorkers(
     .map((task, position) => ({
       position,
       index: indexOf.get(task) as number,
+      task,
       cost: task.setup.length + task.golden.length,
     }))
     .sort((a, b) => b.cost - a.cost || a.position - b.position);
@@ -230,20 +241,32 @@ async function certifyInWorkers(
       ...(options.minPasses !== undefined ? { minPasses: options.minPasses } : {}),
     },
   };
+  let failed: Error | null = null;
   const one = (worker: Worker) =>
     new Promise<void>((resolve, reject) => {
-      worker.postMessage({ setup: data });
-      const feed = () => {
-        const item = order[next++];
-        worker.postMessage(item ? { index: item.index } : { stop: true });
+      let held = 0;
+      const fail = (e: Error) => {
+        failed ??= e;
+        void worker.terminate();
+        reject(e);
       };
+      const feed = () => {
+        while (held < 1 + WORKER_BACKLOG && !failed) {
+          const item = order[next++];
+          if (!item) break;
+          held += 1;
+          worker.postMessage({ index: item.index });
+        }
+        if (held === 0) worker.postMessage({ stop: true });
+      };
+      worker.postMessage({ setup: data });
       worker.on(
         "message",
         (m: { ready: true } | { index: number; findings?: TaskFindings; error?: string }) => {
           if ("index" in m) {
+            held -= 1;
             if (m.error !== undefined || !m.findings) {
-              void worker.terminate();
-              reject(new Error(`certifying task ${bank.tasks[m.index]?.id} failed in a worker: ${m.error}`));
+              fail(new Error(`certifying task ${bank.tasks[m.index]?.id} failed in a worker: ${m.error}`));
               return;
             }
             results[byIndex.get(m.index) as number] = m.findings;
@@ -251,12 +274,21 @@ async function certifyInWorkers(
           feed();
         },
       );
-      worker.on("error", reject);
+      worker.on("error", fail);
       worker.on("exit", (code) =>
-        code === 0 ? resolve() : reject(new Error(`certify worker exited with ${code}`)),
+        code === 0 || failed ? resolve() : reject(new Error(`certify worker exited with ${code}`)),
       );
     });
-  await Promise.all(workers.map(one));
+  const here = async () => {
+    const runner = sharedTrials(bank);
+    for (;;) {
+      const item = order[next++];
+      if (!item || failed) return;
+      results[item.position] = await certifyTask(bank, item.task, options, runner, true);
+    }
+  };
+  await Promise.all([...workers.map(one), here()]);
+  if (failed) throw failed;
   return results;
 }
 

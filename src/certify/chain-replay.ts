@@ -156,8 +156,9 @@ export async function chainReplayFindings(
     const agent = scripted(bank, `replay-${replay.name}`, async (session) => {
       await playAndAnswer(session, task, replay.steps);
     });
-    const r = await runner.run(task, agent);
     const skipped = replay.name.startsWith("skip_segment:") ? Number(replay.name.split(":")[1]) : null;
+    // A skip's later segments are read; of the other replays only the verdict is.
+    const r = await runner.run(task, agent, 1, { failFast: skipped === null });
     const laterFailed = skipped !== null && laterSegmentFailed(r, skipped);
     anyLaterBroken ||= laterFailed;
     if (r.grade.passed)

@@ -40,6 +40,33 @@ describe("solvability", () => {
     expect(rejected.first_failure).toMatch(/passed 2 of 10 attempts \(needs 3\)/);
   });
 
+  it("stops at the k-th pass, and runs all N attempts of a task it rejects", async () => {
+    const task = [taskOf(bank, SUB02)];
+    let tried = 0;
+    const counting = (inner: AgentFactory): AgentFactory => ({
+      name: inner.name,
+      forTask(t, ctx) {
+        tried += 1;
+        return inner.forTask(t, ctx);
+      },
+    });
+    const admitted = await solvabilityGate(bank, task, {
+      oracle: counting(goldenAgentFactory),
+      attempts: 10,
+      minPasses: 3,
+    });
+    expect(admitted.failed).toBe(0);
+    expect(tried).toBe(3);
+    tried = 0;
+    const rejected = await solvabilityGate(bank, task, {
+      oracle: counting(flakyOracle(2)),
+      attempts: 10,
+      minPasses: 3,
+    });
+    expect(rejected.failed).toBe(1);
+    expect(tried).toBe(10);
+  });
+
   it("rejects a task only a wrong route solves (the grader wants the decoy's value)", async () => {
     const broken = bankWith(SUB02, (t) => ({
       ...t,

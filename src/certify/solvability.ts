@@ -19,6 +19,8 @@ export interface SolvabilityOptions {
 /**
  * Gate 2, solvability: the oracle attempts each task N times through the real harness (each
  * attempt its own epoch, so its own trial seed and canaries); the task is admitted when pass@N ≥ k.
+ * Attempts stop at the k-th pass: the later ones cannot change the admission (and the report names
+ * no count for an admitted task), so a sound task costs k trials, not N.
  *
  * @example await solvabilityGate(bank, bank.tasks, { attempts: 10, minPasses: 3 })
  */
@@ -42,6 +44,8 @@ export async function solvabilityGate(
 
 /**
  * Solvability on one task: a `pass_at_n` failure when the oracle passes fewer than k of N attempts.
+ * Stops at the k-th pass (admitted whatever the rest do); a task that fails runs all N, so its
+ * message counts the passes of every attempt.
  *
  * @example await solvabilityFindings(task, { attempts: 10, minPasses: 3 }, sharedTrials(bank)) // []
  */
@@ -57,8 +61,10 @@ export async function solvabilityFindings(
   let lastReason = "";
   for (let epoch = 1; epoch <= attempts; epoch++) {
     const r = await runner.run(task, oracle, epoch);
-    if (r.grade.passed) passes += 1;
-    else lastReason = r.grade.failure_reason || r.stop_detail || r.outcome;
+    if (r.grade.passed) {
+      passes += 1;
+      if (passes >= minPasses) return [];
+    } else lastReason = r.grade.failure_reason || r.stop_detail || r.outcome;
   }
   if (passes >= minPasses) return [];
   return [

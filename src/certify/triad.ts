@@ -178,7 +178,8 @@ export async function triadFindings(bank: Bank, task: Task, runner: TrialRunner)
   // A grader must first hold, by its form, what the ticket demands (see grader-coverage.ts).
   const failures: GateFailure[] = graderCoverageFindings(task);
   for (const exam of triadExams(bank, task)) {
-    const r = await runner.run(task, exam.agent);
+    // Only the verdict is read, and a must-fail exam may stop at its first forbidden call.
+    const r = await runner.run(task, exam.agent, 1, { failFast: !exam.mustPass });
     if (r.grade.passed === exam.mustPass) continue;
     failures.push({
       task_id: task.id,

@@ -76,6 +76,34 @@ describe("sharedTrials", () => {
     expect(compared).toBeGreaterThan(60);
   }, 120_000);
 
+  it("with failFast, stops a trial at its first forbidden call with the verdict of the whole trial", async () => {
+    const fresh = freshTrials(bank);
+    const shared = sharedTrials(bank);
+    let stopped = 0;
+    for (const task of bank.tasks) {
+      const trials = trialsOf(task);
+      // Shortened trials first: the whole trials after them continue past where they stopped.
+      for (const { agent, epoch } of trials) {
+        const a = await shared.run(task, agent, epoch, { failFast: true });
+        const b = await fresh.run(task, agent, epoch);
+        expect(a.grade.passed, `${task.id} ${agent.name}`).toBe(b.grade.passed);
+        if (a.tool_calls < b.tool_calls) {
+          stopped += 1;
+          expect(a.grade.constraints.some((c) => c.violated)).toBe(true);
+          expect(a.grade.passed).toBe(false);
+        }
+      }
+      for (const { agent, epoch } of trials) {
+        const a = await shared.run(task, agent, epoch);
+        const b = await fresh.run(task, agent, epoch);
+        expect(comparable(a), `${task.id} ${agent.name} epoch ${epoch}`).toEqual(comparable(b));
+      }
+      shared.release(task);
+    }
+    // The decoy-route sabotages and replays, and the decoy-reading exploits.
+    expect(stopped).toBeGreaterThan(4);
+  }, 240_000);
+
   it("runs the golden trial of a task and epoch once, whichever gate asks", async () => {
     const shared = sharedTrials(bank);
     const task = bank.tasks[0] as Task;

@@ -1,10 +1,11 @@
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import { gradeConstraint } from "../grade/grade-g1.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import { type GradeInput, gradeTrial } from "../grade/grade-trial.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
-import type { AgentFactory } from "../trial/agent.js";
+import type { AgentFactory, TrialSession } from "../trial/agent.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
 import { trialSeed } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
@@ -19,8 +20,20 @@ import { worldOf } from "./certify-kit.js";
  * @example const r = await runner.run(task, goldenAgentFactory); runner.release(task);
  */
 export interface TrialRunner {
-  run(task: Task, agent: AgentFactory, epoch?: number): Promise<TrialResult>;
+  run(task: Task, agent: AgentFactory, epoch?: number, options?: RunOptions): Promise<TrialResult>;
   release(task: Task): void;
+}
+
+/** How one trial may be run. */
+export interface RunOptions {
+  /**
+   * The caller reads only whether the trial passed, and expects a fail: the runner may stop the
+   * trial as soon as its log breaks a forbid constraint of the task's grader. The log only grows
+   * and one forbidden call fails the verdict, so the verdict is the whole trial's; the log,
+   * transcript and stop reason are the shortened trial's. Sabotaged exams, decoy replays and
+   * exploits opt in: most of them call a decoy route early, then play the rest of the golden.
+   */
+  failFast?: boolean;
 }
 
 /**
@@ -53,6 +66,8 @@ interface Node {
   children: Map<string, Node>;
   /** The world and workspace right after the call, kept pristine: forked before any use. */
   state: State | null;
+  /** Whether the log up to this call breaks a forbid constraint of the task's grader. */
+  violated: boolean;
 }
 
 function fork(state: State): State {
@@ -109,8 +124,15 @@ class TrialTree {
       result: null,
       children: new Map(),
       state: { trial: b.trial, workspace: b.workspace },
+      violated: false,
     }));
     return this.root;
+  }
+
+  /** Whether events a call appended break a forbid constraint (each is judged on one call alone). */
+  private violates(events: readonly TrialEvent[]): boolean {
+    if (events.length === 0) return false;
+    return this.task.grader.constraints.some((c) => gradeConstraint(c, events).violated);
   }
 
   /** A fork of the state right after `node`'s call (rebuilt from the nearest kept state if need be). */
@@ -152,12 +174,17 @@ class TrialTree {
     return grade;
   }
 
-  async backend(): Promise<TrialBackend> {
+  /**
+   * A backend for the next trial of this tree. `watch.violated` turns true once the trial's log
+   * breaks a forbid constraint (see `RunOptions.failFast`).
+   */
+  async backend(watch?: { violated: boolean }): Promise<TrialBackend> {
     const keepStates = this.trials === 0;
     this.trials += 1;
     let cursor = await this.rootNode();
     let live: State | null = null;
     let offTree = false;
+    let violated = false;
     return {
       call: async (name, args) => {
         const key = offTree ? null : callKey(name, args);
@@ -165,11 +192,16 @@ class TrialTree {
           const known = key === null ? undefined : cursor.children.get(key);
           if (known?.result) {
             cursor = known;
+            violated = known.violated;
+            if (watch) watch.violated = violated;
             return known.result;
           }
           live = await this.materialize(cursor);
         }
+        const logged = live.trial.log.events.length;
         const result = await live.workspace.call(name, args);
+        violated ||= this.violates(live.trial.log.events.slice(logged));
+        if (watch) watch.violated = violated;
         if (key === null) offTree = true;
         if (!offTree) {
           const node: Node = {
@@ -178,6 +210,7 @@ class TrialTree {
             result,
             children: new Map(),
             state: keepStates ? fork(live) : null,
+            violated,
           };
           cursor.children.set(key as string, node);
           cursor = node;
@@ -211,6 +244,57 @@ class TrialTree {
 }
 
 /**
+ * `agent` stopped once `watch.violated` turns true: after the step that broke a forbid
+ * constraint, the trial is aborted (its verdict is a fail whatever the agent would do next).
+ */
+function stoppedWhenViolated(agent: AgentFactory, watch: { violated: boolean }): AgentFactory {
+  return {
+    name: agent.name,
+    forTask(task, context) {
+      const inner = agent.forTask(task, context);
+      return {
+        name: inner.name,
+        attempt: (session) => inner.attempt(stopOnViolation(session, watch)),
+      };
+    },
+  };
+}
+
+function stopOnViolation(session: TrialSession, watch: { violated: boolean }): TrialSession {
+  return {
+    get systemPrompt() {
+      return session.systemPrompt;
+    },
+    get ticket() {
+      return session.ticket;
+    },
+    get tools() {
+      return session.tools;
+    },
+    get signal() {
+      return session.signal;
+    },
+    get ended() {
+      return session.ended;
+    },
+    async step(turn) {
+      const r = await session.step(turn);
+      if (watch.violated && !session.ended) {
+        session.abort("agent_error", "stopped by certification: a forbidden call fails the trial");
+        return { ...r, stopped: "agent_error" };
+      }
+      return r;
+    },
+    finish: (text, reasoning) => session.finish(text, reasoning),
+    addUsage: (usage) => session.addUsage(usage),
+    abort: (reason, detail) => session.abort(reason, detail),
+    ...(session.recordSystemPrompt
+      ? { recordSystemPrompt: (text: string) => session.recordSystemPrompt?.(text) }
+      : {}),
+  };
+}
+
+/**
  * The runner certification uses: trials of the same task at epoch 1 share a `TrialTree`, and the
  * golden agent's trial of a task at epoch 1 — the triad's answer key, the oracle's first attempt,
  * the chain's golden replay and the discoverability run are the same trial — runs once. Every
@@ -221,7 +305,12 @@ class TrialTree {
 export function sharedTrials(bank: Bank): TrialRunner {
   const trees = new Map<string, TrialTree>();
   const golden = new Map<string, Promise<TrialResult>>();
-  const run = (task: Task, agent: AgentFactory, epoch = 1): Promise<TrialResult> => {
+  const run = (
+    task: Task,
+    agent: AgentFactory,
+    epoch = 1,
+    options: RunOptions = {},
+  ): Promise<TrialResult> => {
     // The gates run their many trials (exams, replays, exploits) at epoch 1; the oracle's other
     // epochs are one trial each, with nothing to share: a tree would only record its calls, and
     // keeping the result until the task is released would only keep its transcript and log alive
@@ -237,12 +326,14 @@ export function sharedTrials(bank: Bank): TrialRunner {
       trees.set(task.id, tree);
     }
     const t = tree;
+    // A trial that may stop early is never the golden's (which must run whole: it is memoised).
+    const watch = options.failFast && agent !== goldenAgentFactory ? { violated: false } : undefined;
     const result = runTrial({
       bank,
       task,
-      agent,
+      agent: watch ? stoppedWhenViolated(agent, watch) : agent,
       epoch,
-      backend: () => t.backend(),
+      backend: () => t.backend(watch),
       grade: (input) => t.grade(input),
     });
     if (agent === goldenAgentFactory) golden.set(task.id, result);
