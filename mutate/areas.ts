@@ -45,8 +45,14 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade",
     about: "the G1/G2 grader and value comparison",
-    mutate: ["src/grade/grade-answer-field.ts", "src/grade/string-equality.ts", "src/grade/values-equal.ts"],
-    notYet: ["src/grade/grade-g1.ts", "src/grade/grade-trial.ts", "src/grade/answer-card.ts"],
+    mutate: [
+      "src/grade/grade-answer-field.ts",
+      "src/grade/string-equality.ts",
+      "src/grade/values-equal.ts",
+      "src/grade/grade-g1.ts",
+      "src/grade/grade-trial.ts",
+      "src/grade/answer-card.ts",
+    ],
     tests: [
       "src/grade/grade-answer-field.test.ts",
       "src/grade/string-equality.test.ts",
@@ -58,6 +64,9 @@ export const AREAS: MutationArea[] = [
       "src/grade/failure-attribution.test.ts",
       "src/grade/values-equal.test.ts",
       "src/grade/grade-answer-field-edges.test.ts",
+      "src/grade/grade-requirements.test.ts",
+      "src/grade/explain-verdict.test.ts",
+      "src/grade/official-regrade.test.ts",
     ],
   },
   {
