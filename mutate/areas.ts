@@ -66,6 +66,9 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-requirements.test.ts",
       "src/grade/explain-verdict.test.ts",
       "src/grade/official-regrade.test.ts",
+      "src/grade/grade-trial-edges.test.ts",
+      "src/grade/grade-trial-resolved.test.ts",
+      "src/grade/answer-card-edges.test.ts",
     ],
   },
   {
@@ -131,6 +134,7 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-slots.test.ts",
       "src/grade/grade-canonical.test.ts",
       "src/grade/grade-trial.test.ts",
+      "src/grade/grade-trial-edges.test.ts",
       "src/grade/grade-requirements.test.ts",
       "src/grade/failure-attribution.test.ts",
       "src/grade/explain-verdict.test.ts",
