@@ -55,6 +55,20 @@ describe("clusterRobustRatio: the Wilson form by hand", () => {
     expect(res.ci![1]).toBeCloseTo(0.952226, 5);
   });
 
+  it("worlds all at one rate inside (0, 1): se 0, so Wilson at n = worlds, not a point", () => {
+    const res = clusterRobustRatio([
+      { num: 1, den: 2 },
+      { num: 2, den: 4 },
+    ]);
+    expect(res.se).toBe(0);
+    const z = studentTQuantile(0.95, 1);
+    const z2n = (z * z) / 2;
+    const half = (z / (1 + z2n)) * Math.sqrt(0.25 / 2 + z2n / 8);
+    expect(res.ci![0]).toBeCloseTo(0.5 - half, 12);
+    expect(res.ci![1]).toBeCloseTo(0.5 + half, 12);
+    expect(res.ci![0]).toBeCloseTo(0.01209, 5);
+  });
+
   it("a difference without bounds is estimate ± t·se; worlds with no trials are left out", () => {
     const res = clusterRobustRatio(
       [
