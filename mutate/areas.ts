@@ -45,8 +45,13 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade",
     about: "the G1/G2 grader and value comparison",
-    mutate: ["src/grade/grade-answer-field.ts", "src/grade/string-equality.ts", "src/grade/values-equal.ts"],
-    notYet: ["src/grade/grade-g1.ts", "src/grade/grade-trial.ts", "src/grade/answer-card.ts"],
+    mutate: [
+      "src/grade/grade-answer-field.ts",
+      "src/grade/string-equality.ts",
+      "src/grade/values-equal.ts",
+      "src/grade/grade-trial.ts",
+      "src/grade/answer-card.ts",
+    ],
     tests: [
       "src/grade/grade-answer-field.test.ts",
       "src/grade/string-equality.test.ts",
@@ -58,24 +63,41 @@ export const AREAS: MutationArea[] = [
       "src/grade/failure-attribution.test.ts",
       "src/grade/values-equal.test.ts",
       "src/grade/grade-answer-field-edges.test.ts",
+      "src/grade/grade-requirements.test.ts",
+      "src/grade/explain-verdict.test.ts",
+      "src/grade/official-regrade.test.ts",
+      "src/grade/grade-trial-edges.test.ts",
+      "src/grade/grade-trial-resolved.test.ts",
+      "src/grade/answer-card-edges.test.ts",
     ],
   },
   {
     name: "analyze",
-    about: "bootstrap, cluster-robust intervals, null model, screen, compare",
+    about: "cluster-robust intervals, compare, bootstrap",
+    // The coverage simulation (cluster-robust-coverage.test.ts) is left out: seconds of CPU per mutant.
     mutate: [
+      "src/analyze/cluster-robust.ts",
+      "src/analyze/compare-runs.ts",
       "src/analyze/cluster-bootstrap.ts",
-      "src/analyze/consensus-screen.ts",
-      "src/analyze/null-model.ts",
     ],
-    notYet: ["src/analyze/cluster-robust.ts", "src/analyze/compare-runs.ts"],
     tests: [
-      "src/analyze/cluster-bootstrap.test.ts",
       "src/analyze/cluster-robust.test.ts",
-      "src/analyze/null-model.test.ts",
-      "src/analyze/consensus-screen.test.ts",
+      "src/analyze/cluster-robust-edges.test.ts",
       "src/analyze/compare-runs.test.ts",
+      "src/analyze/compare-runs-edges.test.ts",
+      "src/analyze/cluster-bootstrap.test.ts",
       "src/analyze/cluster-bootstrap-exact.test.ts",
+    ],
+  },
+  {
+    name: "analyze-null",
+    about: "null model, consensus screen",
+    mutate: ["src/analyze/null-model.ts", "src/analyze/consensus-screen.ts"],
+    tests: [
+      "src/analyze/null-model.test.ts",
+      "src/analyze/null-model-edges.test.ts",
+      "src/analyze/consensus-screen.test.ts",
+      "src/analyze/consensus-screen-edges.test.ts",
     ],
   },
   {
@@ -105,6 +127,23 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/matching-exploits.test.ts",
       "src/certify/exploits/brute-force-ids.test.ts",
       "src/certify/exploits/spec-examples.test.ts",
+    ],
+  },
+  {
+    // Split from "grade": its ~850 mutants alone take over an hour at concurrency 1 on the shared
+    // machine, so it is measured on its own.
+    name: "grade-g1",
+    about: "the G1 grader: data flow, call counts, order, end state, constraints",
+    mutate: ["src/grade/grade-g1.ts"],
+    tests: [
+      "src/grade/grade-g1.test.ts",
+      "src/grade/grade-slots.test.ts",
+      "src/grade/grade-canonical.test.ts",
+      "src/grade/grade-trial.test.ts",
+      "src/grade/grade-trial-edges.test.ts",
+      "src/grade/grade-requirements.test.ts",
+      "src/grade/failure-attribution.test.ts",
+      "src/grade/explain-verdict.test.ts",
     ],
   },
 ];

@@ -1,4 +1,10 @@
-import { APICallError, JSONParseError } from "@ai-sdk/provider";
+import { getEventListeners } from "node:events";
+import {
+  APICallError,
+  EmptyResponseBodyError,
+  JSONParseError,
+  NoContentGeneratedError,
+} from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import type { AimdLimiter } from "./aimd-limiter.js";
 import {
@@ -156,15 +162,21 @@ describe("callWithRetries", () => {
   it("an abort during the call or during the wait ends the loop as aborted", async () => {
     const h = harness();
     const during = new AbortController();
+    // Read inside the call, asserted outside: an expect that threw in the call would be caught
+    // as the call's own failure.
+    let seen: { aborted: boolean; reason: unknown } | undefined;
     const out = await callWithRetries(
       async (signal) => {
         during.abort(new Error("stop"));
-        expect(signal.aborted).toBe(true);
+        seen = { aborted: signal.aborted, reason: signal.reason };
         throw apiError(503);
       },
       h.control,
       during.signal,
     );
+    // The call's own signal is aborted with the trial's reason.
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toEqual(new Error("stop"));
     expect(out).toMatchObject({
       success: false,
       failure: { kind: "aborted", message: "trial aborted" },
@@ -186,17 +198,24 @@ describe("callWithRetries", () => {
   it("a call longer than callTimeoutMs is abandoned and retried as a time-out", async () => {
     const h = harness({ callTimeoutMs: 20, maxRetries: 1 });
     let calls = 0;
+    let reason: unknown;
     const out = await callWithRetries(
       (signal) =>
         new Promise<string>((resolve, reject) => {
           calls++;
           if (calls === 2) return resolve("second");
-          signal.addEventListener("abort", () => reject(new Error("the SDK's own abort error")));
+          signal.addEventListener("abort", () => {
+            reason = signal.reason;
+            reject(new Error("the SDK's own abort error"));
+          });
         }),
       h.control,
       new AbortController().signal,
     );
     expect(out).toEqual({ success: true, data: "second", retries: 1 });
+    // What the SDK sees as the abort reason: a TimeoutError naming the limit.
+    expect(reason).toBeInstanceOf(Error);
+    expect(reason).toMatchObject({ name: "TimeoutError", message: "model call exceeded 20 ms" });
     expect(h.events[0]).toMatchObject({
       type: "retry",
       failure: { kind: "timeout", retryable: true, message: "model call timed out" },
@@ -204,7 +223,60 @@ describe("callWithRetries", () => {
   });
 });
 
+describe("callWithRetries: what it leaves behind", () => {
+  it("no abort listener stays on the trial's signal, whether the call succeeds, fails or is retried", async () => {
+    const h = harness();
+    const signal = new AbortController().signal;
+    await callWithRetries(scripted([]).call, h.control, signal);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    await callWithRetries(scripted([apiError(503), apiError(404)]).call, h.control, signal);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  });
+
+  it("the per-call timer is cleared after each call: a slow-but-answered call is not aborted later", async () => {
+    const h = harness({ callTimeoutMs: 30 });
+    let late: AbortSignal | undefined;
+    const out = await callWithRetries(
+      async (signal) => {
+        late = signal;
+        return "quick";
+      },
+      h.control,
+      new AbortController().signal,
+    );
+    expect(out).toEqual({ success: true, data: "quick", retries: 0 });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(late?.aborted).toBe(false);
+  });
+
+  it("works without an onEvent listener, through retries and giving up", async () => {
+    const control: ModelCallControl = {
+      retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs: 1, maxDelayMs: 1, maxRetries: 1 },
+      sleep: async () => {},
+    };
+    const m = scripted([apiError(503), apiError(503)]);
+    expect(await callWithRetries(m.call, control, new AbortController().signal)).toMatchObject({
+      success: false,
+      failure: { kind: "server" },
+      retries: 1,
+    });
+    expect(m.calls()).toBe(2);
+  });
+});
+
 describe("abortableSleep", () => {
+  it("leaves no abort listener behind, whether it resolves or is aborted", async () => {
+    const ok = new AbortController();
+    await abortableSleep(1, ok.signal);
+    expect(getEventListeners(ok.signal, "abort")).toHaveLength(0);
+    const during = new AbortController();
+    const p = abortableSleep(10_000, during.signal);
+    expect(getEventListeners(during.signal, "abort")).toHaveLength(1);
+    during.abort(new Error("during"));
+    await expect(p).rejects.toThrow("during");
+    expect(getEventListeners(during.signal, "abort")).toHaveLength(0);
+  });
+
   it("resolves after the delay; rejects with the reason when aborted before or during", async () => {
     await expect(abortableSleep(1, new AbortController().signal)).resolves.toBeUndefined();
     const before = new AbortController();
@@ -272,6 +344,35 @@ describe("classifyModelError: the rest of the table", () => {
     expect(classifyModelError(new Error(" a \n b ")).message).toBe("Error: a b");
   });
 
+  it("a message of exactly 300 characters is kept whole", () => {
+    const msg = "y".repeat(295);
+    expect(classifyModelError(apiError(503, msg)).message).toBe(`503: ${msg}`);
+  });
+
+  it("a response body that is not a string is not searched for a context overflow", () => {
+    const e = new APICallError({
+      message: "bad request",
+      url: "http://x",
+      requestBodyValues: {},
+      statusCode: 400,
+      responseBody: ["prompt is too long"] as unknown as string,
+    });
+    expect(classifyModelError(e)).toMatchObject({ kind: "client", status: 400 });
+  });
+
+  it("each malformed-reply error class of the AI SDK is retried, whatever its message", () => {
+    for (const e of [
+      new EmptyResponseBodyError({ message: "nothing came" }),
+      new NoContentGeneratedError({ message: "nothing came" }),
+    ])
+      expect(classifyModelError(e)).toMatchObject({ kind: "malformed", retryable: true });
+    // A plain error is read by its name and message: "invalid response" with or without the space.
+    const named = new Error("upstream");
+    named.name = "InvalidResponseError";
+    expect(classifyModelError(named)).toMatchObject({ kind: "malformed", retryable: true });
+    expect(classifyModelError(new Error("upstream"))).toMatchObject({ kind: "client", retryable: false });
+  });
+
   it("aborts, parse failures and non-errors", () => {
     const abort = new Error("x");
     abort.name = "AbortError";
@@ -309,6 +410,13 @@ describe("parseRetryAfter and retryDelayMs: edges", () => {
       parseRetryAfter({ "retry-after": "Thu, 01 Jan 2026 00:00:00 GMT" }, () => Date.UTC(2026, 0, 2)),
     ).toBe(0);
     expect(parseRetryAfter({ "retry-after": "whenever" })).toBeNull();
+    // Infinity is a number but no delay: the seconds header is read instead.
+    expect(parseRetryAfter({ "retry-after-ms": "Infinity", "retry-after": "1" })).toBe(1000);
+    // "0" seconds is 0, not read as a date (Date.parse("0") is the year 2000).
+    expect(parseRetryAfter({ "retry-after": "0" }, () => 0)).toBe(0);
+    // A negative number of seconds is never a negative delay.
+    const after = parseRetryAfter({ "retry-after": "-5" }, () => Date.UTC(2030, 0, 1));
+    expect(after).toBe(0);
   });
 
   it("the ceiling doubles per attempt from baseDelayMs; jitter spans its upper half", () => {
