@@ -1,7 +1,7 @@
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
-import type { TrialEvent } from "../world/event-log.js";
+import type { ExchangeEvent, TrialEvent } from "../world/event-log.js";
 import { capturesOf, chainSegments, placeholdersOf, renamePlaceholder, routeFor } from "./certify-kit.js";
 
 /**
@@ -35,22 +35,33 @@ export interface StepFacts {
   path: string;
   /** The status the golden run got for this step (undefined when unknown or not sent). */
   status: number | undefined;
+  /** The canonical URL the golden run sent at this step, placeholders resolved (undefined when unknown). */
+  sentUrl: string | undefined;
 }
 
 /**
- * The status each golden step got in the golden run (the i-th request the run sent is the i-th
+ * The exchange each golden step got in the golden run (the i-th request the run sent is the i-th
  * send step), or none when the log does not line up with the golden.
+ *
+ * @example goldenExchanges(task, goldenTrial.events)[2]?.url // "/v3/vessels/V-662"
+ */
+export function goldenExchanges(task: Task, events: readonly TrialEvent[]): Array<ExchangeEvent | undefined> {
+  const exchanges = events.filter((e): e is ExchangeEvent => e.type === "exchange");
+  const sends = task.golden.filter((s) => s.op === "execute" || s.op === "execute_native").length;
+  if (exchanges.length !== sends) return [];
+  let next = 0;
+  return task.golden.map((s) =>
+    s.op === "execute" || s.op === "execute_native" ? exchanges[next++] : undefined,
+  );
+}
+
+/**
+ * The status each golden step got in the golden run (see `goldenExchanges`).
  *
  * @example goldenStatuses(task, goldenTrial.events) // [200, 201, 200, undefined]
  */
 export function goldenStatuses(task: Task, events: readonly TrialEvent[]): Array<number | undefined> {
-  const statuses = events.flatMap((e) => (e.type === "exchange" ? [e.status] : []));
-  const sends = task.golden.filter((s) => s.op === "execute" || s.op === "execute_native").length;
-  if (statuses.length !== sends) return [];
-  let next = 0;
-  return task.golden.map((s) =>
-    s.op === "execute" || s.op === "execute_native" ? statuses[next++] : undefined,
-  );
+  return goldenExchanges(task, events).map((e) => e?.status);
 }
 
 /**
@@ -62,6 +73,7 @@ export function stepFacts(
   world: World,
   task: Task,
   statuses: ReadonlyArray<number | undefined> = [],
+  urls: ReadonlyArray<string | undefined> = [],
 ): StepFacts[] {
   return task.golden.map((step, index) => {
     const rest = step.op === "execute" ? step : null;
@@ -83,6 +95,7 @@ export function stepFacts(
         step.op === "store" ? [step.from] : step.op === "answer" ? [] : [...p.url, ...p.headers, ...p.body],
       path,
       status: statuses[index],
+      sentUrl: urls[index],
     };
   });
 }

@@ -126,6 +126,8 @@ interface PreparedDataFlow {
   notUsed: string;
   notEvaluated: string;
   fieldAbsent: string;
+  /** Among a chain's predicates identical but for their segment, how many segments come before this one's (see `rankSegments`). */
+  rank: number;
 }
 
 interface PreparedCall {
@@ -155,6 +157,8 @@ interface PreparedOrder {
   predicate: Extract<G1Predicate, { kind: "order" }>;
   before: PreparedMatch;
   after: PreparedMatch;
+  /** As for a data flow: earlier segments holding the same ordering, each with its own pair of calls. */
+  rank: number;
 }
 
 interface PreparedEndState {
@@ -205,8 +209,9 @@ const preparedGraders = new WeakMap<GraderSpec, PreparedGrader>();
 function prepareGrader(grader: GraderSpec): PreparedGrader {
   let prepared = preparedGraders.get(grader);
   if (!prepared) {
+    const ranks = rankSegments(grader.g1);
     prepared = {
-      predicates: grader.g1.map(preparePredicate),
+      predicates: grader.g1.map((p, i) => preparePredicate(p, ranks[i] ?? 0)),
       constraints: grader.constraints.map(prepareConstraint),
       checkpoints: grader.checkpoints.map(prepareCheckpoint),
     };
@@ -215,7 +220,36 @@ function prepareGrader(grader: GraderSpec): PreparedGrader {
   return prepared;
 }
 
-function preparePredicate(predicate: G1Predicate): PreparedPredicate {
+/**
+ * A chain states a requirement once per segment it belongs to, and two segments of one template
+ * get predicates identical but for their segment (create a record, then use its id). Each segment
+ * must be met by its own evidence: the k-th of such data flows (in segment order) needs k values
+ * that flowed as required, the k-th of such orderings k calls each preceded by its own earlier
+ * call. Otherwise the work of segment 1 would hold segment 12's requirement too. The rank of every
+ * predicate (0 for all but such repeats, and for every solo task's).
+ */
+function rankSegments(g1: readonly G1Predicate[]): number[] {
+  const seen = new Map<string, Array<{ index: number; segment: number }>>();
+  g1.forEach((p, index) => {
+    if ((p.kind !== "data_flow" && p.kind !== "order") || p.segment === undefined) return;
+    const { id: _i, explain: _e, segment, requirement: _r, ...evidence } = p;
+    const key = JSON.stringify(evidence);
+    const group = seen.get(key) ?? [];
+    group.push({ index, segment });
+    seen.set(key, group);
+  });
+  const ranks = g1.map(() => 0);
+  for (const group of seen.values()) {
+    if (group.length < 2) continue;
+    group.sort((a, b) => a.segment - b.segment || a.index - b.index);
+    group.forEach((g, rank) => {
+      ranks[g.index] = rank;
+    });
+  }
+  return ranks;
+}
+
+function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
   switch (predicate.kind) {
     case "data_flow": {
       const key = predicate.from_body_key;
@@ -232,6 +266,7 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         notUsed: `the ${key} was not used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`,
         notEvaluated: `not evaluated: no readable answer card to find '${predicate.answer_field}' in`,
         fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
+        rank,
       };
     }
     case "call": {
@@ -267,6 +302,7 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         predicate,
         before: prepareMatch(predicate.before),
         after: prepareMatch(predicate.after),
+        rank,
       };
     case "end_state":
       return { kind: "end_state", predicate };
@@ -406,6 +442,7 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
   if (first === undefined) return g1Result(predicate, false, undefined, `no ${after.words}`);
   const beforeHits = ctx.matching(before);
   if (!Array.isArray(beforeHits)) return g1Result(predicate, false, undefined, beforeHits.reason);
+  if (prepared.rank > 0) return gradeOrderRanked(prepared, ctx, afterHits, beforeHits);
   const earlier = beforeHits.filter((i) => i < first);
   if (earlier.length === 0)
     return g1Result(
@@ -423,6 +460,37 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
     false,
     waited,
     `the first of the ${after.words} came ${waited} s after the last of the ${before.words}; at least ${wait} s were required`,
+  );
+}
+
+/**
+ * Ordering of a chain segment whose ordering earlier segments hold too (rank k > 0): k + 1 of the
+ * `after` calls each have a `before` call since the `after` call before it (by the wait, when set).
+ */
+function gradeOrderRanked(
+  prepared: PreparedOrder,
+  ctx: TrialContext,
+  afterHits: readonly number[],
+  beforeHits: readonly number[],
+): G1Result {
+  const { predicate, before, after, rank } = prepared;
+  const wait = predicate.min_wait_seconds;
+  let ordered = 0;
+  let since = -1;
+  for (const a of afterHits) {
+    let last = -1;
+    for (const b of beforeHits) if (b > since && b < a) last = b;
+    since = a;
+    if (last < 0) continue;
+    if (wait !== undefined && ctx.log.clockAt(a) - ctx.log.clockAt(last) < wait) continue;
+    ordered += 1;
+    if (ordered > rank) return g1Result(predicate, true);
+  }
+  return g1Result(
+    predicate,
+    false,
+    ordered,
+    `${ordered} of the ${after.words} came after their own ${before.words}${wait !== undefined ? ` (${wait} s earlier)` : ""}; segment ${predicate.segment} needs one more, after the earlier segments' own`,
   );
 }
 
@@ -496,6 +564,7 @@ function gradeDataFlow(
   const { predicate } = prepared;
   const matches = log.urlMatches(prepared.from);
   const exchanges = log.exchanges;
+  if (prepared.rank > 0) return gradeDataFlowRanked(prepared, log, card, toCard);
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   // Scalars are told apart by type and value (3 and "3" are two candidates), as a Set does.
   const seen = new Set<JsonValue>();
@@ -532,6 +601,52 @@ function gradeDataFlow(
   }
   if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
   return g1Result(predicate, false, undefined, anyValue ? lastReason : prepared.noValue);
+}
+
+/**
+ * A data flow that earlier segments of the chain hold too (rank k > 0): k + 1 source responses
+ * each show a value that then went where it must (card, variable, later request after that
+ * response). The same value shown again counts again: two segments may carry one value, each
+ * from its own response.
+ */
+function gradeDataFlowRanked(
+  prepared: PreparedDataFlow,
+  log: LogIndex,
+  card: Record<string, unknown> | null,
+  toCard: boolean,
+): G1Result {
+  const { predicate, rank } = prepared;
+  const matches = log.urlMatches(prepared.from);
+  const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
+  let flowed = 0;
+  let anySource = false;
+  for (let i = 0; i < log.exchanges.length; i++) {
+    const source = log.exchanges[i] as ExchangeEvent;
+    if (!matches[i] || source.status !== predicate.from_status) continue;
+    anySource = true;
+    const carried = valuesAtPath(source.response_body, predicate.from_body_key).find(
+      (value) =>
+        value !== null &&
+        typeof value !== "object" &&
+        !(
+          toCard &&
+          predicate.answer_field !== undefined &&
+          (got === undefined || !valuesEqual(got as JsonValue, value))
+        ) &&
+        !(predicate.must_be_stored && !log.storedAfter(value, source.seq)) &&
+        !(prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq, predicate.used_in_slot)),
+    );
+    if (carried === undefined) continue;
+    flowed += 1;
+    if (flowed > rank) return g1Result(predicate, true, carried);
+  }
+  if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
+  return g1Result(
+    predicate,
+    false,
+    undefined,
+    `${flowed} response(s) showed a ${predicate.from_body_key} that went where it must, each claimed by an earlier segment stating the same; segment ${predicate.segment} needs one of its own`,
+  );
 }
 
 /** A result in one fixed key order (stored grades and their JSON stay byte-identical). */
