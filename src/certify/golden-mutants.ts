@@ -409,7 +409,7 @@ export function requirementMutants(
         if (r.max !== undefined) {
           // A job's poll or confirm is repeated with its submit: the whole job runs twice.
           const create = facts.find((c) => c.route?.action === "create" && mintGroup(facts, c).includes(f));
-          add(r, repeatMutant(golden, facts, create ?? f));
+          add(r, repeatMutant(golden, facts, create ?? f, task.kind === "chain"));
         } else add(r, dropMutant(golden, f));
         break;
       }
@@ -518,27 +518,36 @@ function endStateMutant(
     case "count": {
       const creates = writes.filter((s) => s.route?.action === "create");
       const create = creates[0];
-      if (r.expect.max !== undefined && create) return repeatMutant(golden, facts, create);
+      if (r.expect.max !== undefined && create) return repeatMutant(golden, facts, create, task.kind === "chain");
       const last = creates.at(-1) ?? writes.at(-1);
       return last ? dropMutant(golden, last) : null;
     }
   }
 }
 
-/** A create sent once more (an async job's submit, poll and confirm run twice), right after the first. */
+/**
+ * A create sent once more (an async job's submit, poll and confirm run twice), right after the
+ * first. In a chain, whose session has run long enough for its token to expire, the token the
+ * create sends is minted again first (the steps after use the new one).
+ */
 function repeatMutant(
   golden: readonly GoldenStep[],
   facts: readonly StepFacts[],
   create: StepFacts,
+  chain = false,
 ): Omit<GoldenMutant, "requirement" | "names"> {
   const group = mintGroup(facts, create);
   const last = group[group.length - 1] as StepFacts;
+  const mint = chain
+    ? facts.find((f) => f.token && f.index < create.index && dependsOn(create, f))
+    : undefined;
   return {
     name: `repeat@${create.index + 1}`,
     operator: "repeat",
     step: create.index + 1,
     steps: fixed([
       ...golden.slice(0, last.index + 1),
+      ...(mint ? [mint.step] : []),
       ...repeated(group.map((g) => g.step)),
       ...golden.slice(last.index + 1),
     ]),

@@ -126,8 +126,12 @@ interface PreparedDataFlow {
   notUsed: string;
   notEvaluated: string;
   fieldAbsent: string;
-  /** Among a chain's predicates identical but for their segment, how many segments come before this one's (see `rankSegments`). */
-  rank: number;
+  /**
+   * A chain's data flows from the same source (URL pattern, status, key), by segment in segment
+   * order, when more than one segment has one (see `gradeDataFlowClaimed`).
+   */
+  claimGroup?: Array<[number, PreparedDataFlow[]]>;
+  notUsedOwn: string;
 }
 
 interface PreparedCall {
@@ -210,8 +214,10 @@ function prepareGrader(grader: GraderSpec): PreparedGrader {
   let prepared = preparedGraders.get(grader);
   if (!prepared) {
     const ranks = rankSegments(grader.g1);
+    const predicates = grader.g1.map((p, i) => preparePredicate(p, ranks[i] ?? 0));
+    groupClaims(predicates);
     prepared = {
-      predicates: grader.g1.map((p, i) => preparePredicate(p, ranks[i] ?? 0)),
+      predicates,
       constraints: grader.constraints.map(prepareConstraint),
       checkpoints: grader.checkpoints.map(prepareCheckpoint),
     };
@@ -222,16 +228,16 @@ function prepareGrader(grader: GraderSpec): PreparedGrader {
 
 /**
  * A chain states a requirement once per segment it belongs to, and two segments of one template
- * get predicates identical but for their segment (create a record, then use its id). Each segment
- * must be met by its own evidence: the k-th of such data flows (in segment order) needs k values
- * that flowed as required, the k-th of such orderings k calls each preceded by its own earlier
- * call. Otherwise the work of segment 1 would hold segment 12's requirement too. The rank of every
- * predicate (0 for all but such repeats, and for every solo task's).
+ * get predicates identical but for their segment (poll the job, then confirm it). Each segment
+ * must be met by its own evidence: the k-th of such orderings (in segment order) needs k calls
+ * each preceded by its own earlier call, or the work of segment 1 would hold segment 12's
+ * requirement too (data flows: see `gradeDataFlowClaimed`). The rank of every predicate (0 for
+ * all but such repeats, and for every solo task's).
  */
 function rankSegments(g1: readonly G1Predicate[]): number[] {
   const seen = new Map<string, Array<{ index: number; segment: number }>>();
   g1.forEach((p, index) => {
-    if ((p.kind !== "data_flow" && p.kind !== "order") || p.segment === undefined) return;
+    if (p.kind !== "order" || p.segment === undefined) return;
     const { id: _i, explain: _e, segment, requirement: _r, ...evidence } = p;
     const key = JSON.stringify(evidence);
     const group = seen.get(key) ?? [];
@@ -247,6 +253,29 @@ function rankSegments(g1: readonly G1Predicate[]): number[] {
     });
   }
   return ranks;
+}
+
+/** Sets `claimGroup` on a chain's data flows from a create (201, 202) that share their source with another segment's. */
+function groupClaims(predicates: readonly PreparedPredicate[]): void {
+  const bySource = new Map<string, PreparedDataFlow[]>();
+  for (const p of predicates) {
+    // A create answers 201 (a record) or 202 (an async job): each segment mints its own, where a
+    // token or a value an error lists may serve several segments.
+    if (p.kind !== "data_flow" || p.predicate.segment === undefined) continue;
+    if (p.predicate.from_status !== 201 && p.predicate.from_status !== 202) continue;
+    const { from_response_url_pattern, from_status, from_body_key } = p.predicate;
+    const key = JSON.stringify([from_response_url_pattern, from_status, from_body_key]);
+    bySource.set(key, [...(bySource.get(key) ?? []), p]);
+  }
+  for (const members of bySource.values()) {
+    const segments = [...new Set(members.map((m) => m.predicate.segment as number))].sort((a, b) => a - b);
+    if (segments.length < 2) continue;
+    const group = segments.map((s): [number, PreparedDataFlow[]] => [
+      s,
+      members.filter((m) => m.predicate.segment === s),
+    ]);
+    for (const m of members) m.claimGroup = group;
+  }
 }
 
 function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
@@ -266,7 +295,11 @@ function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
         notUsed: `the ${key} was not used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`,
         notEvaluated: `not evaluated: no readable answer card to find '${predicate.answer_field}' in`,
         fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
-        rank,
+        notUsedOwn: predicate.used_in_request_url_pattern
+          ? `used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`
+          : predicate.must_be_stored
+            ? "stored in a variable"
+            : `reported as '${predicate.answer_field}'`,
       };
     }
     case "call": {
@@ -560,11 +593,12 @@ function gradeDataFlow(
   log: LogIndex,
   card: Record<string, unknown> | null,
   toCard = true,
+  claims = true,
 ): G1Result {
   const { predicate } = prepared;
   const matches = log.urlMatches(prepared.from);
   const exchanges = log.exchanges;
-  if (prepared.rank > 0) return gradeDataFlowRanked(prepared, log, card, toCard);
+  if (claims && prepared.claimGroup) return gradeDataFlowClaimed(prepared, log, card, toCard);
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   // Scalars are told apart by type and value (3 and "3" are two candidates), as a Set does.
   const seen = new Set<JsonValue>();
@@ -604,49 +638,71 @@ function gradeDataFlow(
 }
 
 /**
- * A data flow that earlier segments of the chain hold too (rank k > 0): k + 1 source responses
- * each show a value that then went where it must (card, variable, later request after that
- * response). The same value shown again counts again: two segments may carry one value, each
- * from its own response.
+ * A data flow of a chain segment whose source (response URL pattern, status and key) data flows of
+ * earlier segments share: each segment claims, in segment order, the earliest source response after
+ * the earlier segments' claims whose value went where that segment's predicate says. The create of
+ * segment 3 then cannot hold segment 5's "the id the create minted is used next": segment 5 needs
+ * a create of its own. Without an earlier claim, the flow is graded as any other.
  */
-function gradeDataFlowRanked(
+function gradeDataFlowClaimed(
   prepared: PreparedDataFlow,
   log: LogIndex,
   card: Record<string, unknown> | null,
   toCard: boolean,
 ): G1Result {
-  const { predicate, rank } = prepared;
-  const matches = log.urlMatches(prepared.from);
-  const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
-  let flowed = 0;
-  let anySource = false;
-  for (let i = 0; i < log.exchanges.length; i++) {
-    const source = log.exchanges[i] as ExchangeEvent;
-    if (!matches[i] || source.status !== predicate.from_status) continue;
-    anySource = true;
-    const carried = valuesAtPath(source.response_body, predicate.from_body_key).find(
-      (value) =>
-        value !== null &&
-        typeof value !== "object" &&
-        !(
-          toCard &&
-          predicate.answer_field !== undefined &&
-          (got === undefined || !valuesEqual(got as JsonValue, value))
-        ) &&
-        !(predicate.must_be_stored && !log.storedAfter(value, source.seq)) &&
-        !(prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq, predicate.used_in_slot)),
-    );
-    if (carried === undefined) continue;
-    flowed += 1;
-    if (flowed > rank) return g1Result(predicate, true, carried);
-  }
-  if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
+  const { predicate } = prepared;
+  const bound = claimedBefore(prepared, log, card);
+  if (bound < 0) return gradeDataFlow(prepared, log, card, toCard, false);
+  const claim = claimFrom(prepared, log, card, toCard, bound);
+  if (claim !== undefined) return g1Result(predicate, true, claim.value);
   return g1Result(
     predicate,
     false,
     undefined,
-    `${flowed} response(s) showed a ${predicate.from_body_key} that went where it must, each claimed by an earlier segment stating the same; segment ${predicate.segment} needs one of its own`,
+    `no ${predicate.from_body_key} shown after the ones earlier segments used went where it must: segment ${predicate.segment} needs its own (${prepared.notUsedOwn})`,
   );
+}
+
+/** The exchange index before which the earlier segments of a data flow's source group claimed their sources (-1: none). */
+function claimedBefore(prepared: PreparedDataFlow, log: LogIndex, card: Record<string, unknown> | null): number {
+  const segment = prepared.predicate.segment as number;
+  let bound = -1;
+  for (const [s, members] of prepared.claimGroup ?? []) {
+    if (s >= segment) break;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const q of members) {
+      const c = claimFrom(q, log, card, true, bound);
+      if (c !== undefined && c.index < earliest) earliest = c.index;
+    }
+    if (earliest !== Number.POSITIVE_INFINITY) bound = Math.max(bound, earliest);
+  }
+  return bound;
+}
+
+/** The earliest source response after exchange `after` whose value went where the predicate says. */
+function claimFrom(
+  prepared: PreparedDataFlow,
+  log: LogIndex,
+  card: Record<string, unknown> | null,
+  toCard: boolean,
+  after: number,
+): { index: number; value: JsonValue } | undefined {
+  const { predicate } = prepared;
+  const matches = log.urlMatches(prepared.from);
+  const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
+  for (let i = after + 1; i < log.exchanges.length; i++) {
+    const source = log.exchanges[i] as ExchangeEvent;
+    if (!matches[i] || source.status !== predicate.from_status) continue;
+    for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
+      if (value === null || typeof value === "object") continue;
+      if (toCard && predicate.answer_field !== undefined && (got === undefined || !valuesEqual(got as JsonValue, value)))
+        continue;
+      if (predicate.must_be_stored && !log.storedAfter(value, source.seq)) continue;
+      if (prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq, predicate.used_in_slot)) continue;
+      return { index: i, value };
+    }
+  }
+  return undefined;
 }
 
 /** A result in one fixed key order (stored grades and their JSON stay byte-identical). */
@@ -881,11 +937,15 @@ class LogIndex {
     return false;
   }
 
+  /**
+   * A request the API refused as invalid (400, 422) used nothing: the value it carried did not
+   * count (a rejected first attempt that sent `ELEVATED`, equal to `elevated` but for case).
+   */
   private usedInSlot(re: RegExp, value: JsonValue, seq: number, slot: UseSlot): boolean {
     const matches = this.urlMatches(re);
     for (let i = 0; i < this.exchanges.length; i++) {
       const e = this.exchanges[i] as ExchangeEvent;
-      if (e.seq <= seq || !matches[i]) continue;
+      if (e.seq <= seq || !matches[i] || e.status === 400 || e.status === 422) continue;
       if (inSlot(e, slot, value)) return true;
     }
     return false;
