@@ -17,10 +17,11 @@ describe("certifyBank", () => {
     expect(report.gates.axis_necessity).toMatchObject({ hard: false, checked: 4 });
     expect(report.gates.axis_necessity?.failed).toBeGreaterThan(0);
     expect(report.ok).toBe(true);
-    // Issue 15's gates are soft: the skeleton's SUB03 grader holds neither the order's vessel
-    // nor one order only, and its reads are graded on the record's own route only (the list shows
-    // the same vessel): reported, not failing certification.
-    expect(report.gates.requirement_mutants).toMatchObject({ checked: 4, failed: 2, hard: false });
+    // Requirement mutants are hard: the skeleton's SUB03 grader holds the order's vessel and
+    // priority and one order only, so each golden broken alone fails. Legitimate variants are
+    // soft (its reads are graded on the record's own route only): reported, not failing.
+    expect(report.gates.requirement_mutants).toMatchObject({ checked: 4, failed: 0, hard: true });
+    expect(report.gates.requirement_mutants?.mutants).toEqual({ generated: 10, killed: 10 });
     expect(report.gates.legitimate_variants).toMatchObject({ checked: 4, hard: false });
   });
 

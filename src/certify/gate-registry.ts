@@ -109,12 +109,13 @@ export const GATES: readonly Gate[] = [
     discoverabilityFindings(bank, task, runner),
   ),
   perTaskGate("leak", LEAK_VERSION, ({ bank, task }) => leakFindings(bank, task)),
-  // Issue 15's gates report but do not fail certification until the graders hold every
-  // requirement (issue 15 items 1-3): the lead makes them hard by setting `hard: true` in both.
+  // Requirement mutants hold the default bank at a 100% mutation score: hard. Legitimate variants
+  // report without failing certification until its false fails are gone (issue 15): the lead
+  // makes it hard by setting `hard: true`.
   {
     name: "requirement_mutants",
     version: REQUIREMENT_MUTANTS_VERSION,
-    hard: false,
+    hard: true,
     run: async ({ bank, task, runner }) => {
       const { failures, count } = await requirementMutantFindings(bank, task, runner);
       return { failures, mutants: count };

@@ -138,11 +138,11 @@ describe("legitimate variants", () => {
 });
 
 describe("the two gates in certification", () => {
-  it("report under gates.requirement_mutants and gates.legitimate_variants, soft until made hard", async () => {
+  it("report under gates.requirement_mutants (hard) and gates.legitimate_variants (soft until made hard)", async () => {
     const bank = requirementBank([keyOnlyWriteCheck(channelTask()), positionalJobTask()]);
     const gates = ["requirement_mutants", "legitimate_variants"] as const;
     const report = await certifyBank(bank, { gates: [...gates] });
-    expect(report.gates.requirement_mutants).toMatchObject({ checked: 2, failed: 2, hard: false });
+    expect(report.gates.requirement_mutants).toMatchObject({ checked: 2, failed: 2, hard: true });
     expect(report.gates.requirement_mutants?.first_failure).toMatch(/^req-channel: mutant other_value@2/);
     expect(report.gates.legitimate_variants).toMatchObject({
       checked: 2,
@@ -150,13 +150,13 @@ describe("the two gates in certification", () => {
       failed: 1,
       hard: false,
     });
-    // Advisory: reported, but neither failing certification nor dropping a task.
-    expect(report.ok).toBe(true);
-    expect(failedTaskIds(report).size).toBe(0);
+    // The key-only write check and the positional job grader let mutants through: both tasks fail
+    // certification on the hard gate alone.
+    expect(report.ok).toBe(false);
+    expect([...failedTaskIds(report)].sort()).toEqual([JOB_TASK, CHANNEL_TASK].sort());
 
     const hard = await certifyBank(bank, { gates: [...gates], hardGates: [...gates] });
-    expect(hard.ok).toBe(false);
-    expect(hard.gates.requirement_mutants?.hard).toBe(true);
+    expect(hard.gates.legitimate_variants?.hard).toBe(true);
     expect([...failedTaskIds(hard)].sort()).toEqual([JOB_TASK, CHANNEL_TASK].sort());
   });
 });
