@@ -250,7 +250,9 @@ export function otherValue(world: World, f: StepFacts, key: string, value: JsonV
     .map((r) => r[key])
     .find((v) => v !== undefined && v !== null && typeof v === typeof value && v !== value);
   if (held !== undefined) return held;
-  const stated = statedValues(world, f.route?.resource, key).find((v) => v !== value && typeof v === typeof value);
+  const stated = statedValues(world, f.route?.resource, key).find(
+    (v) => v !== value && typeof v === typeof value,
+  );
   if (stated !== undefined) return stated;
   if (typeof value === "number") return Number.isInteger(value) ? value + 1 : value * 2;
   if (typeof value === "boolean") return !value;
@@ -518,7 +520,8 @@ function endStateMutant(
     case "count": {
       const creates = writes.filter((s) => s.route?.action === "create");
       const create = creates[0];
-      if (r.expect.max !== undefined && create) return repeatMutant(golden, facts, create, task.kind === "chain");
+      if (r.expect.max !== undefined && create)
+        return repeatMutant(golden, facts, create, task.kind === "chain");
       const last = creates.at(-1) ?? writes.at(-1);
       return last ? dropMutant(golden, last) : null;
     }
@@ -653,7 +656,8 @@ function flowMutant(
     if (first) {
       const names = new Set(sources.map((c) => c.name));
       for (const f of facts)
-        if (f.step.op === "store" && names.has(f.step.from) && f.index > first.f.index) names.add(f.step.name);
+        if (f.step.op === "store" && names.has(f.step.from) && f.index > first.f.index)
+          names.add(f.step.name);
       const uses = facts.filter(
         (f) => f.index > first.f.index && isSendStep(f.step) && f.uses.some((u) => names.has(u)),
       );

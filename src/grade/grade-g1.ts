@@ -664,7 +664,11 @@ function gradeDataFlowClaimed(
 }
 
 /** The exchange index before which the earlier segments of a data flow's source group claimed their sources (-1: none). */
-function claimedBefore(prepared: PreparedDataFlow, log: LogIndex, card: Record<string, unknown> | null): number {
+function claimedBefore(
+  prepared: PreparedDataFlow,
+  log: LogIndex,
+  card: Record<string, unknown> | null,
+): number {
   const segment = prepared.predicate.segment as number;
   let bound = -1;
   for (const [s, members] of prepared.claimGroup ?? []) {
@@ -695,10 +699,15 @@ function claimFrom(
     if (!matches[i] || source.status !== predicate.from_status) continue;
     for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
       if (value === null || typeof value === "object") continue;
-      if (toCard && predicate.answer_field !== undefined && (got === undefined || !valuesEqual(got as JsonValue, value)))
+      if (
+        toCard &&
+        predicate.answer_field !== undefined &&
+        (got === undefined || !valuesEqual(got as JsonValue, value))
+      )
         continue;
       if (predicate.must_be_stored && !log.storedAfter(value, source.seq)) continue;
-      if (prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq, predicate.used_in_slot)) continue;
+      if (prepared.usedIn && !log.usedAfter(prepared.usedIn, value, source.seq, predicate.used_in_slot))
+        continue;
       return { index: i, value };
     }
   }
