@@ -3,6 +3,8 @@ import { wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { CallMatch, ExpectedValue, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { resolveCanaries } from "../world/canary.js";
+import type { ExchangeEvent } from "../world/event-log.js";
+import { convertStep } from "../world/protocol-step.js";
 import { chainSegments, isSendStep, occursAsToken } from "./certify-kit.js";
 import {
   capturesUsedLater,
@@ -19,6 +21,7 @@ import {
   stepFacts,
   variedSteps,
   WAIT_HEADER,
+  withBodyValue,
   withoutHeader,
 } from "./golden-edits.js";
 
@@ -81,11 +84,11 @@ export function goldenMutants(
   world: World,
   task: Task,
   statuses: ReadonlyArray<number | undefined> = [],
-  urls: ReadonlyArray<string | undefined> = [],
+  exchanges: ReadonlyArray<ExchangeEvent | undefined> = [],
 ): GoldenMutant[] {
   const requirements = requirementsOf(task);
   return requirements.length > 0
-    ? requirementMutants(world, task, requirements, statuses, urls)
+    ? requirementMutants(world, task, requirements, statuses, exchanges)
     : stepMutants(world, task, statuses);
 }
 
@@ -206,7 +209,7 @@ function mintGroup(facts: readonly StepFacts[], create: StepFacts): StepFacts[] 
   if (!create.route?.async_job) return [create];
   const group = [create];
   for (const f of facts.slice(create.index + 1)) {
-    if (f.rest && group.some((g) => dependsOn(f, g)) && f.route?.action?.startsWith("job_")) group.push(f);
+    if (f.send && group.some((g) => dependsOn(f, g)) && f.route?.action?.startsWith("job_")) group.push(f);
   }
   return group;
 }
@@ -287,7 +290,7 @@ function siblingMutant(
     const sibling = siblingIds(world, resource, meant).find((id) => id !== written);
     if (!sibling) continue;
     const steps = golden.map((s, i) =>
-      i === f.index || (i > f.index && facts[i]?.rest && hasSegment(s, written))
+      i === f.index || (i > f.index && facts[i]?.send && hasSegment(s, written))
         ? retargeted(s, written, sibling)
         : s,
     );
@@ -323,10 +326,11 @@ function siblingIds(world: World, resource: string, meant: Record<string, unknow
  * golden run sent it (placeholders resolved) when known, else as the golden writes it.
  */
 function matchesCall(f: StepFacts, call: CallMatch | undefined): boolean {
-  if (!call || !f.rest) return false;
-  if (call.method && call.method.toUpperCase() !== f.rest.request.method.toUpperCase()) return false;
+  if (!call || !f.send) return false;
+  const method = f.rest?.request.method ?? f.sentMethod ?? f.route?.method ?? "";
+  if (call.method && call.method.toUpperCase() !== method.toUpperCase()) return false;
   const re = safePattern(call.url_pattern);
-  return !!re && (re.test(f.sentUrl ?? "") || re.test(f.rest.request.url));
+  return !!re && (re.test(f.sentUrl ?? "") || (!!f.rest && re.test(f.rest.request.url)));
 }
 
 /**
@@ -340,9 +344,9 @@ export function requirementMutants(
   task: Task,
   requirements: readonly Requirement[],
   statuses: ReadonlyArray<number | undefined> = [],
-  urls: ReadonlyArray<string | undefined> = [],
+  exchanges: ReadonlyArray<ExchangeEvent | undefined> = [],
 ): GoldenMutant[] {
-  const facts = stepFacts(world, task, statuses, urls);
+  const facts = stepFacts(world, task, statuses, exchanges);
   const golden = task.golden;
   const out: GoldenMutant[] = [];
   const add = (r: Requirement, m: Omit<GoldenMutant, "requirement" | "names">) =>
@@ -363,27 +367,21 @@ export function requirementMutants(
       case "value_written": {
         const key = r.key;
         const f = steps.find((s) => matchesCall(s, r.call) && bodyKey(s, key) !== undefined);
-        if (!f?.rest) break;
+        const send = f?.send;
+        if (!f || !send) break;
         const alt = r.alternatives.find(playable) ?? otherValue(world, f, key, bodyKey(f, key) as JsonValue);
         if (alt === undefined) break;
-        const rest = f.rest;
         add(r, {
           name: `other_value@${f.index + 1}:${key}`,
           operator: "other_value",
           step: f.index + 1,
-          steps: (seed) => {
-            const body = {
-              ...(rest.request.body as Record<string, JsonValue>),
-              [key]: resolveCanaries(alt, seed),
-            };
-            return replaced(golden, f.index, [{ ...rest, request: { ...rest.request, body } }]);
-          },
+          steps: (seed) => replaced(golden, f.index, [withBodyValue(send, key, resolveCanaries(alt, seed))]),
         });
         break;
       }
       case "exact_target": {
         const f = steps.find((s) => matchesCall(s, r.call));
-        if (!f?.rest) break;
+        if (!f?.send) break;
         const sibling = r.siblings.find(playable);
         if (sibling === undefined) {
           const m = siblingMutant(world, golden, facts, f);
@@ -422,14 +420,14 @@ export function requirementMutants(
         if (r.min_wait_seconds !== undefined) {
           const waiting = steps.find(
             (s) =>
-              s.index > before.index && s.index <= after.index && s.rest && headerName(s.rest, WAIT_HEADER),
+              s.index > before.index && s.index <= after.index && s.send && headerName(s.send, WAIT_HEADER),
           );
-          if (waiting?.rest) {
+          if (waiting?.send) {
             add(r, {
               name: `drop_wait@${waiting.index + 1}`,
               operator: "drop_wait",
               step: waiting.index + 1,
-              steps: fixed(replaced(golden, waiting.index, [withoutHeader(waiting.rest, WAIT_HEADER)])),
+              steps: fixed(replaced(golden, waiting.index, [withoutHeader(waiting.send, WAIT_HEADER)])),
             });
             break;
           }
@@ -496,18 +494,15 @@ function endStateMutant(
     case "field": {
       const field = r.expect.field;
       const valued = writes.find((s) => bodyKey(s, field) !== undefined);
-      if (valued?.rest) {
+      if (valued?.send) {
         const alt = otherValue(world, valued, field, bodyKey(valued, field) as JsonValue);
-        if (alt !== undefined) {
-          const rest = valued.rest;
-          const body = { ...(rest.request.body as Record<string, JsonValue>), [field]: alt };
+        if (alt !== undefined)
           return {
             name: `other_value@${valued.index + 1}:${field}`,
             operator: "other_value",
             step: valued.index + 1,
-            steps: fixed(replaced(golden, valued.index, [{ ...rest, request: { ...rest.request, body } }])),
+            steps: fixed(replaced(golden, valued.index, [withBodyValue(valued.send, field, alt)])),
           };
-        }
       }
       const last = valued ?? writes.at(-1);
       return last ? dropMutant(golden, last) : null;
@@ -574,8 +569,9 @@ function playable(v: ExpectedValue): boolean {
   return v === null || typeof v !== "object" || Array.isArray(v) || !Object.hasOwn(v, "$record");
 }
 
+/** The value a golden step sends at a top-level body key: as written (REST), else as the golden run sent it. */
 function bodyKey(f: StepFacts, key: string | undefined): JsonValue | undefined {
-  const body = f.rest?.request.body;
+  const body = f.rest ? f.rest.request.body : f.sentBody;
   if (!key || body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
   return (body as Record<string, JsonValue>)[key];
 }
@@ -598,6 +594,8 @@ function indexFree(path: string): string {
     .filter((k) => !/^\d+$/.test(k))
     .join(".");
 }
+
+const lastKey = (path: string) => path.split(".").at(-1);
 
 /** The G1 predicate `id` of the requirement's segment. */
 function predicateOf(task: Task, r: Requirement, id: string) {
@@ -639,13 +637,17 @@ function flowMutant(
     const captures = facts.flatMap((f) =>
       isSendStep(f.step)
         ? Object.entries(f.step.capture)
-            .filter(([, path]) => indexFree(path) === key)
+            // A GraphQL/MCP capture path has the value under its envelope (`data.r.`, `structuredContent.`)
+            // and a list's items under its own name (`nodes`): its last key is compared.
+            .filter(
+              ([, path]) => indexFree(path) === key || (!f.rest && lastKey(indexFree(path)) === lastKey(key)),
+            )
             .map(([name]) => ({ f, name }))
         : [],
     );
     const from = safePattern(p.from_response_url_pattern);
     const atUrl = captures.filter(
-      (c) => c.f.rest && (from?.test(c.f.sentUrl ?? "") || from?.test(c.f.rest.request.url)),
+      (c) => from?.test(c.f.sentUrl ?? "") || (!!c.f.rest && from?.test(c.f.rest.request.url)),
     );
     const inSegment = (cs: typeof captures) => {
       const here = cs.filter((c) => segment.has(c.f.index));
@@ -721,15 +723,15 @@ function forbiddenCallMutants(
   const last = facts
     .slice(0, at)
     .reverse()
-    .find((f) => f.rest && !f.token);
-  const headers = last?.rest?.request.headers ?? {};
+    .find((f) => f.send && !f.token);
+  const headers = last?.send?.request.headers ?? {};
   const out: Array<Omit<GoldenMutant, "requirement" | "names">> = [];
   for (const id of r.predicates) {
     const c = task.grader.constraints.find((k) => k.id === id);
     if (!c) continue;
     const url = forbiddenUrl(world, c.url_pattern, c.method);
     if (!url) continue;
-    const call: GoldenStep = {
+    const rest: GoldenStep = {
       op: "execute",
       request: {
         method: url.method,
@@ -739,6 +741,11 @@ function forbiddenCallMutants(
       },
       capture: {},
     };
+    // A GraphQL or MCP world is asked in its own protocol: the decoy's field or tool.
+    const protocol = world.protocol;
+    const call =
+      protocol === "graphql" || protocol === "mcp" ? convertStep(world, protocol, rest, c.id) : rest;
+    if (typeof call === "string") continue;
     out.push({
       name: `forbidden_call:${c.id}`,
       operator: "decoy_read",

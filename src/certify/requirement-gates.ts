@@ -77,7 +77,7 @@ export async function requirementMutantFindings(
     world,
     task,
     exchanges.map((e) => e?.status),
-    exchanges.map((e) => e?.url),
+    exchanges,
   );
   // A requirement no mutant can break is one the gate cannot show is held.
   for (const r of mutatedRequirements(task)) {
