@@ -17,11 +17,11 @@ describe("certifyBank", () => {
     // their clients used, so the axis-blind agents (which keep them) fail.
     expect(report.gates.axis_necessity).toMatchObject({ hard: true, checked: 4, failed: 0 });
     expect(report.ok).toBe(true);
-    // Requirement mutants are soft: the skeleton's SUB03 grader holds neither the order's vessel
-    // nor one order only: reported, not failing certification.
-    expect(report.gates.requirement_mutants).toMatchObject({ checked: 4, failed: 2, hard: false });
-    // Legitimate variants are hard, and the skeleton's reads are graded on any canonical route
-    // serving the vessel (the list shows the same one).
+    // Requirement mutants are hard: the skeleton's SUB03 grader holds the order's vessel and
+    // priority and one order only, so each golden broken alone fails. Legitimate variants are hard,
+    // and the skeleton's reads are graded on any canonical route serving the vessel.
+    expect(report.gates.requirement_mutants).toMatchObject({ checked: 4, failed: 0, hard: true });
+    expect(report.gates.requirement_mutants?.mutants).toEqual({ generated: 10, killed: 10 });
     expect(report.gates.legitimate_variants).toMatchObject({ checked: 4, failed: 0, hard: true });
   });
 

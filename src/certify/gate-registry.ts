@@ -109,12 +109,11 @@ export const GATES: readonly Gate[] = [
     discoverabilityFindings(bank, task, runner),
   ),
   perTaskGate("leak", LEAK_VERSION, ({ bank, task }) => leakFindings(bank, task)),
-  // Requirement mutants report but do not fail certification until the graders hold every
-  // requirement (issue 15 items 1-3): the lead makes it hard by setting `hard: true`.
+  // Requirement mutants hold the default bank at a 100% mutation score: hard.
   {
     name: "requirement_mutants",
     version: REQUIREMENT_MUTANTS_VERSION,
-    hard: false,
+    hard: true,
     run: async ({ bank, task, runner }) => {
       const { failures, count } = await requirementMutantFindings(bank, task, runner);
       return { failures, mutants: count };

@@ -1,8 +1,9 @@
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
-import type { TrialEvent } from "../world/event-log.js";
+import type { ExchangeEvent, TrialEvent } from "../world/event-log.js";
 import { capturesOf, chainSegments, placeholdersOf, renamePlaceholder, routeFor } from "./certify-kit.js";
+import { nativeOperations } from "./native-request.js";
 
 /**
  * What the requirement-mutant and legitimate-variant gates read off a golden: each REST step's
@@ -35,22 +36,41 @@ export interface StepFacts {
   path: string;
   /** The status the golden run got for this step (undefined when unknown or not sent). */
   status: number | undefined;
+  /** The canonical URL the golden run sent at this step, placeholders resolved (undefined when unknown). */
+  sentUrl: string | undefined;
+  /** The method and JSON body the golden run sent (as logged: a GraphQL/MCP call as its REST exchange). */
+  sentMethod: string | undefined;
+  sentBody: JsonValue | undefined;
+  /** The step when it sends a request (REST or GraphQL/MCP). */
+  send: RestStep | NativeStep | null;
+}
+
+/** A golden GraphQL/MCP step (`execute_native`). */
+export type NativeStep = Extract<GoldenStep, { op: "execute_native" }>;
+
+/**
+ * The exchange each golden step got in the golden run (the i-th request the run sent is the i-th
+ * send step), or none when the log does not line up with the golden.
+ *
+ * @example goldenExchanges(task, goldenTrial.events)[2]?.url // "/v3/vessels/V-662"
+ */
+export function goldenExchanges(task: Task, events: readonly TrialEvent[]): Array<ExchangeEvent | undefined> {
+  const exchanges = events.filter((e): e is ExchangeEvent => e.type === "exchange");
+  const sends = task.golden.filter((s) => s.op === "execute" || s.op === "execute_native").length;
+  if (exchanges.length !== sends) return [];
+  let next = 0;
+  return task.golden.map((s) =>
+    s.op === "execute" || s.op === "execute_native" ? exchanges[next++] : undefined,
+  );
 }
 
 /**
- * The status each golden step got in the golden run (the i-th request the run sent is the i-th
- * send step), or none when the log does not line up with the golden.
+ * The status each golden step got in the golden run (see `goldenExchanges`).
  *
  * @example goldenStatuses(task, goldenTrial.events) // [200, 201, 200, undefined]
  */
 export function goldenStatuses(task: Task, events: readonly TrialEvent[]): Array<number | undefined> {
-  const statuses = events.flatMap((e) => (e.type === "exchange" ? [e.status] : []));
-  const sends = task.golden.filter((s) => s.op === "execute" || s.op === "execute_native").length;
-  if (statuses.length !== sends) return [];
-  let next = 0;
-  return task.golden.map((s) =>
-    s.op === "execute" || s.op === "execute_native" ? statuses[next++] : undefined,
-  );
+  return goldenExchanges(task, events).map((e) => e?.status);
 }
 
 /**
@@ -62,27 +82,56 @@ export function stepFacts(
   world: World,
   task: Task,
   statuses: ReadonlyArray<number | undefined> = [],
+  exchanges: ReadonlyArray<ExchangeEvent | undefined> = [],
 ): StepFacts[] {
   return task.golden.map((step, index) => {
     const rest = step.op === "execute" ? step : null;
+    const sent = exchanges[index];
+    const p = placeholdersOf(step);
+    const common = {
+      index,
+      step,
+      rest,
+      captures: capturesOf(step),
+      uses:
+        step.op === "store" ? [step.from] : step.op === "answer" ? [] : [...p.url, ...p.headers, ...p.body],
+      status: statuses[index] ?? sent?.status,
+      sentUrl: sent?.url,
+      sentMethod: sent?.method,
+      sentBody: sent?.request_body ?? undefined,
+    };
+    if (step.op === "execute_native") {
+      // One GraphQL field or MCP tool: its route, and the path parameters among its arguments.
+      const ops = nativeOperations(world, step.request);
+      const op = ops?.length === 1 ? ops[0] : undefined;
+      const route = op && op.target !== "token" ? op.target : null;
+      const params: Record<string, string> = {};
+      for (const m of route?.path.matchAll(/\{([^}]+)\}/g) ?? []) {
+        const v = op?.args[m[1] as string];
+        if (typeof v === "string") params[m[1] as string] = v;
+      }
+      return {
+        ...common,
+        route,
+        params,
+        token: op?.target === "token",
+        write: !!route && WRITES.has(route.method.toUpperCase()),
+        path: sent?.url.split("?")[0] ?? "",
+        send: step,
+      };
+    }
     const path = rest ? (rest.request.url.split("?")[0] ?? "") : "";
     const method = rest?.request.method.toUpperCase() ?? "";
     const token = rest !== null && path === world.auth.token_path;
     const hit = rest && !token ? routeFor(world, method, rest.request.url) : null;
-    const p = placeholdersOf(step);
     return {
-      index,
-      step,
-      rest,
+      ...common,
       route: hit?.route ?? null,
       params: hit?.params ?? {},
       token,
       write: rest !== null && !token && WRITES.has(method),
-      captures: capturesOf(step),
-      uses:
-        step.op === "store" ? [step.from] : step.op === "answer" ? [] : [...p.url, ...p.headers, ...p.body],
       path,
-      status: statuses[index],
+      send: rest,
     };
   });
 }
@@ -114,12 +163,12 @@ export function countsCalls(route: Route | null): boolean {
 }
 
 /** A header's name as the step spells it (any case), or undefined. */
-export function headerName(step: RestStep, lower: string): string | undefined {
+export function headerName(step: RestStep | NativeStep, lower: string): string | undefined {
   return Object.keys(step.request.headers ?? {}).find((h) => h.toLowerCase() === lower);
 }
 
 /** The step without one header (any case). */
-export function withoutHeader(step: RestStep, lower: string): RestStep {
+export function withoutHeader<S extends RestStep | NativeStep>(step: S, lower: string): S {
   const headers = Object.fromEntries(
     Object.entries(step.request.headers ?? {}).filter(([h]) => h.toLowerCase() !== lower),
   );
@@ -159,8 +208,12 @@ export function withoutCaptures(step: GoldenStep): GoldenStep {
   return step.op === "execute" || step.op === "execute_native" ? { ...step, capture: {} } : step;
 }
 
-/** The step with path segment `from` (exactly one whole segment) replaced by `to`; the query is kept. */
+/**
+ * The step with path segment `from` (exactly one whole segment) replaced by `to`; the query is
+ * kept. A GraphQL/MCP step gets every argument (or variable) equal to `from` replaced.
+ */
 export function retargeted(step: GoldenStep, from: string, to: string): GoldenStep {
+  if (step.op === "execute_native") return { ...step, request: replacedStrings(step.request, from, to) };
   if (step.op !== "execute") return step;
   const [path = "", query] = step.request.url.split(/\?(.*)/s, 2);
   const segments = path.split("/").map((s) => (s === from ? to : s));
@@ -168,9 +221,51 @@ export function retargeted(step: GoldenStep, from: string, to: string): GoldenSt
   return { ...step, request: { ...step.request, url } };
 }
 
-/** Whether the step's path has `segment` as one whole segment. */
+/** Whether the step's path has `segment` as one whole segment (a GraphQL/MCP step: as an argument). */
 export function hasSegment(step: GoldenStep, segment: string): boolean {
+  if (step.op === "execute_native") return replacedStrings(step.request, segment, "\u0000") !== step.request;
   return step.op === "execute" && (step.request.url.split("?")[0] ?? "").split("/").includes(segment);
+}
+
+/** A JSON value with every string equal to `from` replaced by `to` (the same object when none is). */
+function replacedStrings<T>(value: T, from: string, to: string): T {
+  if (typeof value === "string") return (value === from ? to : value) as T;
+  if (Array.isArray(value)) {
+    const out = value.map((v) => replacedStrings(v, from, to));
+    return (out.some((v, i) => v !== value[i]) ? out : value) as T;
+  }
+  if (value !== null && typeof value === "object") {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = replacedStrings(v, from, to);
+      if (out[k] !== v) changed = true;
+    }
+    return (changed ? out : value) as T;
+  }
+  return value;
+}
+
+/**
+ * The send step with the value at body key `key` replaced by `to`: a REST body's top-level key; a
+ * GraphQL/MCP step's argument or input field of that name, at any depth.
+ */
+export function withBodyValue(step: RestStep | NativeStep, key: string, to: JsonValue): GoldenStep {
+  if (step.op === "execute") {
+    const body = step.request.body as Record<string, JsonValue>;
+    return { ...step, request: { ...step.request, body: { ...body, [key]: to } } };
+  }
+  const walk = (v: JsonValue): JsonValue => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== "object") return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === key ? to : walk(x)]));
+  };
+  const r = step.request;
+  const request =
+    r.protocol === "graphql"
+      ? { ...r, ...(r.variables ? { variables: walk(r.variables) as Record<string, JsonValue> } : {}) }
+      : { ...r, ...(r.arguments ? { arguments: walk(r.arguments) as Record<string, JsonValue> } : {}) };
+  return { ...step, request };
 }
 
 /**

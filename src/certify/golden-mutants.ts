@@ -3,7 +3,9 @@ import { wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { CallMatch, ExpectedValue, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { resolveCanaries } from "../world/canary.js";
-import { chainSegments, decoyVersion, occursAsToken } from "./certify-kit.js";
+import type { ExchangeEvent } from "../world/event-log.js";
+import { convertStep } from "../world/protocol-step.js";
+import { chainSegments, isSendStep, occursAsToken } from "./certify-kit.js";
 import {
   capturesUsedLater,
   dependsOn,
@@ -19,6 +21,7 @@ import {
   stepFacts,
   variedSteps,
   WAIT_HEADER,
+  withBodyValue,
   withoutHeader,
 } from "./golden-edits.js";
 
@@ -48,6 +51,8 @@ export interface GoldenMutant {
   step: number;
   requirement?: string;
   names?: string[];
+  /** The chain segment of the requirement (its results are named `<id>@<segment>`). */
+  segment?: number;
   steps(seed: string): GoldenStep[];
   card?(card: Record<string, JsonValue>): Record<string, JsonValue>;
 }
@@ -55,6 +60,18 @@ export interface GoldenMutant {
 /** The task's requirements, when the bank states them (banks from before requirements have none). */
 export function requirementsOf(task: Task): Requirement[] {
   return task.requirements ?? [];
+}
+
+/**
+ * The requirements the gate mutates: all of a solo task's; of a chain, those of its varied (last)
+ * segment (see `variedSteps`: the chain one position shorter covers the segment before, the solo
+ * task of position 1 the first).
+ */
+export function mutatedRequirements(task: Task): Requirement[] {
+  const all = requirementsOf(task);
+  if (task.kind !== "chain") return all;
+  const { position } = variedSteps(task);
+  return all.filter((r) => r.segment === undefined || r.segment === position);
 }
 
 /**
@@ -67,10 +84,11 @@ export function goldenMutants(
   world: World,
   task: Task,
   statuses: ReadonlyArray<number | undefined> = [],
+  exchanges: ReadonlyArray<ExchangeEvent | undefined> = [],
 ): GoldenMutant[] {
   const requirements = requirementsOf(task);
   return requirements.length > 0
-    ? requirementMutants(world, task, requirements, statuses)
+    ? requirementMutants(world, task, requirements, statuses, exchanges)
     : stepMutants(world, task, statuses);
 }
 
@@ -191,7 +209,7 @@ function mintGroup(facts: readonly StepFacts[], create: StepFacts): StepFacts[] 
   if (!create.route?.async_job) return [create];
   const group = [create];
   for (const f of facts.slice(create.index + 1)) {
-    if (f.rest && group.some((g) => dependsOn(f, g)) && f.route?.action?.startsWith("job_")) group.push(f);
+    if (f.send && group.some((g) => dependsOn(f, g)) && f.route?.action?.startsWith("job_")) group.push(f);
   }
   return group;
 }
@@ -220,7 +238,8 @@ function valueMutants(world: World, task: Task, f: StepFacts): GoldenMutant[] {
 
 /**
  * Another value the API accepts at a body key: a sibling's id for a record id, another value of
- * the validator's enum, another value the collection's records hold, n+1 for a number, not b.
+ * the validator's enum, another value the collection's records hold, a value the world states for
+ * the field (a create route's default, the field's documented `one of a, b`), n+1 for a number, not b.
  */
 export function otherValue(world: World, f: StepFacts, key: string, value: JsonValue): JsonValue | undefined {
   const idOf = resourceOfId(world, value);
@@ -234,9 +253,26 @@ export function otherValue(world: World, f: StepFacts, key: string, value: JsonV
     .map((r) => r[key])
     .find((v) => v !== undefined && v !== null && typeof v === typeof value && v !== value);
   if (held !== undefined) return held;
+  const stated = statedValues(world, f.route?.resource, key).find(
+    (v) => v !== value && typeof v === typeof value,
+  );
+  if (stated !== undefined) return stated;
   if (typeof value === "number") return Number.isInteger(value) ? value + 1 : value * 2;
   if (typeof value === "boolean") return !value;
   return undefined;
+}
+
+/** Values the world states for a resource's field: its create routes' defaults, then the `one of a, b, c` its description lists. */
+function statedValues(world: World, resource: string | undefined, key: string): JsonValue[] {
+  if (!resource) return [];
+  const out: JsonValue[] = [];
+  for (const route of world.routes) {
+    const d = route.resource === resource ? route.defaults[key] : undefined;
+    if (d !== undefined && d !== null && typeof d !== "object") out.push(d);
+  }
+  const listed = world.resources[resource]?.fields[key]?.description?.match(/one of ([\w-]+(?:, [\w-]+)*)/i);
+  if (listed?.[1]) out.push(...listed[1].split(", "));
+  return out;
 }
 
 /** The write aimed at another record of its collection; the later steps on the same record follow it. */
@@ -245,15 +281,16 @@ function siblingMutant(
   golden: readonly GoldenStep[],
   facts: readonly StepFacts[],
   f: StepFacts,
+  meant?: Record<string, unknown>,
 ): GoldenMutant | null {
   if (!f.route) return null;
   for (const [param, written] of Object.entries(f.params)) {
     const resource = resourceOfParam(world, f.route, param);
     if (!resource) continue;
-    const sibling = seededIds(world, resource).find((id) => id !== written);
+    const sibling = siblingIds(world, resource, meant).find((id) => id !== written);
     if (!sibling) continue;
     const steps = golden.map((s, i) =>
-      i === f.index || (i > f.index && facts[i]?.rest && hasSegment(s, written))
+      i === f.index || (i > f.index && facts[i]?.send && hasSegment(s, written))
         ? retargeted(s, written, sibling)
         : s,
     );
@@ -267,17 +304,33 @@ function siblingMutant(
   return null;
 }
 
+/**
+ * Seeded ids of a resource, without the records a selector's `where` picks (the record the ticket
+ * means, when the golden names it through a variable): plain values compared as they are.
+ */
+function siblingIds(world: World, resource: string, meant: Record<string, unknown> | undefined): string[] {
+  const r = world.resources[resource];
+  if (!r) return [];
+  const plain = Object.entries(meant ?? {}).filter(([, v]) => v === null || typeof v !== "object");
+  return r.records
+    .filter((rec) => plain.length === 0 || !plain.every(([k, v]) => rec[k] === v))
+    .map((rec) => rec[r.id_field])
+    .filter((v): v is string => typeof v === "string");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Mutants per requirement: each breaks that requirement alone, and must fail naming it.
 
+/**
+ * Whether a golden step sends the call a requirement means: its method, and its URL — as the
+ * golden run sent it (placeholders resolved) when known, else as the golden writes it.
+ */
 function matchesCall(f: StepFacts, call: CallMatch | undefined): boolean {
-  if (!call || !f.rest) return false;
-  if (call.method && call.method.toUpperCase() !== f.rest.request.method.toUpperCase()) return false;
-  try {
-    return new RegExp(call.url_pattern).test(f.rest.request.url);
-  } catch {
-    return false;
-  }
+  if (!call || !f.send) return false;
+  const method = f.rest?.request.method ?? f.sentMethod ?? f.route?.method ?? "";
+  if (call.method && call.method.toUpperCase() !== method.toUpperCase()) return false;
+  const re = safePattern(call.url_pattern);
+  return !!re && (re.test(f.sentUrl ?? "") || (!!f.rest && re.test(f.rest.request.url)));
 }
 
 /**
@@ -291,12 +344,19 @@ export function requirementMutants(
   task: Task,
   requirements: readonly Requirement[],
   statuses: ReadonlyArray<number | undefined> = [],
+  exchanges: ReadonlyArray<ExchangeEvent | undefined> = [],
 ): GoldenMutant[] {
-  const facts = stepFacts(world, task, statuses);
+  const facts = stepFacts(world, task, statuses, exchanges);
   const golden = task.golden;
   const out: GoldenMutant[] = [];
   const add = (r: Requirement, m: Omit<GoldenMutant, "requirement" | "names">) =>
-    out.push({ ...m, name: `${r.id}:${m.name}`, requirement: r.id, names: r.predicates });
+    out.push({
+      ...m,
+      name: `${r.id}:${m.name}`,
+      requirement: r.id,
+      names: r.predicates,
+      ...(r.segment !== undefined ? { segment: r.segment } : {}),
+    });
   const inSegment = (r: Requirement) => (f: StepFacts) =>
     r.segment === undefined || segmentOf(task, f.index) === r.segment;
   const varied = variedSteps(task);
@@ -307,27 +367,21 @@ export function requirementMutants(
       case "value_written": {
         const key = r.key;
         const f = steps.find((s) => matchesCall(s, r.call) && bodyKey(s, key) !== undefined);
-        if (!f?.rest) break;
+        const send = f?.send;
+        if (!f || !send) break;
         const alt = r.alternatives.find(playable) ?? otherValue(world, f, key, bodyKey(f, key) as JsonValue);
         if (alt === undefined) break;
-        const rest = f.rest;
         add(r, {
           name: `other_value@${f.index + 1}:${key}`,
           operator: "other_value",
           step: f.index + 1,
-          steps: (seed) => {
-            const body = {
-              ...(rest.request.body as Record<string, JsonValue>),
-              [key]: resolveCanaries(alt, seed),
-            };
-            return replaced(golden, f.index, [{ ...rest, request: { ...rest.request, body } }]);
-          },
+          steps: (seed) => replaced(golden, f.index, [withBodyValue(send, key, resolveCanaries(alt, seed))]),
         });
         break;
       }
       case "exact_target": {
         const f = steps.find((s) => matchesCall(s, r.call));
-        if (!f?.rest) break;
+        if (!f?.send) break;
         const sibling = r.siblings.find(playable);
         if (sibling === undefined) {
           const m = siblingMutant(world, golden, facts, f);
@@ -355,18 +409,7 @@ export function requirementMutants(
         if (r.max !== undefined) {
           // A job's poll or confirm is repeated with its submit: the whole job runs twice.
           const create = facts.find((c) => c.route?.action === "create" && mintGroup(facts, c).includes(f));
-          const group = create ? mintGroup(facts, create) : [f];
-          const last = group[group.length - 1] as StepFacts;
-          add(r, {
-            name: `repeat@${(group[0] as StepFacts).index + 1}`,
-            operator: "repeat",
-            step: (group[0] as StepFacts).index + 1,
-            steps: fixed([
-              ...golden.slice(0, last.index + 1),
-              ...repeated(group.map((g) => g.step)),
-              ...golden.slice(last.index + 1),
-            ]),
-          });
+          add(r, repeatMutant(golden, facts, create ?? f, task.kind === "chain"));
         } else add(r, dropMutant(golden, f));
         break;
       }
@@ -377,14 +420,14 @@ export function requirementMutants(
         if (r.min_wait_seconds !== undefined) {
           const waiting = steps.find(
             (s) =>
-              s.index > before.index && s.index <= after.index && s.rest && headerName(s.rest, WAIT_HEADER),
+              s.index > before.index && s.index <= after.index && s.send && headerName(s.send, WAIT_HEADER),
           );
-          if (waiting?.rest) {
+          if (waiting?.send) {
             add(r, {
               name: `drop_wait@${waiting.index + 1}`,
               operator: "drop_wait",
               step: waiting.index + 1,
-              steps: fixed(replaced(golden, waiting.index, [withoutHeader(waiting.rest, WAIT_HEADER)])),
+              steps: fixed(replaced(golden, waiting.index, [withoutHeader(waiting.send, WAIT_HEADER)])),
             });
             break;
           }
@@ -403,26 +446,8 @@ export function requirementMutants(
         break;
       }
       case "end_state": {
-        const resource = r.record.resource;
-        const writes = steps.filter((s) => s.write && s.route?.resource === resource);
-        const field = r.expect.is === "field" ? r.expect.field : undefined;
-        const valued = field ? writes.find((s) => bodyKey(s, field) !== undefined) : undefined;
-        if (valued?.rest && field) {
-          const alt = otherValue(world, valued, field, bodyKey(valued, field) as JsonValue);
-          if (alt !== undefined) {
-            const rest = valued.rest;
-            const body = { ...(rest.request.body as Record<string, JsonValue>), [field]: alt };
-            add(r, {
-              name: `other_value@${valued.index + 1}:${field}`,
-              operator: "other_value",
-              step: valued.index + 1,
-              steps: fixed(replaced(golden, valued.index, [{ ...rest, request: { ...rest.request, body } }])),
-            });
-            break;
-          }
-        }
-        const last = writes.at(-1);
-        if (last) add(r, dropMutant(golden, last));
+        const m = endStateMutant(world, task, facts, steps, r);
+        if (m) add(r, m);
         break;
       }
       case "report": {
@@ -437,50 +462,94 @@ export function requirementMutants(
         break;
       }
       case "stay_canonical": {
-        for (const f of steps) {
-          const decoy = decoyVersion(world, f.step);
-          if (!decoy) continue;
-          add(r, {
-            name: `decoy_read@${f.index + 1}`,
-            operator: "decoy_read",
-            step: f.index + 1,
-            steps: fixed(replaced(golden, f.index, [decoy])),
-          });
-          break;
-        }
+        for (const m of forbiddenCallMutants(world, task, facts, r)) add(r, m);
         break;
       }
       case "value_flow": {
-        // The value typed in instead of carried: the use gets a fabricated value of the same
-        // shape; a value that flows only to the card is reported wrong there.
-        const f = steps.find((s) => s.rest && s.uses.length > 0 && !s.token && s.write);
-        const used = f?.uses.find((u) => !headerUse(f, u));
-        if (!f?.rest || !used) {
-          const field = task.grader.g1.find(
-            (p) => p.kind === "data_flow" && r.predicates.includes(p.id) && p.answer_field !== undefined,
-          );
-          const name = field?.kind === "data_flow" ? field.answer_field : undefined;
-          if (name)
-            add(r, {
-              name: `wrong_card:${name}`,
-              operator: "wrong_card",
-              step: golden.length,
-              steps: fixed([...golden]),
-              card: (card) => ({ ...card, [name]: wrongValue(card[name]) }),
-            });
-          break;
-        }
-        add(r, {
-          name: `fabricated@${f.index + 1}:${used}`,
-          operator: "other_value",
-          step: f.index + 1,
-          steps: fixed(replaced(golden, f.index, [fabricated(f.rest, used)])),
-        });
+        const m = flowMutant(task, facts, new Set(steps.map((f) => f.index)), r);
+        if (m) add(r, m);
         break;
       }
     }
   }
   return out;
+}
+
+/**
+ * The `end_state` mutant: a record's field ends with another value (another value written, else
+ * the write dropped); a record that must be gone stays (its delete aimed at a sibling, else
+ * dropped); a number of records is moved (the create repeated when there is a most, else dropped).
+ */
+function endStateMutant(
+  world: World,
+  task: Task,
+  facts: readonly StepFacts[],
+  steps: readonly StepFacts[],
+  r: Extract<Requirement, { kind: "end_state" }>,
+): Omit<GoldenMutant, "requirement" | "names"> | null {
+  const golden = task.golden;
+  const resource = r.record.resource;
+  const writes = steps.filter((s) => s.write && s.route?.resource === resource);
+  switch (r.expect.is) {
+    case "field": {
+      const field = r.expect.field;
+      const valued = writes.find((s) => bodyKey(s, field) !== undefined);
+      if (valued?.send) {
+        const alt = otherValue(world, valued, field, bodyKey(valued, field) as JsonValue);
+        if (alt !== undefined)
+          return {
+            name: `other_value@${valued.index + 1}:${field}`,
+            operator: "other_value",
+            step: valued.index + 1,
+            steps: fixed(replaced(golden, valued.index, [withBodyValue(valued.send, field, alt)])),
+          };
+      }
+      const last = valued ?? writes.at(-1);
+      return last ? dropMutant(golden, last) : null;
+    }
+    case "absent": {
+      const removal = writes.find((s) => s.route?.action === "delete") ?? writes.at(-1);
+      if (!removal) return null;
+      return siblingMutant(world, golden, facts, removal, r.record.where) ?? dropMutant(golden, removal);
+    }
+    case "count": {
+      const creates = writes.filter((s) => s.route?.action === "create");
+      const create = creates[0];
+      if (r.expect.max !== undefined && create)
+        return repeatMutant(golden, facts, create, task.kind === "chain");
+      const last = creates.at(-1) ?? writes.at(-1);
+      return last ? dropMutant(golden, last) : null;
+    }
+  }
+}
+
+/**
+ * A create sent once more (an async job's submit, poll and confirm run twice), right after the
+ * first. In a chain, whose session has run long enough for its token to expire, the token the
+ * create sends is minted again first (the steps after use the new one).
+ */
+function repeatMutant(
+  golden: readonly GoldenStep[],
+  facts: readonly StepFacts[],
+  create: StepFacts,
+  chain = false,
+): Omit<GoldenMutant, "requirement" | "names"> {
+  const group = mintGroup(facts, create);
+  const last = group[group.length - 1] as StepFacts;
+  const mint = chain
+    ? facts.find((f) => f.token && f.index < create.index && dependsOn(create, f))
+    : undefined;
+  return {
+    name: `repeat@${create.index + 1}`,
+    operator: "repeat",
+    step: create.index + 1,
+    steps: fixed([
+      ...golden.slice(0, last.index + 1),
+      ...(mint ? [mint.step] : []),
+      ...repeated(group.map((g) => g.step)),
+      ...golden.slice(last.index + 1),
+    ]),
+  };
 }
 
 function dropMutant(
@@ -500,20 +569,224 @@ function playable(v: ExpectedValue): boolean {
   return v === null || typeof v !== "object" || Array.isArray(v) || !Object.hasOwn(v, "$record");
 }
 
+/** The value a golden step sends at a top-level body key: as written (REST), else as the golden run sent it. */
 function bodyKey(f: StepFacts, key: string | undefined): JsonValue | undefined {
-  const body = f.rest?.request.body;
+  const body = f.rest ? f.rest.request.body : f.sentBody;
   if (!key || body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
   return (body as Record<string, JsonValue>)[key];
 }
 
-function headerUse(f: StepFacts, name: string): boolean {
-  return Object.values(f.rest?.request.headers ?? {}).some((v) => v.includes(`{{${name}}}`));
+/** A literal that stands in for a value the agent was shown: it looks like an id but was never shown. */
+const FABRICATED = "FABRICATED-0000";
+
+/** The send step with every use of the bindings `names` replaced by a literal never shown. */
+function fabricated(step: GoldenStep, names: ReadonlySet<string>): GoldenStep {
+  if (step.op !== "execute" && step.op !== "execute_native") return step;
+  let text = JSON.stringify(step.request);
+  for (const n of names) text = text.replaceAll(`{{${n}}}`, FABRICATED);
+  return { ...step, request: JSON.parse(text) } as GoldenStep;
 }
 
-/** The request with every use of a binding replaced by a literal that looks like it but was never shown. */
-function fabricated(step: GoldenStep & { op: "execute" }, name: string): GoldenStep {
-  const text = JSON.stringify(step.request).replaceAll(`{{${name}}}`, "FABRICATED-0000");
-  return { ...step, request: JSON.parse(text) };
+/** A dotted body path without its array indices: `vessels.9.vessel_id` → `vessels.vessel_id`. */
+function indexFree(path: string): string {
+  return path
+    .split(".")
+    .filter((k) => !/^\d+$/.test(k))
+    .join(".");
+}
+
+const lastKey = (path: string) => path.split(".").at(-1);
+
+/** The G1 predicate `id` of the requirement's segment. */
+function predicateOf(task: Task, r: Requirement, id: string) {
+  return task.grader.g1.find(
+    (p) => p.id === id && (r.segment === undefined || p.segment === undefined || p.segment === r.segment),
+  );
+}
+
+/**
+ * The `value_flow` mutant: the value the requirement traces is not carried where it must go.
+ * - a data flow into a later request: every later use of the bindings that captured the value
+ *   (and of variables stored from them) gets a fabricated literal instead;
+ * - a data flow into a variable: the store is left out;
+ * - a data flow into the card: the card field is wrong;
+ * - a kept variable (`workspace_value`): the store is left out.
+ */
+function flowMutant(
+  task: Task,
+  facts: readonly StepFacts[],
+  segment: ReadonlySet<number>,
+  r: Requirement,
+): Omit<GoldenMutant, "requirement" | "names"> | null {
+  const golden = task.golden;
+  for (const id of r.predicates) {
+    const p = predicateOf(task, r, id);
+    if (p?.kind === "workspace_value") {
+      const stores = facts.filter((f) => f.step.op === "store" && f.step.name === p.name);
+      const first = stores[0];
+      if (!first) continue;
+      return {
+        name: `drop_store@${first.index + 1}`,
+        operator: "drop_step",
+        step: first.index + 1,
+        steps: fixed(golden.filter((_, i) => !stores.includes(facts[i] as StepFacts))),
+      };
+    }
+    if (p?.kind !== "data_flow") continue;
+    const key = indexFree(p.from_body_key);
+    const captures = facts.flatMap((f) =>
+      isSendStep(f.step)
+        ? Object.entries(f.step.capture)
+            // A GraphQL/MCP capture path has the value under its envelope (`data.r.`, `structuredContent.`)
+            // and a list's items under its own name (`nodes`): its last key is compared.
+            .filter(
+              ([, path]) => indexFree(path) === key || (!f.rest && lastKey(indexFree(path)) === lastKey(key)),
+            )
+            .map(([name]) => ({ f, name }))
+        : [],
+    );
+    const from = safePattern(p.from_response_url_pattern);
+    const atUrl = captures.filter(
+      (c) => from?.test(c.f.sentUrl ?? "") || (!!c.f.rest && from?.test(c.f.rest.request.url)),
+    );
+    const inSegment = (cs: typeof captures) => {
+      const here = cs.filter((c) => segment.has(c.f.index));
+      return here.length > 0 ? here : cs;
+    };
+    const sources = inSegment(atUrl.length > 0 ? atUrl : captures);
+    const first = sources[0];
+    if (first) {
+      const names = new Set(sources.map((c) => c.name));
+      for (const f of facts)
+        if (f.step.op === "store" && names.has(f.step.from) && f.index > first.f.index)
+          names.add(f.step.name);
+      const uses = facts.filter(
+        (f) => f.index > first.f.index && isSendStep(f.step) && f.uses.some((u) => names.has(u)),
+      );
+      if (p.used_in_request_url_pattern !== null && uses.length > 0) {
+        const at = uses[0] as StepFacts;
+        return {
+          name: `fabricated@${at.index + 1}:${first.name}`,
+          operator: "other_value",
+          step: at.index + 1,
+          steps: fixed(golden.map((s) => (uses.some((u) => u.step === s) ? fabricated(s, names) : s))),
+        };
+      }
+      const stores = facts.filter(
+        (f) => f.step.op === "store" && f.index > first.f.index && names.has(f.step.from),
+      );
+      const store = stores[0];
+      if (p.must_be_stored && store) {
+        return {
+          name: `drop_store@${store.index + 1}`,
+          operator: "drop_step",
+          step: store.index + 1,
+          steps: fixed(golden.filter((_, i) => !stores.includes(facts[i] as StepFacts))),
+        };
+      }
+    }
+    const field = p.answer_field;
+    if (field !== undefined)
+      return {
+        name: `wrong_card:${field}`,
+        operator: "wrong_card",
+        step: golden.length,
+        steps: fixed([...golden]),
+        card: (card) => ({ ...card, [field]: wrongValue(card[field]) }),
+      };
+  }
+  return null;
+}
+
+function safePattern(source: string): RegExp | null {
+  try {
+    return new RegExp(source);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `stay_canonical` mutants: per forbid constraint the requirement names, the golden with one call
+ * more, to a route of the world the constraint forbids (a deprecated or look-alike family), sent
+ * with the headers of the golden's last call right before the answer.
+ */
+function forbiddenCallMutants(
+  world: World,
+  task: Task,
+  facts: readonly StepFacts[],
+  r: Requirement,
+): Array<Omit<GoldenMutant, "requirement" | "names">> {
+  const golden = task.golden;
+  const answerAt = golden.findIndex((s) => s.op === "answer");
+  const at = answerAt < 0 ? golden.length : answerAt;
+  const last = facts
+    .slice(0, at)
+    .reverse()
+    .find((f) => f.send && !f.token);
+  const headers = last?.send?.request.headers ?? {};
+  const out: Array<Omit<GoldenMutant, "requirement" | "names">> = [];
+  for (const id of r.predicates) {
+    const c = task.grader.constraints.find((k) => k.id === id);
+    if (!c) continue;
+    const url = forbiddenUrl(world, c.url_pattern, c.method);
+    if (!url) continue;
+    const rest: GoldenStep = {
+      op: "execute",
+      request: {
+        method: url.method,
+        url: url.path,
+        headers,
+        ...(url.method === "GET" || url.method === "DELETE" ? {} : { body: {} }),
+      },
+      capture: {},
+    };
+    // A GraphQL or MCP world is asked in its own protocol: the decoy's field or tool.
+    const protocol = world.protocol;
+    const call =
+      protocol === "graphql" || protocol === "mcp" ? convertStep(world, protocol, rest, c.id) : rest;
+    if (typeof call === "string") continue;
+    out.push({
+      name: `forbidden_call:${c.id}`,
+      operator: "decoy_read",
+      step: at + 1,
+      steps: fixed([...golden.slice(0, at), call, ...golden.slice(at)]),
+    });
+  }
+  return out;
+}
+
+/**
+ * A concrete request to a route of the world that a forbid constraint's pattern matches (path
+ * parameters filled with seeded ids), reads first; null when no route matches.
+ */
+export function forbiddenUrl(
+  world: World,
+  pattern: string,
+  method: string | undefined,
+): { method: string; path: string } | null {
+  const re = safePattern(pattern);
+  if (!re) return null;
+  const routes = world.routes
+    .filter((route) => !method || route.method.toUpperCase() === method.toUpperCase())
+    .sort((a, b) => Number(b.method === "GET") - Number(a.method === "GET"));
+  for (const route of routes) {
+    const params = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+    const choices = (param: string) => {
+      const resource = resourceOfParam(world, route, param);
+      const ids = resource ? seededIds(world, resource) : [];
+      return ids.length > 0 ? ids.slice(0, 3) : ["X-1"];
+    };
+    // The first seeded id of each parameter, then the others for the last one.
+    const base = Object.fromEntries(params.map((p) => [p, choices(p)[0] as string]));
+    const lastParam = params.at(-1);
+    const tries = lastParam ? choices(lastParam).map((v) => ({ ...base, [lastParam]: v })) : [base];
+    for (const values of tries) {
+      const path = route.path.replace(/\{([^}]+)\}/g, (_w, n: string) => values[n] ?? "X-1");
+      if (re.test(path)) return { method: route.method.toUpperCase(), path };
+    }
+  }
+  return null;
 }
 
 function wrongValue(v: JsonValue | undefined): JsonValue {

@@ -114,6 +114,57 @@ describe("requirement mutants, per requirement", () => {
   });
 });
 
+describe("requirement mutants of derived requirements (value flows, canonical routes)", () => {
+  /** The channel task with the berth's flow and the v3-only rule stated as requirements. */
+  function flowTask() {
+    const t = channelTaskWithRequirements();
+    const noV2 = { kind: "forbid" as const, id: "stay_on_v3", explain: "", url_pattern: "^/v2/" };
+    return {
+      ...t,
+      grader: { ...t.grader, constraints: [noV2] },
+      requirements: [
+        ...(t.requirements ?? []).filter((r) => r.kind !== "report"),
+        { id: "berth_carried", kind: "value_flow" as const, predicates: ["berth_from_update"] },
+        { id: "report", kind: "report" as const, predicates: ["answer:berth"], fields: ["berth"] },
+        { id: "stay_canonical", kind: "stay_canonical" as const, predicates: ["stay_on_v3"] },
+      ],
+    };
+  }
+
+  it("break a value flow (the card field wrong) and the canonical routes (a call to the deprecated family), naming each", async () => {
+    const bank = requirementBank([flowTask()]);
+    const task = taskOf(bank, CHANNEL_TASK);
+    expect(goldenMutants(REQUIREMENT_WORLD, task).map((m) => m.name)).toEqual([
+      "channel_set:other_value@2:firmware_channel",
+      "on_v412:sibling_target@2",
+      "berth_carried:wrong_card:berth",
+      "report:wrong_card:berth",
+      "stay_canonical:forbidden_call:stay_on_v3",
+    ]);
+    const r = await requirementMutantFindings(bank, task, sharedTrials(bank));
+    expect(r).toEqual({ failures: [], count: { generated: 5, killed: 5 } });
+  });
+
+  it("cannot show a flow no data flow holds, nor a rule the grader does not check: no mutant, a failure each", async () => {
+    // The flow names the write check only: no value is traced, so no step carries it.
+    const t = flowTask();
+    const weak = {
+      ...t,
+      grader: { ...t.grader, constraints: [] },
+      requirements: (t.requirements ?? []).map((r) =>
+        r.id === "berth_carried" ? { ...r, predicates: ["channel_written"] } : r,
+      ),
+    };
+    const bank = requirementBank([weak]);
+    const r = await requirementMutantFindings(bank, taskOf(bank, CHANNEL_TASK), sharedTrials(bank));
+    // Without the constraint, no route is forbidden: the gate cannot show stay_canonical is held.
+    expect(r.failures.map((f) => f.check).sort()).toEqual([
+      "no_mutant:stay_canonical",
+      "no_mutant:value_flow",
+    ]);
+  });
+});
+
 describe("legitimate variants", () => {
   it("derives what a careful agent may do differently: a failed attempt, extra reads", () => {
     const names = legitimateVariants(REQUIREMENT_WORLD, channelTask()).map((v) => v.name);
@@ -138,11 +189,11 @@ describe("legitimate variants", () => {
 });
 
 describe("the two gates in certification", () => {
-  it("report under gates.requirement_mutants and gates.legitimate_variants; mutants soft until made hard, variants hard", async () => {
+  it("report under gates.requirement_mutants and gates.legitimate_variants, both hard", async () => {
     const bank = requirementBank([keyOnlyWriteCheck(channelTask()), positionalJobTask()]);
     const gates = ["requirement_mutants", "legitimate_variants"] as const;
     const report = await certifyBank(bank, { gates: [...gates] });
-    expect(report.gates.requirement_mutants).toMatchObject({ checked: 2, failed: 2, hard: false });
+    expect(report.gates.requirement_mutants).toMatchObject({ checked: 2, failed: 2, hard: true });
     expect(report.gates.requirement_mutants?.first_failure).toMatch(/^req-channel: mutant other_value@2/);
     expect(report.gates.legitimate_variants).toMatchObject({
       checked: 2,
@@ -150,13 +201,13 @@ describe("the two gates in certification", () => {
       failed: 1,
       hard: true,
     });
-    // The soft gate's failures are advisory; the hard gate's fail certification and drop the task.
+    // The key-only write check and the positional job grader let mutants through: both tasks fail
+    // certification on the hard gate alone.
     expect(report.ok).toBe(false);
-    expect([...failedTaskIds(report)]).toEqual([JOB_TASK]);
+    expect([...failedTaskIds(report)].sort()).toEqual([JOB_TASK, CHANNEL_TASK].sort());
 
     const hard = await certifyBank(bank, { gates: [...gates], hardGates: [...gates] });
-    expect(hard.ok).toBe(false);
-    expect(hard.gates.requirement_mutants?.hard).toBe(true);
+    expect(hard.gates.legitimate_variants?.hard).toBe(true);
     expect([...failedTaskIds(hard)].sort()).toEqual([JOB_TASK, CHANNEL_TASK].sort());
   });
 });

@@ -4,12 +4,12 @@ import type { Task } from "../bank/task-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import { playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
-import { goldenStatuses } from "./golden-edits.js";
-import { type GoldenMutant, goldenMutants, requirementsOf } from "./golden-mutants.js";
+import { goldenExchanges, goldenStatuses } from "./golden-edits.js";
+import { type GoldenMutant, goldenMutants, mutatedRequirements } from "./golden-mutants.js";
 import { legitimateVariants, runVariant } from "./legitimate-variants.js";
 import type { TrialRunner } from "./trial-tree.js";
 
-export const REQUIREMENT_MUTANTS_VERSION = "1.0.0";
+export const REQUIREMENT_MUTANTS_VERSION = "1.1.0";
 export const LEGITIMATE_VARIANTS_VERSION = "1.0.0";
 
 /** Mutants of a task: how many were generated and how many the grader killed. */
@@ -20,16 +20,20 @@ export interface MutantCount {
 
 /**
  * The ids a failing grade names: failed G1 predicates (and the requirements they hold), failed
- * card fields as `answer:<field>`, violated constraints.
+ * card fields as `answer:<field>`, violated constraints. A result of a chain segment is named
+ * `<id>@<segment>` (a chain states each requirement once per segment, under one id).
  */
 export function failedNames(grade: TrialGrade): Set<string> {
   const out = new Set<string>();
+  const add = (name: string, segment: number | undefined) =>
+    out.add(segment === undefined ? name : `${name}@${segment}`);
   for (const r of grade.g1) {
     if (r.passed || r.not_evaluated) continue;
-    out.add(r.id);
-    if (r.requirement) out.add(r.requirement);
+    add(r.id, r.segment);
+    if (r.requirement) add(r.requirement, r.segment);
   }
   for (const f of grade.g2) if (!f.passed) out.add(`answer:${f.field}`);
+  // A chain's segments share its constraints: a violation names them whatever its segment.
   for (const c of grade.constraints) {
     if (!c.violated) continue;
     out.add(c.id);
@@ -41,13 +45,17 @@ export function failedNames(grade: TrialGrade): Set<string> {
 /**
  * Whether a grade kills a mutant: the trial fails and, for a mutant derived from a requirement,
  * the failure names that requirement (one of the predicates, card fields or constraints holding
- * it fails, or a failed predicate says it holds it).
+ * it fails, or a failed predicate says it holds it) — in the mutant's chain segment, when it has one.
  */
 export function kills(grade: TrialGrade, mutant: GoldenMutant): boolean {
   if (grade.passed) return false;
   if (!mutant.requirement) return true;
-  const names = failedNames(grade);
-  return names.has(mutant.requirement) || (mutant.names ?? []).some((n) => names.has(n));
+  const failed = failedNames(grade);
+  const named = (n: string) =>
+    mutant.segment !== undefined
+      ? failed.has(`${n}@${mutant.segment}`) || failed.has(n)
+      : failed.has(n) || [...failed].some((f) => f.startsWith(`${n}@`));
+  return named(mutant.requirement) || (mutant.names ?? []).some(named);
 }
 
 /**
@@ -64,14 +72,21 @@ export async function requirementMutantFindings(
 ): Promise<{ failures: GateFailure[]; count: MutantCount }> {
   const world = worldOf(bank, task);
   const failures: GateFailure[] = [];
-  const mutants = goldenMutants(world, task, await statusesOf(task, runner));
+  const exchanges = goldenExchanges(task, (await runner.run(task, goldenAgentFactory)).events);
+  const mutants = goldenMutants(
+    world,
+    task,
+    exchanges.map((e) => e?.status),
+    exchanges,
+  );
   // A requirement no mutant can break is one the gate cannot show is held.
-  for (const r of requirementsOf(task)) {
-    if (mutants.some((m) => m.requirement === r.id)) continue;
+  for (const r of mutatedRequirements(task)) {
+    if (mutants.some((m) => m.requirement === r.id && m.segment === r.segment)) continue;
+    const where = r.segment === undefined ? "" : ` of segment ${r.segment}`;
     failures.push({
       task_id: task.id,
       check: `no_mutant:${r.kind}`,
-      message: `requirement ${r.id} (${r.kind}) offers no golden step to break: the gate cannot show it is held`,
+      message: `requirement ${r.id}${where} (${r.kind}) offers no golden step to break: the gate cannot show it is held`,
     });
   }
   let killed = 0;

@@ -26,7 +26,11 @@ describe("certification of the whole default bank", () => {
       // held to zero failures.
       if (g?.hard) expect(g?.failures.slice(0, 5), gate).toEqual([]);
     }
-    expect(report.gates.requirement_mutants?.mutants?.generated).toBeGreaterThan(0);
+    // Issue 15: every requirement of every task broken alone fails, naming it (score 100%).
+    const mutants = report.gates.requirement_mutants?.mutants;
+    expect(mutants?.generated).toBeGreaterThan(3000);
+    expect(mutants?.killed).toBe(mutants?.generated);
+    expect(report.gates.requirement_mutants?.hard).toBe(true);
     // Every exploit of the suite attacks some tasks of this bank, and passes none.
     const audit = report.gates.exploit_audit;
     expect(Object.keys(audit?.exploits ?? {}).length).toBeGreaterThanOrEqual(12);

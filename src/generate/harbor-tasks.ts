@@ -236,6 +236,23 @@ export const HARBOR_STORYLINE: Array<Subtask & { premises?: Premise[] }> = widen
           used_in_slot: { in: "body", key: "firmware_build" },
         },
         {
+          kind: "call",
+          id: "order_for_v204_high",
+          explain: "The order must be created for V-204 at high priority.",
+          method: "POST",
+          url_pattern: "^/v3/maintenance-orders$",
+          status: 201,
+          body_has_keys: [],
+          sent: { vessel_id: "V-204", priority: "high" },
+        },
+        {
+          kind: "call_count",
+          id: "one_order",
+          explain: "The technicians need one maintenance order: it is created once.",
+          call: { method: "POST", url_pattern: "^/v3/maintenance-orders$", status: 201 },
+          max: 1,
+        },
+        {
           kind: "workspace_value",
           id: "order_id_in_local",
           explain: "The night shift finds the order id in local variable maintenance_order_id.",

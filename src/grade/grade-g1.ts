@@ -141,6 +141,12 @@ interface PreparedDataFlow {
   notUsed: string;
   notEvaluated: string;
   fieldAbsent: string;
+  /**
+   * A chain's data flows from the same source (URL pattern, status, key), by segment in segment
+   * order, when more than one segment has one (see `gradeDataFlowClaimed`).
+   */
+  claimGroup?: Array<[number, PreparedDataFlow[]]>;
+  notUsedOwn: string;
 }
 
 /** Another source of a data flow: its pattern, and its body key split at the object holding the value. */
@@ -178,6 +184,8 @@ interface PreparedOrder {
   predicate: Extract<G1Predicate, { kind: "order" }>;
   before: PreparedMatch;
   after: PreparedMatch;
+  /** As for a data flow: earlier segments holding the same ordering, each with its own pair of calls. */
+  rank: number;
 }
 
 interface PreparedEndState {
@@ -228,8 +236,11 @@ const preparedGraders = new WeakMap<GraderSpec, PreparedGrader>();
 function prepareGrader(grader: GraderSpec): PreparedGrader {
   let prepared = preparedGraders.get(grader);
   if (!prepared) {
+    const ranks = rankSegments(grader.g1);
+    const predicates = grader.g1.map((p, i) => preparePredicate(p, ranks[i] ?? 0));
+    groupClaims(predicates);
     prepared = {
-      predicates: grader.g1.map(preparePredicate),
+      predicates,
       constraints: grader.constraints.map(prepareConstraint),
       checkpoints: grader.checkpoints.map(prepareCheckpoint),
     };
@@ -238,7 +249,59 @@ function prepareGrader(grader: GraderSpec): PreparedGrader {
   return prepared;
 }
 
-function preparePredicate(predicate: G1Predicate): PreparedPredicate {
+/**
+ * A chain states a requirement once per segment it belongs to, and two segments of one template
+ * get predicates identical but for their segment (poll the job, then confirm it). Each segment
+ * must be met by its own evidence: the k-th of such orderings (in segment order) needs k calls
+ * each preceded by its own earlier call, or the work of segment 1 would hold segment 12's
+ * requirement too (data flows: see `gradeDataFlowClaimed`). The rank of every predicate (0 for
+ * all but such repeats, and for every solo task's).
+ */
+function rankSegments(g1: readonly G1Predicate[]): number[] {
+  const seen = new Map<string, Array<{ index: number; segment: number }>>();
+  g1.forEach((p, index) => {
+    if (p.kind !== "order" || p.segment === undefined) return;
+    const { id: _i, explain: _e, segment, requirement: _r, ...evidence } = p;
+    const key = JSON.stringify(evidence);
+    const group = seen.get(key) ?? [];
+    group.push({ index, segment });
+    seen.set(key, group);
+  });
+  const ranks = g1.map(() => 0);
+  for (const group of seen.values()) {
+    if (group.length < 2) continue;
+    group.sort((a, b) => a.segment - b.segment || a.index - b.index);
+    group.forEach((g, rank) => {
+      ranks[g.index] = rank;
+    });
+  }
+  return ranks;
+}
+
+/** Sets `claimGroup` on a chain's data flows from a create (201, 202) that share their source with another segment's. */
+function groupClaims(predicates: readonly PreparedPredicate[]): void {
+  const bySource = new Map<string, PreparedDataFlow[]>();
+  for (const p of predicates) {
+    // A create answers 201 (a record) or 202 (an async job): each segment mints its own, where a
+    // token or a value an error lists may serve several segments.
+    if (p.kind !== "data_flow" || p.predicate.segment === undefined) continue;
+    if (p.predicate.from_status !== 201 && p.predicate.from_status !== 202) continue;
+    const { from_response_url_pattern, from_status, from_body_key } = p.predicate;
+    const key = JSON.stringify([from_response_url_pattern, from_status, from_body_key]);
+    bySource.set(key, [...(bySource.get(key) ?? []), p]);
+  }
+  for (const members of bySource.values()) {
+    const segments = [...new Set(members.map((m) => m.predicate.segment as number))].sort((a, b) => a - b);
+    if (segments.length < 2) continue;
+    const group = segments.map((s): [number, PreparedDataFlow[]] => [
+      s,
+      members.filter((m) => m.predicate.segment === s),
+    ]);
+    for (const m of members) m.claimGroup = group;
+  }
+}
+
+function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
   switch (predicate.kind) {
     case "data_flow": {
       const key = predicate.from_body_key;
@@ -257,6 +320,11 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         notUsed: `the ${key} was not used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`,
         notEvaluated: `not evaluated: no readable answer card to find '${predicate.answer_field}' in`,
         fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
+        notUsedOwn: predicate.used_in_request_url_pattern
+          ? `used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`
+          : predicate.must_be_stored
+            ? "stored in a variable"
+            : `reported as '${predicate.answer_field}'`,
       };
     }
     case "call": {
@@ -292,6 +360,7 @@ function preparePredicate(predicate: G1Predicate): PreparedPredicate {
         predicate,
         before: prepareMatch(predicate.before),
         after: prepareMatch(predicate.after),
+        rank,
       };
     case "end_state":
       return { kind: "end_state", predicate };
@@ -441,6 +510,7 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
   if (first === undefined) return g1Result(predicate, false, undefined, `no ${after.words}`);
   const beforeHits = ctx.matching(before);
   if (!Array.isArray(beforeHits)) return g1Result(predicate, false, undefined, beforeHits.reason);
+  if (prepared.rank > 0) return gradeOrderRanked(prepared, ctx, afterHits, beforeHits);
   const earlier = beforeHits.filter((i) => i < first);
   if (earlier.length === 0)
     return g1Result(
@@ -458,6 +528,37 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
     false,
     waited,
     `the first of the ${after.words} came ${waited} s after the last of the ${before.words}; at least ${wait} s were required`,
+  );
+}
+
+/**
+ * Ordering of a chain segment whose ordering earlier segments hold too (rank k > 0): k + 1 of the
+ * `after` calls each have a `before` call since the `after` call before it (by the wait, when set).
+ */
+function gradeOrderRanked(
+  prepared: PreparedOrder,
+  ctx: TrialContext,
+  afterHits: readonly number[],
+  beforeHits: readonly number[],
+): G1Result {
+  const { predicate, before, after, rank } = prepared;
+  const wait = predicate.min_wait_seconds;
+  let ordered = 0;
+  let since = -1;
+  for (const a of afterHits) {
+    let last = -1;
+    for (const b of beforeHits) if (b > since && b < a) last = b;
+    since = a;
+    if (last < 0) continue;
+    if (wait !== undefined && ctx.log.clockAt(a) - ctx.log.clockAt(last) < wait) continue;
+    ordered += 1;
+    if (ordered > rank) return g1Result(predicate, true);
+  }
+  return g1Result(
+    predicate,
+    false,
+    ordered,
+    `${ordered} of the ${after.words} came after their own ${before.words}${wait !== undefined ? ` (${wait} s earlier)` : ""}; segment ${predicate.segment} needs one more, after the earlier segments' own`,
   );
 }
 
@@ -523,9 +624,15 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
  * of the last candidate is the reason given. A response to one of the predicate's other sources
  * (`also_from`) offers the record's value as its own source does.
  */
-function gradeDataFlow(prepared: PreparedDataFlow, ctx: TrialContext, toCard = true): G1Result {
+function gradeDataFlow(
+  prepared: PreparedDataFlow,
+  ctx: TrialContext,
+  toCard = true,
+  claims = true,
+): G1Result {
   const { predicate, others } = prepared;
   const { log, card } = ctx;
+  if (claims && prepared.claimGroup) return gradeDataFlowClaimed(prepared, ctx, toCard);
   const matches = log.urlMatches(prepared.from);
   const otherMatches = others.map((o) => log.urlMatches(o.url));
   const exchanges = log.exchanges;
@@ -599,6 +706,78 @@ function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, 
   const slot = prepared.predicate.used_in_slot;
   if (prepared.usedIn && log.usedAfter(prepared.usedIn, value, seq, slot)) return true;
   return prepared.usedInOthers.some((re) => log.usedAfter(re, value, seq, slot));
+}
+
+/**
+ * A data flow of a chain segment whose source (response URL pattern, status and key) data flows of
+ * earlier segments share: each segment claims, in segment order, the earliest source response after
+ * the earlier segments' claims whose value went where that segment's predicate says. The create of
+ * segment 3 then cannot hold segment 5's "the id the create minted is used next": segment 5 needs
+ * a create of its own. Without an earlier claim, the flow is graded as any other.
+ */
+function gradeDataFlowClaimed(prepared: PreparedDataFlow, ctx: TrialContext, toCard: boolean): G1Result {
+  const { predicate } = prepared;
+  const { log, card } = ctx;
+  const bound = claimedBefore(prepared, log, card);
+  if (bound < 0) return gradeDataFlow(prepared, ctx, toCard, false);
+  const claim = claimFrom(prepared, log, card, toCard, bound);
+  if (claim !== undefined) return g1Result(predicate, true, claim.value);
+  return g1Result(
+    predicate,
+    false,
+    undefined,
+    `no ${predicate.from_body_key} shown after the ones earlier segments used went where it must: segment ${predicate.segment} needs its own (${prepared.notUsedOwn})`,
+  );
+}
+
+/** The exchange index before which the earlier segments of a data flow's source group claimed their sources (-1: none). */
+function claimedBefore(
+  prepared: PreparedDataFlow,
+  log: LogIndex,
+  card: Record<string, unknown> | null,
+): number {
+  const segment = prepared.predicate.segment as number;
+  let bound = -1;
+  for (const [s, members] of prepared.claimGroup ?? []) {
+    if (s >= segment) break;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const q of members) {
+      const c = claimFrom(q, log, card, true, bound);
+      if (c !== undefined && c.index < earliest) earliest = c.index;
+    }
+    if (earliest !== Number.POSITIVE_INFINITY) bound = Math.max(bound, earliest);
+  }
+  return bound;
+}
+
+/** The earliest source response after exchange `after` whose value went where the predicate says. */
+function claimFrom(
+  prepared: PreparedDataFlow,
+  log: LogIndex,
+  card: Record<string, unknown> | null,
+  toCard: boolean,
+  after: number,
+): { index: number; value: JsonValue } | undefined {
+  const { predicate } = prepared;
+  const matches = log.urlMatches(prepared.from);
+  const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
+  for (let i = after + 1; i < log.exchanges.length; i++) {
+    const source = log.exchanges[i] as ExchangeEvent;
+    if (!matches[i] || source.status !== predicate.from_status) continue;
+    for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
+      if (value === null || typeof value === "object") continue;
+      if (
+        toCard &&
+        predicate.answer_field !== undefined &&
+        (got === undefined || !valuesEqual(got as JsonValue, value))
+      )
+        continue;
+      if (predicate.must_be_stored && !log.storedAfter(value, source.seq)) continue;
+      if (prepared.usedIn && !usedLater(prepared, log, value, source.seq)) continue;
+      return { index: i, value };
+    }
+  }
+  return undefined;
 }
 
 /** A result in one fixed key order (stored grades and their JSON stay byte-identical). */
@@ -841,11 +1020,15 @@ class LogIndex {
     return false;
   }
 
+  /**
+   * A request the API refused as invalid (400, 422) used nothing: the value it carried did not
+   * count (a rejected first attempt that sent `ELEVATED`, equal to `elevated` but for case).
+   */
   private usedInSlot(re: RegExp, value: JsonValue, seq: number, slot: UseSlot): boolean {
     const matches = this.urlMatches(re);
     for (let i = 0; i < this.exchanges.length; i++) {
       const e = this.exchanges[i] as ExchangeEvent;
-      if (e.seq <= seq || !matches[i]) continue;
+      if (e.seq <= seq || !matches[i] || e.status === 400 || e.status === 422) continue;
       if (slot.in === "path" ? anyEqual(this.pathOf(i), value) : inSlot(e, slot, value)) return true;
     }
     return false;
