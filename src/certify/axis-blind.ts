@@ -5,6 +5,7 @@ import type { Axis, GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { isMintStep, isSendStep, renamePlaceholder, routeFor } from "./certify-kit.js";
+import { isCredentialHeader } from "../world/credential.js";
 
 /** What an axis-blind rewrite of one golden segment sees. */
 export interface BlindContext {
@@ -238,7 +239,7 @@ function clientCall(
     for (const { s, i } of targets) {
       const step = s as Execute;
       const auth = Object.entries(step.request.headers ?? {}).filter(
-        ([k]) => k.toLowerCase() === "authorization",
+        ([k]) => isCredentialHeader(k),
       );
       out[i] = {
         ...step,

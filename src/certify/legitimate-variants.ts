@@ -14,6 +14,7 @@ import {
   withoutCaptures,
   withoutHeader,
 } from "./golden-edits.js";
+import { isCredentialHeader } from "../world/credential.js";
 
 /** What a careful agent may do differently from the golden. */
 export type VariantKind = "failed_attempt" | "abandoned_job" | "extra_reads" | "reorder" | "other_route";
@@ -60,13 +61,13 @@ export function legitimateVariants(
     const n = f.index + 1;
     if (failedInGolden(f)) continue;
     if (f.write && f.rest && !countsCalls(f.route) && f.route?.auth_required !== false) {
-      const auth = headerName(f.rest, "authorization");
+      const auth = credentialHeaderOf(f.rest);
       if (auth)
         out.push({
           name: `failed_attempt@${n}`,
           kind: "failed_attempt",
           step: n,
-          steps: insertBefore(f.index, [withoutCaptures(withoutHeader(f.rest, "authorization"))]),
+          steps: insertBefore(f.index, [withoutCaptures(withoutHeader(f.rest, auth.toLowerCase()))]),
         });
     }
     if (f.rest && f.route?.action === "create" && f.route.async_job && !countsCalls(f.route)) {
@@ -138,10 +139,14 @@ function listRoute(world: World, resource: string): Route | undefined {
   );
 }
 
+/** The header a step sends its credential in (a bearer token or an API key), as the step spells it. */
+const credentialHeaderOf = (step: { request: { headers?: Record<string, string> } }) =>
+  Object.keys(step.request.headers ?? {}).find(isCredentialHeader);
+
 /** Reads a careful agent adds at the end: a listing of each collection the golden touches, a re-read of each record it read. */
 function extraReads(world: World, facts: readonly StepFacts[]): GoldenStep[] {
-  const withAuth = [...facts].reverse().find((f) => f.rest && headerName(f.rest, "authorization"));
-  const auth = withAuth?.rest ? headerName(withAuth.rest, "authorization") : undefined;
+  const withAuth = [...facts].reverse().find((f) => f.rest && credentialHeaderOf(f.rest));
+  const auth = withAuth?.rest ? credentialHeaderOf(withAuth.rest) : undefined;
   const headers =
     auth && withAuth?.rest?.request.headers ? { [auth]: withAuth.rest.request.headers[auth] as string } : {};
   const out: GoldenStep[] = [];

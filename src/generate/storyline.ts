@@ -12,6 +12,7 @@ import { PAGINATION_TEMPLATES } from "./templates/pagination.js";
 import { SCHEMA_REPAIR_TEMPLATES } from "./templates/schema-repair.js";
 import { STATEFULNESS_TEMPLATES } from "./templates/statefulness.js";
 import { TicketGrammar } from "./ticket-grammar.js";
+import { seedVault } from "../world/credential.js";
 
 /** Every subtask template, by axis. */
 export const TEMPLATES: Record<Axis, readonly SubtaskTemplate[]> = {
@@ -110,11 +111,7 @@ export function buildStoryline(
   const workspaces: Task["workspace"][] = [];
   slots.forEach((slot, i) => {
     workspaces.push({
-      vault: {
-        client_id: built.world.auth.client_id,
-        client_secret: built.world.auth.client_secret,
-        access_token: stale,
-      },
+      vault: seedVault(built.world.auth, stale),
       local: { ...state.variables.local },
       global: { ...state.variables.global },
     });

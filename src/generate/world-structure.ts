@@ -1,4 +1,5 @@
 import type { Route, World } from "../bank/world-schema.js";
+import { schemeLabel } from "../world/credential.js";
 
 /** What one world is made of, nouns aside: the facts the datasheet compares across worlds. */
 export interface WorldStructure {
@@ -47,7 +48,7 @@ const bareGraph = (w: World) =>
  * The structural facts of one world: its noun-free route graph, auth scheme, pagination, id
  * format, versioning and error style.
  *
- * @example worldStructure(world).auth // "oauth2 client credentials + refresh; short-lived: valves:audit 4 s"
+ * @example worldStructure(world).auth // "oauth2 client credentials with scopes + refresh; token 24 s / 20 calls; short-lived: valves:audit 4 s"
  */
 export function worldStructure(w: World): WorldStructure {
   const a = w.auth;
@@ -55,8 +56,7 @@ export function worldStructure(w: World): WorldStructure {
     .map(([s, n]) => `${s} ${n} s`)
     .join(", ");
   const auth = [
-    "oauth2 client credentials",
-    a.refresh ? " + refresh" : "",
+    schemeLabel(a),
     `; token ${a.ttl_seconds ?? "∞"} s / ${a.ttl_calls} calls`,
     short ? `; short-lived: ${short}` : "",
   ].join("");

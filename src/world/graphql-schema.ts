@@ -22,6 +22,7 @@ import { type ProtocolOperation, serveOperation } from "./protocol-operation.js"
 import type { Reply } from "./reply.js";
 import { GRAPHQL_TOKEN_FIELD } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
+import { credentialHeader, schemeLabel, tokenGrants } from "./credential.js";
 
 /** What every resolver of a world's GraphQL schema is given: the trial and the carrier request. */
 export interface GraphqlContext {
@@ -339,11 +340,11 @@ function queryOf(route: Route, a: Args): Array<[string, string]> {
 function tokenField(world: World): GraphQLFieldConfig<unknown, GraphqlContext, Args> {
   return {
     type: JsonScalar,
-    description: `Mint an access token (OAuth 2.0 client credentials; REST: POST ${world.auth.token_path}). Send it as the carrier request's Authorization: Bearer <token> header.`,
+    description: `Mint an access token (${schemeLabel(world.auth)}; REST: POST ${world.auth.token_path}). Send it as the carrier request's ${credentialHeader(world.auth, "<token>").join(": ")} header.`,
     args: {
       grant_type: {
         type: new GraphQLNonNull(GraphQLString),
-        description: `One of: ${world.auth.refresh ? "client_credentials, refresh_token" : "client_credentials"}`,
+        description: `One of: ${tokenGrants(world.auth).join(", ")}`,
       },
       client_id: { type: GraphQLString },
       client_secret: { type: GraphQLString },

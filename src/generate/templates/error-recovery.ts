@@ -14,6 +14,7 @@ import {
   subtask,
 } from "./common.js";
 import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
+import { vaultSentence } from "../../world/credential.js";
 
 /**
  * Error recovery. easy: an update sent with the wrong verb gets `405 method_not_allowed` (the
@@ -71,7 +72,7 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         `${g.brokenCall(other, brokenUrl)}${g.gotError(405, "method_not_allowed")}`,
         `The body was \`${body}\`.`,
         difficulty === "medium"
-          ? "It was sent with the `access_token` from the vault; the client credentials are there too."
+          ? vaultSentence(ctx.built.world.auth)
           : "",
         difficulty === "hard"
           ? `The path used the ${a.noun}'s display name because that is all the request form had.`
