@@ -3,9 +3,9 @@ import { valuesAtPath } from "../bank/key-path.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Axis, GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import { isCredentialHeader } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { isMintStep, isSendStep, renamePlaceholder, routeFor } from "./certify-kit.js";
-import { isCredentialHeader } from "../world/credential.js";
 
 /** What an axis-blind rewrite of one golden segment sees. */
 export interface BlindContext {
@@ -238,9 +238,7 @@ function clientCall(
     );
     for (const { s, i } of targets) {
       const step = s as Execute;
-      const auth = Object.entries(step.request.headers ?? {}).filter(
-        ([k]) => isCredentialHeader(k),
-      );
+      const auth = Object.entries(step.request.headers ?? {}).filter(([k]) => isCredentialHeader(k));
       out[i] = {
         ...step,
         request: {

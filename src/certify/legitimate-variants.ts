@@ -1,5 +1,6 @@
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
+import { isCredentialHeader } from "../world/credential.js";
 import {
   countsCalls,
   dependsOn,
@@ -14,7 +15,6 @@ import {
   withoutCaptures,
   withoutHeader,
 } from "./golden-edits.js";
-import { isCredentialHeader } from "../world/credential.js";
 
 /** What a careful agent may do differently from the golden. */
 export type VariantKind = "failed_attempt" | "abandoned_job" | "extra_reads" | "reorder" | "other_route";

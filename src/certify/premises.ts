@@ -5,12 +5,17 @@ import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { prepareTrialWorld } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
+import {
+  credentialField,
+  credentialHeader,
+  staleCredentialName,
+  tokenRequestBody,
+} from "../world/credential.js";
 import { requestBodySchema } from "../world/openapi.js";
 import { phraseError, readError } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";
 import { routeFor, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
-import { credentialField, credentialHeader, staleCredentialName, tokenRequestBody } from "../world/credential.js";
 
 export const PREMISES_VERSION = "1.0.0";
 

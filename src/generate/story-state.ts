@@ -1,6 +1,4 @@
 import type { Premise } from "../bank/premise-schema.js";
-import type { World } from "../bank/world-schema.js";
-import { credentialField, credentialHeader, credentialNoun } from "../world/credential.js";
 import type { Rng } from "../bank/rng.js";
 import type {
   Axis,
@@ -10,6 +8,8 @@ import type {
   RecordRef,
   Subtask,
 } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
+import { credentialField, credentialHeader, credentialNoun } from "../world/credential.js";
 import type { BuiltWorld, SlotKind, SymRecord } from "./build-world.js";
 import type { TokenLedger } from "./golden-builder.js";
 

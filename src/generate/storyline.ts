@@ -1,5 +1,6 @@
 import type { Rng } from "../bank/rng.js";
 import type { Axis, Task } from "../bank/task-schema.js";
+import { seedVault } from "../world/credential.js";
 import type { BuiltWorld } from "./build-world.js";
 import type { TokenLedger } from "./golden-builder.js";
 import { AXES, type Difficulty, type GenSubtask, StoryState } from "./story-state.js";
@@ -12,7 +13,6 @@ import { PAGINATION_TEMPLATES } from "./templates/pagination.js";
 import { SCHEMA_REPAIR_TEMPLATES } from "./templates/schema-repair.js";
 import { STATEFULNESS_TEMPLATES } from "./templates/statefulness.js";
 import { TicketGrammar } from "./ticket-grammar.js";
-import { seedVault } from "../world/credential.js";
 
 /** Every subtask template, by axis. */
 export const TEMPLATES: Record<Axis, readonly SubtaskTemplate[]> = {

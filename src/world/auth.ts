@@ -1,6 +1,12 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route } from "../bank/world-schema.js";
-import { authScheme, credentialField, credentialNoun, presentedCredential, tokenGrants } from "./credential.js";
+import {
+  authScheme,
+  credentialField,
+  credentialNoun,
+  presentedCredential,
+  tokenGrants,
+} from "./credential.js";
 import { fail, ok, type Reply } from "./reply.js";
 import { tokenWording, type WorldProtocol } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
@@ -75,7 +81,11 @@ function requestedScopes(
   if (form.scope !== undefined && form.scope !== null && form.scope !== "") {
     if (typeof form.scope !== "string") {
       return {
-        reply: fail(400, "invalid_scope", 'scope must be a space-separated string, e.g. "orders:read orders:write"'),
+        reply: fail(
+          400,
+          "invalid_scope",
+          'scope must be a space-separated string, e.g. "orders:read orders:write"',
+        ),
       };
     }
     scopes = form.scope.split(/\s+/).filter(Boolean);
@@ -149,7 +159,8 @@ export function authorize(
   if (verdict === "unknown") {
     return fail(401, "invalid_token", `the ${noun} is expired or was never issued`, { hint }, challenge);
   }
-  if (verdict === "expired") return fail(401, "token_expired", `the ${noun} has expired`, { hint }, challenge);
+  if (verdict === "expired")
+    return fail(401, "token_expired", `the ${noun} has expired`, { hint }, challenge);
   const how =
     scheme === "refresh_rotation"
       ? `${words.mint} with ${words.grant("refresh_token")}, your newest refresh_token and ${words.field("scope", route.scopes.join(" "))}`
@@ -159,6 +170,8 @@ export function authorize(
     "insufficient_scope",
     `the ${apiKey ? "API key" : "token"} lacks scope ${verdict.missing}`,
     { required_scope: verdict.missing, hint: `mint a ${apiKey ? "key" : "token"} that carries it: ${how}` },
-    { "www-authenticate": `${challengeScheme} error="insufficient_scope", scope="${route.scopes.join(" ")}"` },
+    {
+      "www-authenticate": `${challengeScheme} error="insufficient_scope", scope="${route.scopes.join(" ")}"`,
+    },
   );
 }

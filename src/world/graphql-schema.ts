@@ -16,13 +16,13 @@ import {
 } from "graphql";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
+import { credentialHeader, schemeLabel, tokenGrants } from "./credential.js";
 import { requestBodySchema } from "./openapi.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from "./paginate.js";
 import { type ProtocolOperation, serveOperation } from "./protocol-operation.js";
 import type { Reply } from "./reply.js";
 import { GRAPHQL_TOKEN_FIELD } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
-import { credentialHeader, schemeLabel, tokenGrants } from "./credential.js";
 
 /** What every resolver of a world's GraphQL schema is given: the trial and the carrier request. */
 export interface GraphqlContext {

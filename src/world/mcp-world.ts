@@ -9,13 +9,13 @@ import {
 import type { Hono } from "hono";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
+import { credentialHeader, schemeLabel, tokenGrants } from "./credential.js";
 import type { WorldAppEnv } from "./engine.js";
 import { requestBodySchema } from "./openapi.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
 import { serveOperation } from "./protocol-operation.js";
 import { MCP_TOKEN_TOOL } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
-import { credentialHeader, schemeLabel, tokenGrants } from "./credential.js";
 
 /** Where an MCP world is served (Streamable HTTP, stateless, JSON responses). */
 export const MCP_WORLD_PATH = "/mcp";

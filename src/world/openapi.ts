@@ -145,7 +145,14 @@ function securitySchemes(world: World): JsonObject {
       oauth2: {
         type: "oauth2",
         description: `${schemeLabel(auth)}: the client holds a refresh token; POST ${auth.token_path} with grant_type=refresh_token and it (optionally a scope) answers an access token and the next refresh token. A refresh token works once.`,
-        flows: { authorizationCode: { authorizationUrl: auth.token_path, tokenUrl: auth.token_path, refreshUrl: auth.token_path, scopes } },
+        flows: {
+          authorizationCode: {
+            authorizationUrl: auth.token_path,
+            tokenUrl: auth.token_path,
+            refreshUrl: auth.token_path,
+            scopes,
+          },
+        },
       },
     };
   return {

@@ -77,7 +77,8 @@ function actionContext(trial: TrialWorld, route: Route, req: RouteRequest, query
   const parents = parentParams(route, req, resource.fields, idField);
   const all = trial.resource(route.resource);
   // A nested route (`/parents/{parent_id}/children`) sees only the children of the parent it names.
-  const records = parents.length === 0 ? all : all.filter((r) => parents.every(([k, v]) => String(r[k]) === v));
+  const records =
+    parents.length === 0 ? all : all.filter((r) => parents.every(([k, v]) => String(r[k]) === v));
   const find = (): { record: JsonObject } | { reply: Reply } => {
     const id = req.params[idField] ?? "";
     const hit = records.find((r) => String(r[idField]) === id);

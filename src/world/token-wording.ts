@@ -26,7 +26,8 @@ export function tokenWording(
   field: (name: string, value: string) => string;
   send: string;
 } {
-  const header = authScheme(auth) === "api_key" ? `${API_KEY_HEADER}: <api_key>` : "Authorization: Bearer <token>";
+  const header =
+    authScheme(auth) === "api_key" ? `${API_KEY_HEADER}: <api_key>` : "Authorization: Bearer <token>";
   if (protocol === "rest")
     return {
       mint: `POST ${auth.token_path}`,

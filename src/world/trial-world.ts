@@ -87,7 +87,8 @@ export class TrialWorld {
     }
     this.log = new EventLog();
     const initial = world.auth.initial_refresh_token;
-    if (initial !== undefined) this.refreshTokens.set(initial, [...(world.auth.default_scopes ?? world.auth.scopes)]);
+    if (initial !== undefined)
+      this.refreshTokens.set(initial, [...(world.auth.default_scopes ?? world.auth.scopes)]);
     for (const [name, resource] of Object.entries(world.resources)) {
       this.records.set(
         name,
@@ -197,7 +198,10 @@ export class TrialWorld {
     if (!auth.refresh) return { token, ttl, scopes: granted };
     const refreshToken = this.mint("refresh", "rt_{code}");
     // Under rotation the refresh token stands for the client (any scope may be asked on use).
-    this.refreshTokens.set(refreshToken, auth.scheme === "refresh_rotation" ? [...(auth.default_scopes ?? auth.scopes)] : granted);
+    this.refreshTokens.set(
+      refreshToken,
+      auth.scheme === "refresh_rotation" ? [...(auth.default_scopes ?? auth.scopes)] : granted,
+    );
     return { token, ttl, scopes: granted, refreshToken };
   }
 
@@ -207,7 +211,10 @@ export class TrialWorld {
    * each position's session from the client's initial refresh token, as that position's own
    * session did, so the replay leaves it live for the agent's session.
    */
-  refresh(refreshToken: string, scopes?: readonly string[]): ReturnType<TrialWorld["issueToken"]> | undefined {
+  refresh(
+    refreshToken: string,
+    scopes?: readonly string[],
+  ): ReturnType<TrialWorld["issueToken"]> | undefined {
     const held = this.refreshTokens.get(refreshToken);
     if (!held) return undefined;
     const initial = refreshToken === this.world.auth.initial_refresh_token;

@@ -1,4 +1,5 @@
 import type { G1Predicate } from "../../bank/task-schema.js";
+import { vaultSentence } from "../../world/credential.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
@@ -14,7 +15,6 @@ import {
   subtask,
 } from "./common.js";
 import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
-import { vaultSentence } from "../../world/credential.js";
 
 /**
  * Error recovery. easy: an update sent with the wrong verb gets `405 method_not_allowed` (the
@@ -71,9 +71,7 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         ]),
         `${g.brokenCall(other, brokenUrl)}${g.gotError(405, "method_not_allowed")}`,
         `The body was \`${body}\`.`,
-        difficulty === "medium"
-          ? vaultSentence(ctx.built.world.auth)
-          : "",
+        difficulty === "medium" ? vaultSentence(ctx.built.world.auth) : "",
         difficulty === "hard"
           ? `The path used the ${a.noun}'s display name because that is all the request form had.`
           : "",
