@@ -22,13 +22,17 @@ const world: World = {
     accounts: {
       id_field: "account_id",
       id_template: "{canary}",
-      fields: { account_id: { type: "string" } },
+      fields: { account_id: { type: "string", description: "" } },
       records: [{ account_id: "A1" }, { account_id: "A2" }],
     },
     entries: {
       id_field: "entry_id",
       id_template: "E-{seq}",
-      fields: { entry_id: { type: "string" }, account_id: { type: "string" }, amount: { type: "number" } },
+      fields: {
+        entry_id: { type: "string", description: "" },
+        account_id: { type: "string", description: "" },
+        amount: { type: "number", description: "" },
+      },
       records: [
         { entry_id: "E1", account_id: "A1", amount: 10.5 },
         { entry_id: "E2", account_id: "A1", amount: -3.25 },

@@ -1,3 +1,4 @@
+import type { G1Predicate } from "../../bank/task-schema.js";
 import { authScheme, credentialNoun, staleCredentialName } from "../../world/credential.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re, tokenUsed } from "../story-state.js";
@@ -172,6 +173,10 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
           "The first read must succeed.",
         ),
       ];
+      // Under refresh-token rotation the token after a pause can only come from the refresh token
+      // an earlier grant returned: the renewal is the auth work, and the pauses force it.
+      if (authScheme(built.world.auth) === "refresh_rotation")
+        g1.push(refreshTokenUsed(built.world.auth.token_path));
       if (difficulty === "hard") {
         answer.push(field(midField, mid[c2.name] ?? null, `${c2.description} of ${midId}.`));
         g1.push(
@@ -334,7 +339,6 @@ const refreshRenewal: SubtaskTemplate = {
       "Refresh tokens are single use.",
       `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
     );
-    const tokenRe = `^${re(built.world.auth.token_path)}$`;
     return subtask(ctx, this.id, {
       ticket,
       brief: `Read ${list} with ${pause} s pauses (\`x-apiflow-wait: ${pause}\`) before each read after the first, minting once and renewing with \`grant_type=refresh_token\`, and report \`${numberField}\` (${firstId}), \`${midField}\` (${midId}) and \`${lastField}\` (${lastId}).`,
@@ -346,18 +350,7 @@ const refreshRenewal: SubtaskTemplate = {
         field(lastField, last[c1.name] ?? null, `${c1.description} of ${lastId}.`),
       ],
       g1: [
-        {
-          kind: "data_flow",
-          id: "refresh_token_used",
-          explain:
-            "A refresh token the token endpoint issued must be sent back to it (grant_type=refresh_token).",
-          from_response_url_pattern: tokenRe,
-          from_status: 200,
-          from_body_key: "refresh_token",
-          must_be_stored: false,
-          used_in_request_url_pattern: tokenRe,
-          used_in_slot: { in: "body", key: "refresh_token" },
-        },
+        refreshTokenUsed(built.world.auth.token_path),
         flowToAnswer(
           "last_value_from_read",
           built.routes.asset(lastId),
@@ -380,6 +373,22 @@ const refreshRenewal: SubtaskTemplate = {
     });
   },
 };
+
+/** G1: a refresh token the token endpoint issued is sent back to it (`grant_type=refresh_token`). */
+function refreshTokenUsed(tokenPath: string): G1Predicate {
+  const tokenRe = `^${re(tokenPath)}$`;
+  return {
+    kind: "data_flow",
+    id: "refresh_token_used",
+    explain: "A refresh token the token endpoint issued must be sent back to it (grant_type=refresh_token).",
+    from_response_url_pattern: tokenRe,
+    from_status: 200,
+    from_body_key: "refresh_token",
+    must_be_stored: false,
+    used_in_request_url_pattern: tokenRe,
+    used_in_slot: { in: "body", key: "refresh_token" },
+  };
+}
 
 export const AUTH_TEMPLATES: readonly SubtaskTemplate[] = [
   staleToken("easy"),
