@@ -54,22 +54,35 @@ async function playBaseline(session: TrialSession): Promise<void> {
   const ops = operationsOf(spec);
 
   let token: string | null = null;
+  // The spec says how a credential travels: an API-key header, else a bearer token.
+  const apiKey = JSON.stringify(spec).includes('"type":"apiKey"');
+  let refreshVar = [...vault].find((v) => /refresh_?token/i.test(v));
+  let refreshToken: string | null = null;
   const mint = async (): Promise<void> => {
-    const tokenOp = ops.find((o) => o.method === "post" && /token/i.test(o.path));
+    const tokenOp = ops.find((o) => o.method === "post" && /token|api-keys|auth$/i.test(o.path));
     const id = [...vault].find((v) => /client_?id/i.test(v));
     const secret = [...vault].find((v) => /client_?secret/i.test(v));
-    if (!tokenOp || !id || !secret) return;
+    const refresh = refreshToken ?? (refreshVar ? `{{${refreshVar}}}` : null);
+    if (!tokenOp || (!(id && secret) && !refresh)) return;
     const sent = await call("execute", {
       request: {
         protocol: "rest",
         method: "POST",
         url: tokenOp.path,
         headers: { "Content-Type": "application/json" },
-        body: { grant_type: "client_credentials", client_id: `{{${id}}}`, client_secret: `{{${secret}}}` },
+        body:
+          id && secret
+            ? { grant_type: "client_credentials", client_id: `{{${id}}}`, client_secret: `{{${secret}}}` }
+            : { grant_type: "refresh_token", refresh_token: refresh },
       },
     });
-    const found = valuesNamed(bodyOf(sent), "access_token");
+    const found = valuesNamed(bodyOf(sent), apiKey ? "api_key" : "access_token");
     if (typeof found[0] === "string") token = found[0];
+    const next = valuesNamed(bodyOf(sent), "refresh_token");
+    if (typeof next[0] === "string") {
+      refreshToken = next[0];
+      refreshVar = undefined;
+    }
   };
   await mint();
   if (session.ended) return;
@@ -80,7 +93,7 @@ async function playBaseline(session: TrialSession): Promise<void> {
         protocol: "rest",
         method: "GET",
         url: path,
-        ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+        ...(token ? { headers: apiKey ? { "X-Api-Key": token } : { Authorization: `Bearer ${token}` } } : {}),
       },
     });
     if (session.ended || !sent || typeof sent !== "object" || Array.isArray(sent)) return;

@@ -302,6 +302,13 @@ export const RouteSchema = z.strictObject({
    * the same key with another body → 422 `idempotency_key_reused`.
    */
   idempotency: z.boolean().optional(),
+  /**
+   * Optional, `list` without pagination: a value derived from the listed records, added to the
+   * body as `as` — the sum of the numeric `field` (an append-only ledger's balance).
+   *
+   * @example {"field": "amount", "as": "balance"}
+   */
+  aggregate: z.strictObject({ field: z.string(), as: z.string() }).optional(),
 });
 export type Route = z.infer<typeof RouteSchema>;
 
@@ -351,6 +358,19 @@ export const OAuthClientCredentialsSchema = z.strictObject({
   refresh: z.boolean().optional(),
   /** Optional. Tokens recognised as expired. */
   stale_tokens: z.array(z.union([z.string(), CanaryRefSchema])).optional(),
+  /**
+   * Optional (default `client_credentials`): how a client gets and presents its credential.
+   * - `client_credentials`: `grant_type=client_credentials` (and `refresh_token` when `refresh`) at
+   *   `token_path`; calls send `Authorization: Bearer <access_token>`.
+   * - `api_key`: `token_path` issues short-lived API keys for the client credentials (same body,
+   *   `scope` included); the reply carries `api_key`; calls send `X-Api-Key: <api_key>`.
+   * - `refresh_rotation`: the client holds a refresh token (`initial_refresh_token`), not a secret
+   *   it may mint with: only `grant_type=refresh_token` (optionally with `scope`) is accepted; a
+   *   refresh token is single use and each reply carries the next one; calls send a bearer token.
+   */
+  scheme: z.enum(["client_credentials", "api_key", "refresh_rotation"]).optional(),
+  /** `refresh_rotation` only: the refresh token the client starts with (live at the start of a session). */
+  initial_refresh_token: z.string().optional(),
 });
 export type OAuthClientCredentials = z.infer<typeof OAuthClientCredentialsSchema>;
 
@@ -400,5 +420,11 @@ export const WorldSchema = z.strictObject({
   routes: z.array(RouteSchema).min(1),
   /** Optional. How errors look on the wire (see `ErrorStyleSchema`). Default: `plain`. */
   errors: ErrorStyleSchema.optional(),
+  /**
+   * Optional, descriptive: the shape of the world's resource graph beyond the shared core —
+   * `flat` collections only; `nested` sub-resources (`/parents/{id}/children`); an append-only
+   * `ledger` with a derived balance; a `search` API of documented query filters.
+   */
+  archetype: z.enum(["flat", "nested", "ledger", "search"]).optional(),
 });
 export type World = z.infer<typeof WorldSchema>;

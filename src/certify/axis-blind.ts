@@ -3,6 +3,7 @@ import { valuesAtPath } from "../bank/key-path.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Axis, GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import { isCredentialHeader } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { isMintStep, isSendStep, placeholdersOf, renamePlaceholder, routeFor } from "./certify-kit.js";
 
@@ -372,9 +373,7 @@ function clientCall(
     );
     for (const { s, i } of targets) {
       const step = s as Execute;
-      const auth = Object.entries(step.request.headers ?? {}).filter(
-        ([k]) => k.toLowerCase() === "authorization",
-      );
+      const auth = Object.entries(step.request.headers ?? {}).filter(([k]) => isCredentialHeader(k));
       out[i] = {
         ...step,
         request: {

@@ -2,6 +2,7 @@ import type { Bank } from "../bank/bank.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import type { TrialResult } from "../run/run-trial.js";
+import { isCredentialHeader } from "../world/credential.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from "../world/paginate.js";
 import {
@@ -81,13 +82,13 @@ export function legitimateVariants(
     // A call refused for want of credentials is refused before any behaviour counts it (a
     // throttle, a partial write, a concurrent update): the attempt moves none of them.
     if (f.write && f.rest && f.route?.auth_required !== false) {
-      const auth = headerName(f.rest, "authorization");
+      const auth = credentialHeaderOf(f.rest);
       if (auth)
         out.push({
           name: `failed_attempt@${n}`,
           kind: "failed_attempt",
           step: n,
-          steps: insertBefore(f.index, [withoutCaptures(withoutHeader(f.rest, "authorization"))]),
+          steps: insertBefore(f.index, [withoutCaptures(withoutHeader(f.rest, auth.toLowerCase()))]),
         });
     }
     if (f.rest && f.route?.action === "create" && f.route.async_job && !countsCalls(f.route)) {
@@ -220,10 +221,14 @@ function listRoute(world: World, resource: string): Route | undefined {
   );
 }
 
+/** The header a step sends its credential in (a bearer token or an API key), as the step spells it. */
+const credentialHeaderOf = (step: { request: { headers?: Record<string, string> } }) =>
+  Object.keys(step.request.headers ?? {}).find(isCredentialHeader);
+
 /** Reads a careful agent adds at the end: a listing of each collection the golden touches, a re-read of each record it read. */
 function extraReads(world: World, facts: readonly StepFacts[]): GoldenStep[] {
-  const withAuth = [...facts].reverse().find((f) => f.rest && headerName(f.rest, "authorization"));
-  const auth = withAuth?.rest ? headerName(withAuth.rest, "authorization") : undefined;
+  const withAuth = [...facts].reverse().find((f) => f.rest && credentialHeaderOf(f.rest));
+  const auth = withAuth?.rest ? credentialHeaderOf(withAuth.rest) : undefined;
   const headers =
     auth && withAuth?.rest?.request.headers ? { [auth]: withAuth.rest.request.headers[auth] as string } : {};
   const out: GoldenStep[] = [];

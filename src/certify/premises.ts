@@ -6,6 +6,12 @@ import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { prepareTrialWorld } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
+import {
+  credentialField,
+  credentialHeader,
+  staleCredentialName,
+  tokenRequestBody,
+} from "../world/credential.js";
 import { requestBodySchema } from "../world/openapi.js";
 import { phraseError, readError } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";
@@ -86,7 +92,10 @@ async function worldSender(bank: Bank, world: World, task: Task): Promise<Sender
   const send = inProcessTransport(await prepareTrialWorld(world, task, seed));
   const call = async (method: string, url: string, token: string | null, body?: unknown, wait = 0) => {
     const headers: Record<string, string> = { "content-type": "application/json" };
-    if (token) headers.authorization = `Bearer ${token}`;
+    if (token) {
+      const [name, value] = credentialHeader(world.auth, token);
+      headers[name.toLowerCase()] = value;
+    }
     if (wait > 0) headers["x-apiflow-wait"] = String(wait);
     const res = await send(
       new Request(`${world.base_url}${url}`, {
@@ -97,15 +106,24 @@ async function worldSender(bank: Bank, world: World, task: Task): Promise<Sender
     );
     return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
   };
+  // Under refresh-token rotation each grant spends the newest refresh token and hands the next.
+  let refreshToken = world.auth.initial_refresh_token ?? "";
   const mint = async () => {
-    const r = await call("POST", world.auth.token_path, null, {
-      grant_type: "client_credentials",
-      client_id: world.auth.client_id,
-      client_secret: world.auth.client_secret,
-    });
-    return String((r.body as { access_token?: unknown } | null)?.access_token);
+    const r = await call(
+      "POST",
+      world.auth.token_path,
+      null,
+      tokenRequestBody(world.auth, {
+        clientId: world.auth.client_id,
+        clientSecret: world.auth.client_secret,
+        refreshToken,
+      }),
+    );
+    const body = r.body as Record<string, unknown> | null;
+    if (typeof body?.refresh_token === "string") refreshToken = body.refresh_token;
+    return String(body?.[credentialField(world.auth)]);
   };
-  const stale = resolveCanaries(task.workspace.vault.access_token ?? null, seed);
+  const stale = resolveCanaries(task.workspace.vault[staleCredentialName(world.auth)] ?? null, seed);
   // A quoted call on the record a workspace variable holds names it `{{variable}}` (vault, then
   // local, then global, as the agent's own placeholders resolve).
   const { vault, local, global } = task.workspace;

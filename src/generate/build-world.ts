@@ -1,6 +1,8 @@
 import type { Rng } from "../bank/rng.js";
 import type { CanaryRef } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import type { AuthScheme } from "../world/credential.js";
+import { type Archetype, archetypeResources, archetypeRoutes } from "./world-builders/archetype-routes.js";
 import { worldAuth } from "./world-builders/auth.js";
 import {
   auditScopeOf,
@@ -20,6 +22,13 @@ import type { WorldTemplate } from "./world-template.js";
 export { BEHAVIOUR_SLOTS, dispatchValidator, type SlotKind } from "./world-builders/behaviour-routes.js";
 export type { ListingPage } from "./world-builders/listing-pages.js";
 export { idFromPattern, MIN_LISTING_PAGES, type SymRecord } from "./world-builders/records.js";
+
+/** What a bank deals each world beyond its template (see `worldLayout`); defaults: client credentials, flat. */
+export interface WorldOptions {
+  auth?: AuthScheme;
+  /** Default `flat`. */
+  archetype?: Archetype;
+}
 
 /** A built world and the handles the subtask templates need. */
 export interface BuiltWorld {
@@ -65,16 +74,18 @@ export interface BuiltWorld {
  *
  * @example const built = buildWorld(FLEET, Rng.derive("apiflow-1", "world:fleet-telemetry"));
  */
-export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
+export function buildWorld(t: WorldTemplate, rng: Rng, options: WorldOptions = {}): BuiltWorld {
   const assets = seedAssets(t, rng);
   const paths = worldPaths(t);
+  const archetype = options.archetype ?? "flat";
   const routes = [
     ...assetFamilyRoutes(t, paths),
     ...workRoutes(t, paths),
     ...behaviourRoutes(t, paths),
     ...jobRoutes(t, paths),
+    ...archetypeRoutes(t, paths, archetype),
   ];
-  const { auth, staleToken, ttlSeconds } = worldAuth(t, rng);
+  const { auth, staleToken, ttlSeconds } = worldAuth(t, rng, options.auth);
   const world: World = {
     id: t.id,
     title: t.title,
@@ -82,8 +93,9 @@ export function buildWorld(t: WorldTemplate, rng: Rng): BuiltWorld {
     base_url: `http://localhost:${t.port}`,
     auth,
     ...(t.errors ? { errors: t.errors } : {}),
-    resources: worldResources(t, assets),
+    resources: { ...worldResources(t, assets), ...archetypeResources(t, assets, archetype, rng) },
     routes,
+    ...(options.archetype ? { archetype } : {}),
   };
   const w = t.work;
   return {

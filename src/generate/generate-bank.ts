@@ -8,6 +8,7 @@ import { requirementFindings } from "./requirements.js";
 import { buildStoryline, type Redraw, type Storyline, type StorylineOptions } from "./storyline.js";
 import { measuredDifficulty, taskFeatures } from "./task-features.js";
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
+import { worldLayout } from "./world-layout.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";
@@ -99,6 +100,7 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
   }
   const worlds: BankContent["worlds"] = [];
   const tasks: Task[] = [];
+  const layout = worldLayout(seed, WORLD_TEMPLATES.length);
   for (let i = 0; i < worldCount; i++) {
     const template = WORLD_TEMPLATES[i];
     if (!template) break;
@@ -106,7 +108,7 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
       options.positions !== undefined
         ? { positions: options.positions, maxChain: options.positions }
         : (DEFAULT_SHAPE[i] ?? { positions: 20, maxChain: 20 });
-    const built = buildWorld(template, Rng.derive(seed, `world:${template.id}`));
+    const built = buildWorld(template, Rng.derive(seed, `world:${template.id}`), layout[i]);
     const storyRng = Rng.derive(seed, `story:${template.id}`);
     const redraws = options.redraws?.get(template.id);
     const story = buildStoryline(built, shape.positions, i, storyRng, {

@@ -2,6 +2,7 @@ import type { JsonValue } from "../bank/json.js";
 import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import { authScheme, credentialField, credentialHeader, tokenRequestBody } from "../world/credential.js";
 import { tokenLifetime } from "../world/token-lifetime.js";
 import type { ListingPage } from "./build-world.js";
 
@@ -17,6 +18,17 @@ export interface TokenLedger {
   now?: number;
   /** Clock value at which the current token expires (`Infinity` without time expiry). */
   expiresAt?: number;
+  /**
+   * Refresh-token rotation: the binding that holds the session's newest refresh token (the vault's
+   * `refresh_token` until the first grant) and the one each grant captures the next into.
+   */
+  rotation?: Rotation;
+}
+
+/** Where a session's newest refresh token is, under refresh-token rotation. */
+export interface Rotation {
+  current: string;
+  capture: string;
 }
 
 /** Options of one authenticated call. */
@@ -60,6 +72,8 @@ export class GoldenBuilder {
   private readonly plan: PlanItem[] = [];
   private readonly ledger: TokenLedger = { callsLeft: 0, now: 0, expiresAt: 0 };
   private ownLedger: TokenLedger | null = null;
+  /** One rotation per session: the session's token and an own token renew from the same refresh token. */
+  private readonly rotation: Rotation;
   private own: OwnToken = {};
   /** How many tokens this solution minted (auth tasks assert re-minting). */
   mints = 0;
@@ -67,7 +81,10 @@ export class GoldenBuilder {
   constructor(
     private readonly world: World,
     private readonly position: number,
-  ) {}
+  ) {
+    this.rotation = { current: "refresh_token", capture: this.b("rt") };
+    this.ledger.rotation = this.rotation;
+  }
 
   /** The namespaced binding name for a local name. */
   b(name: string): string {
@@ -97,7 +114,7 @@ export class GoldenBuilder {
    */
   mintOwn(own: OwnToken, wait = 0): this {
     this.own = own;
-    this.ownLedger = { callsLeft: 0, now: this.ledger.now ?? 0, expiresAt: 0 };
+    this.ownLedger = { callsLeft: 0, now: this.ledger.now ?? 0, expiresAt: 0, rotation: this.rotation };
     emitMint(this.world, this.steps, this.ownLedger, this.b("own"), wait, own, false);
     this.ledger.now = this.ownLedger.now;
     this.plan.push({ kind: "mint_own", own, wait });
@@ -115,7 +132,7 @@ export class GoldenBuilder {
   ): this {
     const wait = options.wait ?? 0;
     const own = options.own === true;
-    const step = authedStep(method, url, body, options.headers, "TOKEN");
+    const step = authedStep(this.world, method, url, body, options.headers, "TOKEN");
     step.capture = Object.fromEntries(Object.entries(capture).map(([k, v]) => [this.b(k), v]));
     this.plan.push({ kind: "call", step, wait, own });
     if (own && this.ownLedger) {
@@ -145,6 +162,7 @@ export class GoldenBuilder {
    */
   chained(ledger: TokenLedger): GoldenStep[] {
     const out: GoldenStep[] = [];
+    ledger.rotation ??= { current: "refresh_token", capture: "chain_rt" };
     let own: TokenLedger | null = null;
     const ownBinding = this.b("own");
     for (const item of this.plan) {
@@ -162,7 +180,7 @@ export class GoldenBuilder {
         continue;
       }
       if (item.kind === "mint_own") {
-        own = { callsLeft: 0, now: ledger.now ?? 0, expiresAt: 0 };
+        own = { callsLeft: 0, now: ledger.now ?? 0, expiresAt: 0, rotation: ledger.rotation };
         emitMint(this.world, out, own, ownBinding, item.wait, item.own, false);
         ledger.now = own.now;
         continue;
@@ -224,23 +242,23 @@ function sendWith(
   }
   ledger.callsLeft -= 1;
   ledger.now = (ledger.now ?? 0) + callWait + 1;
-  const headers: Record<string, string> = {
-    ...step.request.headers,
-    Authorization: `Bearer {{${binding}}}`,
-  };
+  const [name, value] = credentialHeader(world.auth, `{{${binding}}}`);
+  const headers: Record<string, string> = { ...step.request.headers, [name]: value };
   if (callWait > 0) headers["x-apiflow-wait"] = String(callWait);
   out.push({ ...step, request: { ...step.request, headers } });
   return out;
 }
 
 function authedStep(
+  world: World,
   method: string,
   url: string,
   body: JsonValue | undefined,
   extra: Record<string, string> | undefined,
   token: string,
 ): GoldenStep & { op: "execute" } {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  const [name, value] = credentialHeader(world.auth, token);
+  const headers: Record<string, string> = { [name]: value };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   Object.assign(headers, extra ?? {});
   return {
@@ -264,7 +282,12 @@ function emitMint(
   own: OwnToken = {},
   refresh = false,
 ): void {
-  const step = refresh ? refreshStep(world, binding) : mintStep(world, binding, own.scope);
+  const rotation = authScheme(world.auth) === "refresh_rotation" ? ledger.rotation : undefined;
+  const step = rotation
+    ? rotationStep(world, binding, rotation, own.scope)
+    : refresh
+      ? refreshStep(world, binding)
+      : mintStep(world, binding, own.scope);
   if (step.op === "execute") {
     if (own.refresh) step.capture = { ...step.capture, [`${binding}_rt`]: "refresh_token" };
     if (wait > 0) step.request.headers = { ...step.request.headers, "x-apiflow-wait": String(wait) };
@@ -286,7 +309,7 @@ function refreshStep(world: World, binding: string): GoldenStep {
       headers: { "Content-Type": "application/json" },
       body: { grant_type: "refresh_token", refresh_token: `{{${binding}_rt}}` },
     },
-    capture: { [binding]: "access_token" },
+    capture: { [binding]: credentialField(world.auth) },
   };
 }
 
@@ -297,15 +320,38 @@ function mintStep(world: World, binding: string, scope?: string): GoldenStep {
       method: "POST",
       url: world.auth.token_path,
       headers: { "Content-Type": "application/json" },
+      body: tokenRequestBody(world.auth, {
+        clientId: "{{client_id}}",
+        clientSecret: "{{client_secret}}",
+        refreshToken: "",
+        ...(scope !== undefined ? { scope } : {}),
+      }),
+    },
+    capture: { [binding]: credentialField(world.auth) },
+  };
+}
+
+/**
+ * Refresh-token rotation: the grant spends the session's newest refresh token and captures the
+ * next one over it (every later grant, by any token of the session, sends that one).
+ */
+function rotationStep(world: World, binding: string, rotation: Rotation, scope?: string): GoldenStep {
+  const step: GoldenStep = {
+    op: "execute",
+    request: {
+      method: "POST",
+      url: world.auth.token_path,
+      headers: { "Content-Type": "application/json" },
       body: {
-        grant_type: "client_credentials",
-        client_id: "{{client_id}}",
-        client_secret: "{{client_secret}}",
+        grant_type: "refresh_token",
+        refresh_token: `{{${rotation.current}}}`,
         ...(scope !== undefined ? { scope } : {}),
       },
     },
-    capture: { [binding]: "access_token" },
+    capture: { [binding]: "access_token", [rotation.capture]: "refresh_token" },
   };
+  rotation.current = rotation.capture;
+  return step;
 }
 
 /**

@@ -8,6 +8,8 @@ import type {
   RecordRef,
   Subtask,
 } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
+import { credentialField, credentialHeader, credentialNoun } from "../world/credential.js";
 import type { BuiltWorld, SlotKind, SymRecord } from "./build-world.js";
 import type { TokenLedger } from "./golden-builder.js";
 
@@ -269,18 +271,19 @@ export function flowToListingAnswer(
   };
 }
 
-/** G1: a minted token must be used on a request to this URL. */
-export function tokenUsed(tokenPath: string, url: string, id = "fresh_token_used"): G1Predicate {
+/** G1: a minted token (or API key) must be used on a request to this URL, in the world's scheme. */
+export function tokenUsed(auth: World["auth"], url: string, id = "fresh_token_used"): G1Predicate {
+  const header = credentialHeader(auth, "x")[0].toLowerCase();
   return {
     kind: "data_flow",
     id,
-    explain: "A client_credentials token must be minted and then sent on the call that matters.",
-    from_response_url_pattern: `^${re(tokenPath)}$`,
+    explain: `A fresh ${credentialNoun(auth)} must be obtained from the token endpoint and then sent on the call that matters.`,
+    from_response_url_pattern: `^${re(auth.token_path)}$`,
     from_status: 200,
-    from_body_key: "access_token",
+    from_body_key: credentialField(auth),
     must_be_stored: false,
     used_in_request_url_pattern: `^${re(url)}$`,
-    used_in_slot: { in: "header", name: "authorization" },
+    used_in_slot: { in: "header", name: header },
   };
 }
 

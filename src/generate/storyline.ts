@@ -1,5 +1,6 @@
 import type { Rng } from "../bank/rng.js";
 import type { Axis, Task } from "../bank/task-schema.js";
+import { seedVault } from "../world/credential.js";
 import type { BuiltWorld } from "./build-world.js";
 import type { TokenLedger } from "./golden-builder.js";
 import { AXES, type Difficulty, type GenSubtask, StoryState } from "./story-state.js";
@@ -110,11 +111,7 @@ export function buildStoryline(
   const workspaces: Task["workspace"][] = [];
   slots.forEach((slot, i) => {
     workspaces.push({
-      vault: {
-        client_id: built.world.auth.client_id,
-        client_secret: built.world.auth.client_secret,
-        access_token: stale,
-      },
+      vault: seedVault(built.world.auth, stale),
       local: { ...state.variables.local },
       global: { ...state.variables.global },
     });

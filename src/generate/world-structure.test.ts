@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { Rng } from "../bank/rng.js";
 import type { World } from "../bank/world-schema.js";
 import { buildWorld } from "./build-world.js";
+import { worldLayout } from "./world-layout.js";
 import { routeShape, worldStructure, worldStructureSection } from "./world-structure.js";
 import { FLEET_TELEMETRY } from "./worlds/fleet-telemetry.js";
+import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 const fleet = buildWorld(FLEET_TELEMETRY, Rng.derive("seed-structure", "world:fleet")).world;
 
@@ -41,5 +43,43 @@ describe("the structural figure of the datasheet", () => {
     expect(s.pagination).toBe("cursor, 16 a page, at most 25");
     expect(s.rows).toBe(FLEET_TELEMETRY.collectionSize);
     expect(s.auth).toContain("short-lived: trucks:audit 3 s");
+  });
+});
+
+describe("the default bank's worlds differ in structure", () => {
+  const build = (layout: boolean) =>
+    WORLD_TEMPLATES.map(
+      (t, i) =>
+        buildWorld(t, Rng.derive("apiflow-1", `world:${t.id}`), layout ? worldLayout("apiflow-1", 13)[i] : {})
+          .world,
+    );
+  const figure = (section: string) => {
+    const m =
+      /(\d+) distinct route\ngraphs and (\d+) distinct auth schemes across 13 worlds \((\d+) archetypes\)/.exec(
+        section,
+      );
+    if (!m) throw new Error(`no structural figure in:\n${section}`);
+    return { graphs: Number(m[1]), schemes: Number(m[2]), archetypes: Number(m[3]) };
+  };
+
+  it("shows at least four route graphs, three auth schemes and four archetypes", () => {
+    const f = figure(worldStructureSection(build(true)));
+    expect(f.graphs).toBeGreaterThanOrEqual(4);
+    expect(f.schemes).toBeGreaterThanOrEqual(3);
+    expect(f.archetypes).toBe(4);
+  });
+
+  it("shows the same worlds without their layout as renamings (one scheme, one archetype)", () => {
+    const f = figure(worldStructureSection(build(false)));
+    expect(f.schemes).toBe(1);
+    expect(f.archetypes).toBe(1);
+    expect(f.graphs).toBeLessThan(4);
+  });
+
+  it("names each world's archetype and scheme in its row", () => {
+    const section = worldStructureSection(build(true));
+    expect(section).toMatch(/\| ledger \| /);
+    expect(section).toContain("API key header (X-Api-Key)");
+    expect(section).toContain("bearer with refresh-token rotation");
   });
 });

@@ -1,8 +1,11 @@
 import type { Route, World } from "../bank/world-schema.js";
+import { schemeLabel } from "../world/credential.js";
 
 /** What one world is made of, nouns aside: the facts the datasheet compares across worlds. */
 export interface WorldStructure {
   world: string;
+  /** The archetype of its resource graph (`flat` when the world names none). */
+  archetype: string;
   /** The resource graph with every noun and base path taken out (see `routeShape`), as one string. */
   graph: string;
   auth: string;
@@ -32,6 +35,7 @@ export function routeShape(r: Route): string {
     r.validator ? "validator" : "",
     r.scopes.length ? "scoped" : "",
     r.query_params?.length ? "filter" : "",
+    r.aggregate ? "aggregate" : "",
   ].filter(Boolean);
   return [r.method, r.action, r.status, `/{${params}}`, ...behaviours].join(" ");
 }
@@ -47,7 +51,7 @@ const bareGraph = (w: World) =>
  * The structural facts of one world: its noun-free route graph, auth scheme, pagination, id
  * format, versioning and error style.
  *
- * @example worldStructure(world).auth // "oauth2 client credentials + refresh; short-lived: valves:audit 4 s"
+ * @example worldStructure(world).auth // "oauth2 client credentials with scopes + refresh; token 24 s / 20 calls; short-lived: valves:audit 4 s"
  */
 export function worldStructure(w: World): WorldStructure {
   const a = w.auth;
@@ -55,8 +59,7 @@ export function worldStructure(w: World): WorldStructure {
     .map(([s, n]) => `${s} ${n} s`)
     .join(", ");
   const auth = [
-    "oauth2 client credentials",
-    a.refresh ? " + refresh" : "",
+    schemeLabel(a),
     `; token ${a.ttl_seconds ?? "∞"} s / ${a.ttl_calls} calls`,
     short ? `; short-lived: ${short}` : "",
   ].join("");
@@ -68,6 +71,7 @@ export function worldStructure(w: World): WorldStructure {
   const versions = [...new Set(w.routes.map((r) => r.version))].sort();
   return {
     world: w.id,
+    archetype: w.archetype ?? "flat",
     graph: bareGraph(w),
     auth,
     pagination: pg
@@ -93,12 +97,12 @@ export function worldStructureSection(worlds: readonly World[]): string {
   const shapes = new Set(worlds.flatMap((w) => w.routes.map(routeShape))).size;
   return `## World structure
 
-| world | auth | pagination | rows | id format | versioning | errors |
-|---|---|---|---:|---|---|---|
-${rows.map((s) => `| ${s.world} | ${s.auth} | ${s.pagination} | ${s.rows} | \`${s.idFormat}\` | ${s.versioning} | ${s.errors} |`).join("\n")}
+| world | archetype | auth | pagination | rows | id format | versioning | errors |
+|---|---|---|---|---:|---|---|---|
+${rows.map((s) => `| ${s.world} | ${s.archetype} | ${s.auth} | ${s.pagination} | ${s.rows} | \`${s.idFormat}\` | ${s.versioning} | ${s.errors} |`).join("\n")}
 
 Structural figure (nouns and base paths taken out of every route): ${distinct((s) => s.graph)} distinct route
-graphs and ${distinct((s) => s.auth.replace(/ \d+ s| \d+ calls|: \S+:audit/g, ""))} distinct auth schemes across ${worlds.length} worlds;
+graphs and ${distinct((s) => s.auth.split(";")[0] ?? "")} distinct auth schemes across ${worlds.length} worlds (${distinct((s) => s.archetype)} archetypes);
 ${shapes} distinct route shapes in all, ${distinct((s) => s.pagination.split(",")[0] ?? "")} pagination styles, ${distinct((s) => s.pagination)} page-size settings, ${distinct((s) => s.idFormat)} id formats, ${distinct((s) => s.errors)} error styles.
 `;
 }

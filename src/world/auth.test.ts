@@ -14,6 +14,11 @@ const creds = {
   client_secret: W.auth.client_secret,
 };
 const route = (id: string): Route => W.routes.find((r) => r.id === id)!;
+/** A request whose only header is this Authorization value. */
+const bearer =
+  (value: string | undefined) =>
+  (name: string): string | undefined =>
+    name === "authorization" ? value : undefined;
 const withAuth = (auth: Partial<World["auth"]>): World => ({ ...W, auth: { ...W.auth, ...auth } });
 
 describe("mintTokenReply", () => {
@@ -135,13 +140,13 @@ describe("authorize", () => {
 
   it("a route that needs no token lets anything through", () => {
     expect(
-      authorize(new TrialWorld(W, "s"), { ...route("listValves"), auth_required: false }, undefined),
+      authorize(new TrialWorld(W, "s"), { ...route("listValves"), auth_required: false }, bearer(undefined)),
     ).toBeNull();
   });
 
   for (const header of [undefined, "", "Basic abc", "Bearer", "Bearer a b", "tk_irr_x", "xBearer tk_irr_x"]) {
     it(`no usable bearer token (${JSON.stringify(header)}) is 401 missing_token with a challenge`, () => {
-      const r = authorize(new TrialWorld(W, "s"), route("listValves"), header);
+      const r = authorize(new TrialWorld(W, "s"), route("listValves"), bearer(header));
       expect(r).toEqual(
         expect.objectContaining({
           status: 401,
@@ -155,13 +160,13 @@ describe("authorize", () => {
   it("a live token with the scope passes, in any case of 'bearer' and with surrounding space", () => {
     const trial = new TrialWorld(W, "s");
     const { token } = trial.issueToken();
-    expect(authorize(trial, route("listValves"), `Bearer ${token}`)).toBeNull();
-    expect(authorize(trial, route("listValves"), `  bearer   ${token}  `)).toBeNull();
+    expect(authorize(trial, route("listValves"), bearer(`Bearer ${token}`))).toBeNull();
+    expect(authorize(trial, route("listValves"), bearer(`  bearer   ${token}  `))).toBeNull();
   });
 
   it("an unknown token is 401 invalid_token; a stale one is 401 token_expired", () => {
     const trial = new TrialWorld(W, "s");
-    const unknown = authorize(trial, route("listValves"), "Bearer tk_irr_NEVER");
+    const unknown = authorize(trial, route("listValves"), bearer("Bearer tk_irr_NEVER"));
     expect(unknown).toMatchObject({
       status: 401,
       body: {
@@ -171,7 +176,7 @@ describe("authorize", () => {
       },
       headers: { "www-authenticate": 'Bearer error="invalid_token"' },
     });
-    const stale = authorize(trial, route("listValves"), "Bearer tk_irr_OLD000");
+    const stale = authorize(trial, route("listValves"), bearer("Bearer tk_irr_OLD000"));
     expect(stale).toMatchObject({
       status: 401,
       body: { error: "token_expired", message: "the bearer token has expired", hint: restHint },
@@ -182,7 +187,7 @@ describe("authorize", () => {
   it("a token without the route's scope is 403 insufficient_scope naming the scope and how to get it", () => {
     const trial = new TrialWorld(W, "s");
     const { token } = trial.issueToken(["valves:read"]);
-    const r = authorize(trial, route("updateValve"), `Bearer ${token}`);
+    const r = authorize(trial, route("updateValve"), bearer(`Bearer ${token}`));
     expect(r).toMatchObject({
       status: 403,
       body: {
@@ -199,7 +204,7 @@ describe("authorize", () => {
     const trial = new TrialWorld(W, "s");
     const { token } = trial.issueToken(["valves:read"]);
     const two: Route = { ...route("updateValve"), scopes: ["valves:read", "valves:write"] };
-    expect(authorize(trial, two, `Bearer ${token}`)).toMatchObject({
+    expect(authorize(trial, two, bearer(`Bearer ${token}`))).toMatchObject({
       status: 403,
       body: {
         required_scope: "valves:write",
@@ -211,10 +216,10 @@ describe("authorize", () => {
 
   it("a world without refresh tokens does not mention them; other protocols name their own words", () => {
     const trial = new TrialWorld(withAuth({ refresh: false }), "s");
-    expect(authorize(trial, route("listValves"), undefined)?.body).toMatchObject({
+    expect(authorize(trial, route("listValves"), bearer(undefined))?.body).toMatchObject({
       hint: "mint a fresh token with POST /v3/oauth/token (grant_type=client_credentials) and send Authorization: Bearer <token>",
     });
-    const mcp = authorize(new TrialWorld(W, "s"), route("listValves"), undefined, "mcp");
+    const mcp = authorize(new TrialWorld(W, "s"), route("listValves"), bearer(undefined), "mcp");
     expect(mcp?.body).toMatchObject({ hint: expect.stringContaining("the issue_token tool") });
   });
 });

@@ -1,12 +1,21 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route } from "../bank/world-schema.js";
+import {
+  authScheme,
+  credentialField,
+  credentialNoun,
+  presentedCredential,
+  tokenGrants,
+} from "./credential.js";
 import { fail, ok, type Reply } from "./reply.js";
 import { tokenWording, type WorldProtocol } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
 
 /**
  * `POST <token_path>`: OAuth 2.0 client credentials (JSON or form body), optional `scope`, and
- * `grant_type=refresh_token` when the world issues refresh tokens. Every refusal names what to fix.
+ * `grant_type=refresh_token` when the world issues refresh tokens; in a refresh-rotation world only
+ * the refresh grant (single use, optional `scope`); in an API-key world the reply's credential is
+ * `api_key`. Every refusal names what to fix.
  *
  * @example mintTokenReply(trial, { grant_type: "client_credentials", client_id: "c", client_secret: "s" })
  */
@@ -18,7 +27,8 @@ export function mintTokenReply(
   const { auth } = trial.world;
   const words = tokenWording(auth, protocol);
   const form: JsonObject = body !== null && typeof body === "object" && !Array.isArray(body) ? body : {};
-  const grants = auth.refresh ? ["client_credentials", "refresh_token"] : ["client_credentials"];
+  const grants = tokenGrants(auth);
+  const rotation = authScheme(auth) === "refresh_rotation";
   if (typeof form.grant_type !== "string" || !grants.includes(form.grant_type)) {
     return fail(
       400,
@@ -27,52 +37,78 @@ export function mintTokenReply(
       {
         hint:
           protocol === "rest"
-            ? "send JSON or form fields grant_type, client_id, client_secret"
-            : `pass grant_type, client_id and client_secret to ${words.mint}`,
+            ? rotation
+              ? "send JSON or form fields grant_type=refresh_token and refresh_token (your newest one)"
+              : "send JSON or form fields grant_type, client_id, client_secret"
+            : rotation
+              ? `pass grant_type and refresh_token to ${words.mint}`
+              : `pass grant_type, client_id and client_secret to ${words.mint}`,
       },
     );
   }
   if (form.grant_type === "refresh_token") {
-    const issued = typeof form.refresh_token === "string" ? trial.refresh(form.refresh_token) : undefined;
+    const asked = rotation ? requestedScopes(trial, form.scope) : {};
+    if ("reply" in asked) return asked.reply;
+    const issued =
+      typeof form.refresh_token === "string"
+        ? trial.refresh(form.refresh_token, rotation ? asked.scopes : undefined)
+        : undefined;
     if (!issued) {
       return fail(400, "invalid_grant", "the refresh_token is missing, already used or was never issued", {
-        hint: `refresh tokens are single use: send the newest one, or mint a new token with ${words.grant("client_credentials")}`,
+        hint: rotation
+          ? "refresh tokens are single use: send the newest one (each token reply carries the next)"
+          : `refresh tokens are single use: send the newest one, or mint a new token with ${words.grant("client_credentials")}`,
       });
     }
-    return ok(200, tokenBody(issued));
+    return ok(200, tokenBody(trial, issued));
   }
   if (form.client_id !== auth.client_id || form.client_secret !== auth.client_secret) {
     return fail(401, "invalid_client", "client_id or client_secret is wrong");
   }
+  const asked = requestedScopes(trial, form.scope);
+  if ("reply" in asked) return asked.reply;
+  return ok(200, tokenBody(trial, trial.issueToken(asked.scopes)));
+}
+
+/** The scopes a token request names (undefined: the defaults), or the 400 for a malformed or unknown one. */
+function requestedScopes(
+  trial: TrialWorld,
+  scope: JsonValue | undefined,
+): { scopes?: string[] } | { reply: Reply } {
+  const { auth } = trial.world;
   let scopes: string[] | undefined;
+  const form = { scope };
   if (form.scope !== undefined && form.scope !== null && form.scope !== "") {
     if (typeof form.scope !== "string") {
-      return fail(
-        400,
-        "invalid_scope",
-        'scope must be a space-separated string, e.g. "orders:read orders:write"',
-      );
+      return {
+        reply: fail(
+          400,
+          "invalid_scope",
+          'scope must be a space-separated string, e.g. "orders:read orders:write"',
+        ),
+      };
     }
     scopes = form.scope.split(/\s+/).filter(Boolean);
     const unknown = scopes.find((s) => !auth.scopes.includes(s));
     if (unknown !== undefined) {
-      return fail(
-        400,
-        "invalid_scope",
-        `unknown scope ${unknown}; this client may request: ${auth.scopes.join(" ") || "(none)"}`,
-        {
-          scope: unknown,
-        },
-      );
+      return {
+        reply: fail(
+          400,
+          "invalid_scope",
+          `unknown scope ${unknown}; this client may request: ${auth.scopes.join(" ") || "(none)"}`,
+          { scope: unknown },
+        ),
+      };
     }
   }
-  return ok(200, tokenBody(trial.issueToken(scopes)));
+  return { scopes };
 }
 
-function tokenBody(issued: ReturnType<TrialWorld["issueToken"]>): JsonObject {
+function tokenBody(trial: TrialWorld, issued: ReturnType<TrialWorld["issueToken"]>): JsonObject {
+  const apiKey = authScheme(trial.world.auth) === "api_key";
   return {
-    access_token: issued.token,
-    token_type: "Bearer",
+    [credentialField(trial.world.auth)]: issued.token,
+    token_type: apiKey ? "ApiKey" : "Bearer",
     expires_in: issued.ttl,
     scope: issued.scopes.join(" "),
     ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
@@ -80,50 +116,62 @@ function tokenBody(issued: ReturnType<TrialWorld["issueToken"]>): JsonObject {
 }
 
 /**
- * Check the bearer token of a request to `route`: null when it may proceed, otherwise the 401/403
- * the agent gets (with `www-authenticate` as RFC 6750 says, and a hint naming the fix in the words
- * of the agent's protocol: `POST /v3/oauth/token` for REST, `issueToken` / `issue_token` for the
- * GraphQL and MCP variants).
+ * Check the credential of a request to `route` in the world's scheme (a bearer token, or an API key
+ * in `X-Api-Key`): null when it may proceed, otherwise the 401/403 the agent gets (with
+ * `www-authenticate` as RFC 6750 says, and a hint naming the fix in the words of the agent's
+ * protocol: `POST /v3/oauth/token` for REST, `issueToken` / `issue_token` for the GraphQL and MCP
+ * variants).
+ *
+ * @example authorize(trial, route, (h) => req.headers.get(h) ?? undefined)
  */
 export function authorize(
   trial: TrialWorld,
   route: Route,
-  authorization: string | undefined,
+  header: (name: string) => string | undefined,
   protocol: WorldProtocol = "rest",
 ): Reply | null {
   if (!route.auth_required) return null;
   const { auth } = trial.world;
   const words = tokenWording(auth, protocol);
-  const refreshNote = auth.refresh
-    ? `, or exchange your refresh_token with ${words.grant("refresh_token")}`
-    : "";
-  const hint = `mint a fresh token with ${words.mint} (${words.grant("client_credentials")})${refreshNote} and ${words.send}`;
-  const match = /^Bearer\s+(\S+)$/i.exec((authorization ?? "").trim());
-  if (!match) {
+  const scheme = authScheme(auth);
+  const noun = credentialNoun(auth);
+  const apiKey = scheme === "api_key";
+  const hint =
+    scheme === "refresh_rotation"
+      ? `get a fresh token with ${words.mint} (${words.grant("refresh_token")} and your newest refresh_token) and ${words.send}`
+      : `mint a fresh ${apiKey ? "key" : "token"} with ${words.mint} (${words.grant("client_credentials")})${
+          auth.refresh ? `, or exchange your refresh_token with ${words.grant("refresh_token")}` : ""
+        } and ${words.send}`;
+  const presented = presentedCredential(auth, header);
+  const challengeScheme = apiKey ? "ApiKey" : "Bearer";
+  if (presented === undefined) {
     return fail(
       401,
       "missing_token",
-      "this route needs a bearer token",
+      `this route needs ${apiKey ? "an API key" : "a bearer token"}`,
       { hint },
-      { "www-authenticate": "Bearer" },
+      { "www-authenticate": challengeScheme },
     );
   }
-  const challenge = { "www-authenticate": 'Bearer error="invalid_token"' };
-  const verdict = trial.spendToken(match[1] as string, route.scopes);
+  const challenge = { "www-authenticate": `${challengeScheme} error="invalid_token"` };
+  const verdict = trial.spendToken(presented, route.scopes);
   if (verdict === "ok") return null;
   if (verdict === "unknown") {
-    return fail(401, "invalid_token", "the bearer token is expired or was never issued", { hint }, challenge);
+    return fail(401, "invalid_token", `the ${noun} is expired or was never issued`, { hint }, challenge);
   }
   if (verdict === "expired")
-    return fail(401, "token_expired", "the bearer token has expired", { hint }, challenge);
+    return fail(401, "token_expired", `the ${noun} has expired`, { hint }, challenge);
+  const how =
+    scheme === "refresh_rotation"
+      ? `${words.mint} with ${words.grant("refresh_token")}, your newest refresh_token and ${words.field("scope", route.scopes.join(" "))}`
+      : `${words.mint} with ${words.grant("client_credentials")} and ${words.field("scope", route.scopes.join(" "))}`;
   return fail(
     403,
     "insufficient_scope",
-    `the token lacks scope ${verdict.missing}`,
+    `the ${apiKey ? "API key" : "token"} lacks scope ${verdict.missing}`,
+    { required_scope: verdict.missing, hint: `mint a ${apiKey ? "key" : "token"} that carries it: ${how}` },
     {
-      required_scope: verdict.missing,
-      hint: `mint a token that carries it: ${words.mint} with ${words.grant("client_credentials")} and ${words.field("scope", route.scopes.join(" "))}`,
+      "www-authenticate": `${challengeScheme} error="insufficient_scope", scope="${route.scopes.join(" ")}"`,
     },
-    { "www-authenticate": `Bearer error="insufficient_scope", scope="${route.scopes.join(" ")}"` },
   );
 }

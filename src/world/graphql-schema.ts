@@ -16,6 +16,7 @@ import {
 } from "graphql";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
+import { credentialHeader, schemeLabel, tokenGrants } from "./credential.js";
 import { requestBodySchema } from "./openapi.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from "./paginate.js";
 import { type ProtocolOperation, serveOperation } from "./protocol-operation.js";
@@ -339,11 +340,11 @@ function queryOf(route: Route, a: Args): Array<[string, string]> {
 function tokenField(world: World): GraphQLFieldConfig<unknown, GraphqlContext, Args> {
   return {
     type: JsonScalar,
-    description: `Mint an access token (OAuth 2.0 client credentials; REST: POST ${world.auth.token_path}). Send it as the carrier request's Authorization: Bearer <token> header.`,
+    description: `Mint an access token (${schemeLabel(world.auth)}; REST: POST ${world.auth.token_path}). Send it as the carrier request's ${credentialHeader(world.auth, "<token>").join(": ")} header.`,
     args: {
       grant_type: {
         type: new GraphQLNonNull(GraphQLString),
-        description: `One of: ${world.auth.refresh ? "client_credentials, refresh_token" : "client_credentials"}`,
+        description: `One of: ${tokenGrants(world.auth).join(", ")}`,
       },
       client_id: { type: GraphQLString },
       client_secret: { type: GraphQLString },

@@ -9,6 +9,7 @@ import {
 import type { Hono } from "hono";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
+import { credentialHeader, schemeLabel, tokenGrants } from "./credential.js";
 import type { WorldAppEnv } from "./engine.js";
 import { requestBodySchema } from "./openapi.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
@@ -61,13 +62,13 @@ export function worldMcpTools(world: World): Tool[] {
     if (plan.route === "token") {
       tools.push({
         name,
-        description: `Mint an access token (OAuth 2.0 client credentials; REST: POST ${world.auth.token_path}). Send it as the HTTP header Authorization: Bearer <token> of later calls.`,
+        description: `Mint an access token (${schemeLabel(world.auth)}; REST: POST ${world.auth.token_path}). Send it as the HTTP header ${credentialHeader(world.auth, "<token>").join(": ")} of later calls.`,
         inputSchema: {
           type: "object",
           properties: {
             grant_type: {
               type: "string",
-              enum: world.auth.refresh ? ["client_credentials", "refresh_token"] : ["client_credentials"],
+              enum: tokenGrants(world.auth),
             },
             client_id: { type: "string" },
             client_secret: { type: "string" },

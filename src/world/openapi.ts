@@ -1,5 +1,6 @@
 import type { JsonObject } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
+import { API_KEY_HEADER, authScheme, credentialField, schemeLabel, tokenGrants } from "./credential.js";
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
 import { errorMediaType, renderProblem } from "./reply.js";
 
@@ -18,24 +19,39 @@ export function renderOpenApi(world: World): OpenApiDocument {
     item[route.method.toLowerCase()] = operation(world, route);
     paths[route.path] = item;
   }
-  const grants = world.auth.refresh ? ["client_credentials", "refresh_token"] : ["client_credentials"];
+  const grants = tokenGrants(world.auth);
+  const scheme = authScheme(world.auth);
+  const rotation = scheme === "refresh_rotation";
   const tokenRequest = {
     type: "object",
-    required: world.auth.refresh ? ["grant_type"] : ["grant_type", "client_id", "client_secret"],
+    required: rotation
+      ? ["grant_type", "refresh_token"]
+      : world.auth.refresh
+        ? ["grant_type"]
+        : ["grant_type", "client_id", "client_secret"],
     properties: {
       grant_type: { type: "string", enum: grants },
-      client_id: { type: "string" },
-      client_secret: { type: "string" },
+      ...(rotation ? {} : { client_id: { type: "string" }, client_secret: { type: "string" } }),
       scope: { type: "string", description: "space-separated scopes; default: the client's default scopes" },
       ...(world.auth.refresh
-        ? { refresh_token: { type: "string", description: "for grant_type=refresh_token" } }
+        ? {
+            refresh_token: {
+              type: "string",
+              description: rotation
+                ? "your newest refresh token (single use: each reply carries the next one)"
+                : "for grant_type=refresh_token",
+            },
+          }
         : {}),
     },
   };
   paths[world.auth.token_path] = {
     post: {
       operationId: "mintToken",
-      summary: `Mint a bearer token (OAuth 2.0 ${grants.join(" or ")})`,
+      summary:
+        scheme === "api_key"
+          ? `Issue a short-lived API key for your client credentials; send it as the ${API_KEY_HEADER} header`
+          : `Mint a bearer token (OAuth 2.0 ${grants.join(" or ")})`,
       security: [],
       requestBody: {
         required: true,
@@ -46,7 +62,7 @@ export function renderOpenApi(world: World): OpenApiDocument {
       },
       responses: {
         "200": {
-          description: "A bearer token",
+          description: scheme === "api_key" ? "An API key" : "A bearer token",
           content: { "application/json": { schema: { $ref: "#/components/schemas/Token" } } },
         },
         "400": errorResponseOf(world, "Unsupported grant, unknown scope or invalid refresh token"),
@@ -58,7 +74,7 @@ export function renderOpenApi(world: World): OpenApiDocument {
     Token: {
       type: "object",
       properties: {
-        access_token: { type: "string" },
+        [credentialField(world.auth)]: { type: "string" },
         token_type: { type: "string" },
         expires_in: {
           type: "integer",
@@ -100,19 +116,50 @@ export function renderOpenApi(world: World): OpenApiDocument {
     paths,
     components: {
       schemas,
-      securitySchemes: {
-        oauth2: {
-          type: "oauth2",
-          flows: {
-            clientCredentials: {
-              tokenUrl: world.auth.token_path,
-              scopes: Object.fromEntries(world.auth.scopes.map((s) => [s, s])),
-            },
+      securitySchemes: securitySchemes(world),
+    },
+    security: [{ [scheme === "api_key" ? "apiKey" : "oauth2"]: [] }],
+  };
+}
+
+/**
+ * The spec's security scheme in the world's auth scheme: an `apiKey` header whose keys the token
+ * path issues, OAuth 2.0 client credentials, or OAuth 2.0 with refresh-token rotation (described
+ * as such: the client holds a refresh token, not a secret).
+ */
+function securitySchemes(world: World): JsonObject {
+  const auth = world.auth;
+  const scopes = Object.fromEntries(auth.scopes.map((s) => [s, s]));
+  const scheme = authScheme(auth);
+  if (scheme === "api_key")
+    return {
+      apiKey: {
+        type: "apiKey",
+        in: "header",
+        name: API_KEY_HEADER,
+        description: `${schemeLabel(auth)}: POST ${auth.token_path} with grant_type=client_credentials, client_id, client_secret and an optional scope (${auth.scopes.join(", ")}) answers {"api_key", "expires_in", "scope"}; keys expire.`,
+      },
+    };
+  if (scheme === "refresh_rotation")
+    return {
+      oauth2: {
+        type: "oauth2",
+        description: `${schemeLabel(auth)}: the client holds a refresh token; POST ${auth.token_path} with grant_type=refresh_token and it (optionally a scope) answers an access token and the next refresh token. A refresh token works once.`,
+        flows: {
+          authorizationCode: {
+            authorizationUrl: auth.token_path,
+            tokenUrl: auth.token_path,
+            refreshUrl: auth.token_path,
+            scopes,
           },
         },
       },
+    };
+  return {
+    oauth2: {
+      type: "oauth2",
+      flows: { clientCredentials: { tokenUrl: auth.token_path, scopes } },
     },
-    security: [{ oauth2: [] }],
   };
 }
 
@@ -413,7 +460,7 @@ function operation(world: World, route: Route): JsonObject {
     ...(params.length ? { parameters: params } : {}),
     ...(route.auth_required
       ? route.scopes.length
-        ? { security: [{ oauth2: route.scopes }] }
+        ? { security: [{ [authScheme(world.auth) === "api_key" ? "apiKey" : "oauth2"]: route.scopes }] }
         : {}
       : { security: [] }),
     responses,

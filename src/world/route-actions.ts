@@ -22,6 +22,8 @@ interface ActionContext {
   find: () => { record: JsonObject } | { reply: Reply };
   versionField: string;
   versionOf: (r: JsonObject) => number;
+  /** A nested route's parent parameters and their values (a create writes them onto the record). */
+  parents: Array<[string, string]>;
 }
 
 /**
@@ -72,7 +74,11 @@ function actionContext(trial: TrialWorld, route: Route, req: RouteRequest, query
     for (const f of omit) delete out[f];
     return out;
   };
-  const records = trial.resource(route.resource);
+  const parents = parentParams(route, req, resource.fields, idField);
+  const all = trial.resource(route.resource);
+  // A nested route (`/parents/{parent_id}/children`) sees only the children of the parent it names.
+  const records =
+    parents.length === 0 ? all : all.filter((r) => parents.every(([k, v]) => String(r[k]) === v));
   const find = (): { record: JsonObject } | { reply: Reply } => {
     const id = req.params[idField] ?? "";
     const hit = records.find((r) => String(r[idField]) === id);
@@ -92,7 +98,21 @@ function actionContext(trial: TrialWorld, route: Route, req: RouteRequest, query
   const versionField = route.concurrency?.version_field ?? "version";
   const versionOf = (r: JsonObject) =>
     typeof r[versionField] === "number" ? (r[versionField] as number) : 1;
-  return { trial, route, req, query, idField, records, show, find, versionField, versionOf };
+  return { trial, route, req, query, idField, records, show, find, versionField, versionOf, parents };
+}
+
+/**
+ * The path parameters of a nested route that name a parent: parameters other than the record's
+ * own id (and a job id) that are fields of the route's resource.
+ */
+function parentParams(
+  route: Route,
+  req: RouteRequest,
+  fields: Record<string, unknown>,
+  idField: string,
+): Array<[string, string]> {
+  if (!route.path.includes("}/")) return [];
+  return Object.entries(req.params).filter(([k]) => k !== idField && k !== "job_id" && k in fields);
 }
 
 function matches(record: JsonObject, where: Record<string, JsonValue>): boolean {
@@ -122,9 +142,10 @@ function listRecords({ route, req, query, records, show }: ActionContext): Reply
   const notices = (route.query_params ?? [])
     .filter((p) => p.notice && !query.on.has(p.name))
     .map((p) => p.notice as string);
+  const derived = route.aggregate ? { [route.aggregate.as]: sumOf(items, route.aggregate.field) } : {};
   const reply = route.pagination
     ? paginate(route.pagination, route.resource, items, route.id, req.url)
-    : ok(200, { [route.resource]: items, total: items.length });
+    : ok(200, { [route.resource]: items, total: items.length, ...derived });
   if (
     notices.length > 0 &&
     reply.status === 200 &&
@@ -135,6 +156,12 @@ function listRecords({ route, req, query, records, show }: ActionContext): Reply
     reply.body = { ...reply.body, notice: notices.join(" ") };
   }
   return reply;
+}
+
+/** The sum of a numeric field over records (a derived balance), rounded to cents. */
+function sumOf(items: readonly JsonObject[], field: string): number {
+  const total = items.reduce((n, r) => n + (typeof r[field] === "number" ? (r[field] as number) : 0), 0);
+  return Math.round(total * 100) / 100;
 }
 
 const CONFIRM_HINT = 'resend the same request with "confirm": true in the body to commit the staged write';
@@ -267,9 +294,13 @@ function updatedRecord(
   return { ...patchOf(route, body, versionField), [idField]: target[idField] ?? req.params[idField] ?? "" };
 }
 
-function createdRecord({ trial, route, idField, versionField }: ActionContext, body: JsonObject): JsonObject {
+function createdRecord(
+  { trial, route, idField, versionField, parents }: ActionContext,
+  body: JsonObject,
+): JsonObject {
   return {
     ...patchOf(route, body, versionField),
+    ...Object.fromEntries(parents),
     ...(trial.resolved(`defaults:${route.id}`, route.defaults) as JsonObject),
     [idField]: mintId(trial, route),
   };

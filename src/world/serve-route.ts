@@ -40,7 +40,7 @@ export function serveRoute(trial: TrialWorld, route: Route, req: RouteRequest): 
 }
 
 function serveInner(trial: TrialWorld, route: Route, req: RouteRequest): Reply {
-  const denied = authorize(trial, route, req.header("authorization"), req.protocol);
+  const denied = authorize(trial, route, req.header, req.protocol);
   if (denied) return denied;
   const call = trial.nextSeq(`call:${route.id}`);
   const throttled = throttleReply(trial, route, call);

@@ -1,4 +1,5 @@
 import type { World } from "../bank/world-schema.js";
+import { API_KEY_HEADER, authScheme } from "./credential.js";
 
 /** The GraphQL field that mints a token (the world's OAuth client-credentials endpoint). */
 export const GRAPHQL_TOKEN_FIELD = "issueToken";
@@ -25,12 +26,14 @@ export function tokenWording(
   field: (name: string, value: string) => string;
   send: string;
 } {
+  const header =
+    authScheme(auth) === "api_key" ? `${API_KEY_HEADER}: <api_key>` : "Authorization: Bearer <token>";
   if (protocol === "rest")
     return {
       mint: `POST ${auth.token_path}`,
       grant: (value) => `grant_type=${value}`,
       field: (name, value) => `${name}=${value}`,
-      send: "send Authorization: Bearer <token>",
+      send: `send ${header}`,
     };
   const field = (name: string, value: string) => `${name}: ${JSON.stringify(value)}`;
   return protocol === "graphql"
@@ -38,12 +41,12 @@ export function tokenWording(
         mint: `the ${GRAPHQL_TOKEN_FIELD} mutation`,
         grant: (value) => field("grant_type", value),
         field,
-        send: "send Authorization: Bearer <token> as a header of your /graphql requests",
+        send: `send ${header} as a header of your /graphql requests`,
       }
     : {
         mint: `the ${MCP_TOKEN_TOOL} tool`,
         grant: (value) => field("grant_type", value),
         field,
-        send: "send Authorization: Bearer <token> as an HTTP header of your MCP requests",
+        send: `send ${header} as an HTTP header of your MCP requests`,
       };
 }

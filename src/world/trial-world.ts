@@ -86,6 +86,9 @@ export class TrialWorld {
       return;
     }
     this.log = new EventLog();
+    const initial = world.auth.initial_refresh_token;
+    if (initial !== undefined)
+      this.refreshTokens.set(initial, [...(world.auth.default_scopes ?? world.auth.scopes)]);
     for (const [name, resource] of Object.entries(world.resources)) {
       this.records.set(
         name,
@@ -194,16 +197,29 @@ export class TrialWorld {
     const ttl = life ?? auth.ttl_calls;
     if (!auth.refresh) return { token, ttl, scopes: granted };
     const refreshToken = this.mint("refresh", "rt_{code}");
-    this.refreshTokens.set(refreshToken, granted);
+    // Under rotation the refresh token stands for the client (any scope may be asked on use).
+    this.refreshTokens.set(
+      refreshToken,
+      auth.scheme === "refresh_rotation" ? [...(auth.default_scopes ?? auth.scopes)] : granted,
+    );
     return { token, ttl, scopes: granted, refreshToken };
   }
 
-  /** Exchange a refresh token (single use) for a new access token; undefined when it is not live. */
-  refresh(refreshToken: string): ReturnType<TrialWorld["issueToken"]> | undefined {
-    const scopes = this.refreshTokens.get(refreshToken);
-    if (!scopes) return undefined;
-    this.refreshTokens.delete(refreshToken);
-    return this.issueToken(scopes);
+  /**
+   * Exchange a refresh token (single use) for a new access token, with its scopes or `scopes`;
+   * undefined when it is not live. The storyline replayed before a task (`recording` off) starts
+   * each position's session from the client's initial refresh token, as that position's own
+   * session did, so the replay leaves it live for the agent's session.
+   */
+  refresh(
+    refreshToken: string,
+    scopes?: readonly string[],
+  ): ReturnType<TrialWorld["issueToken"]> | undefined {
+    const held = this.refreshTokens.get(refreshToken);
+    if (!held) return undefined;
+    const initial = refreshToken === this.world.auth.initial_refresh_token;
+    if (this.recording || !initial) this.refreshTokens.delete(refreshToken);
+    return this.issueToken(scopes ?? held);
   }
 
   /** Spend one call of a token: `ok`, or why it was refused. */

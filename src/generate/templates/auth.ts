@@ -1,3 +1,5 @@
+import type { G1Predicate } from "../../bank/task-schema.js";
+import { authScheme, credentialNoun, staleCredentialName } from "../../world/credential.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re, tokenUsed } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
@@ -33,21 +35,26 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
       const ticket = sentence(
         g.opener(),
         difficulty === "easy"
-          ? `${g.brokenCall("GET", url)}${g.gotError(401, "token_expired", "the bearer token has expired")}`
+          ? `${g.brokenCall("GET", url)}${g.gotError(401, "token_expired", `the ${credentialNoun(built.world.auth)} has expired`)}`
           : `${g.brokenCall("GET", url)}${g.gotError(401, "token_expired")}`,
         difficulty === "easy"
           ? g.pick([
-              "It uses the bearer token kept in the vault as `access_token`.",
-              "The job authenticates with the vault's `access_token`.",
-              "The only token it has is `access_token` from the vault.",
+              `It uses the ${credentialNoun(built.world.auth)} kept in the vault as \`${staleCredentialName(built.world.auth)}\`.`,
+              `The job authenticates with the vault's \`${staleCredentialName(built.world.auth)}\`.`,
+              `The only credential it has is \`${staleCredentialName(built.world.auth)}\` from the vault.`,
             ])
           : "",
         difficulty === "easy"
-          ? g.pick([
-              "The client credentials are in the vault as well.",
-              "`client_id` and `client_secret` sit next to it in the vault.",
-              "We still have working client credentials in the vault.",
-            ])
+          ? authScheme(built.world.auth) === "refresh_rotation"
+            ? g.pick([
+                "The client's `refresh_token` is in the vault as well.",
+                "A `refresh_token` for this client sits next to it in the vault.",
+              ])
+            : g.pick([
+                "The client credentials are in the vault as well.",
+                "`client_id` and `client_secret` sit next to it in the vault.",
+                "We still have working client credentials in the vault.",
+              ])
           : g.pick([
               "Nobody on shift knows how that job authenticates.",
               "The job has not been touched in months.",
@@ -61,12 +68,12 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
       );
       return subtask(ctx, this.id, {
         ticket,
-        brief: `The vault's \`access_token\` has expired (401 ${g.code("token_expired")}): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+        brief: `The vault's \`${staleCredentialName(built.world.auth)}\` has expired (401 ${g.code("token_expired")}): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
         golden,
         builder: gb,
         answer: canaryAndNumber(a, target, id, c1, `${c1.description} of ${id}, from the canonical read.`),
         g1: [
-          tokenUsed(built.world.auth.token_path, url),
+          tokenUsed(built.world.auth, url),
           canaryFromRead(`${c1.name}_from_read`, url, c1, `The ${c1.name} must come from a 200 on ${url}.`),
         ],
         probes: [{ method: "GET", url, token: "stale", status: 401, error: "token_expired" }],
@@ -128,8 +135,8 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
         ]),
         `Each pause is ${pause} s; this API's clock is logical, so the job pauses by sending the next request with header \`x-apiflow-wait: ${pause}\`.`,
         g.pick([
-          `The first read after a pause comes back ${g.quoteError(401, "token_expired", "the bearer token has expired")} and the rest of the sweep is lost.`,
-          `After the pause every read fails with ${g.quoteError(401, "token_expired", "the bearer token has expired")}.`,
+          `The first read after a pause comes back ${g.quoteError(401, "token_expired", `the ${credentialNoun(built.world.auth)} has expired`)} and the rest of the sweep is lost.`,
+          `After the pause every read fails with ${g.quoteError(401, "token_expired", `the ${credentialNoun(built.world.auth)} has expired`)}.`,
         ]),
         g.pick([
           "Tokens here live for a number of seconds, not calls (see `expires_in`).",
@@ -148,7 +155,7 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
         field(lastField, last[c1.name] ?? null, `${c1.description} of ${lastId}, read after the last pause.`),
       ];
       const g1 = [
-        tokenUsed(built.world.auth.token_path, built.routes.asset(lastId), "token_used_on_last_read"),
+        tokenUsed(built.world.auth, built.routes.asset(lastId), "token_used_on_last_read"),
         flowToAnswer(
           "last_value_from_read",
           built.routes.asset(lastId),
@@ -166,6 +173,10 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
           "The first read must succeed.",
         ),
       ];
+      // Under refresh-token rotation the token after a pause can only come from the refresh token
+      // an earlier grant returned: the renewal is the auth work, and the pauses force it.
+      if (authScheme(built.world.auth) === "refresh_rotation")
+        g1.push(refreshTokenUsed(built.world.auth.token_path));
       if (difficulty === "hard") {
         answer.push(field(midField, mid[c2.name] ?? null, `${c2.description} of ${midId}.`));
         g1.push(
@@ -241,12 +252,16 @@ function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
       const ticket = sentence(
         g.opener(),
         difficulty === "medium"
-          ? `${g.brokenCall("GET", url)}${g.gotError(403, "insufficient_scope", `the token lacks scope ${built.auditScope}`)}`
+          ? `${g.brokenCall("GET", url)}${g.gotError(403, "insufficient_scope", `the ${authScheme(built.world.auth) === "api_key" ? "API key" : "token"} lacks scope ${built.auditScope}`)}`
           : `${g.brokenCall("GET", url)}${g.gotError(403, "insufficient_scope")}`,
-        g.pick([
-          "It mints its token with the client credentials from the vault, like every other job.",
-          "The token it uses is a normal client-credentials token.",
-        ]),
+        authScheme(built.world.auth) === "refresh_rotation"
+          ? "It gets its token with the client's refresh token from the vault, like every other job."
+          : authScheme(built.world.auth) === "api_key"
+            ? "It uses an ordinary API key, issued for the client credentials in the vault."
+            : g.pick([
+                "It mints its token with the client credentials from the vault, like every other job.",
+                "The token it uses is a normal client-credentials token.",
+              ]),
         `The compliance team needs the audit views of ${order}, in that order (\`GET …/{id}/audit\` each).`,
         difficulty === "medium" ? "Tokens that carry the audit scope are short-lived here." : "",
         `\`${lastField}\` is ${lastId}'s ${c1.name}; the other two are ${id}'s.`,
@@ -313,16 +328,17 @@ const refreshRenewal: SubtaskTemplate = {
     const list = ids.map((i) => `\`${i}\``).join(", ");
     const ticket = sentence(
       g.opener(),
-      `The client secret is being rotated, so tonight ${g.system()} may mint with the client credentials only once; after that it must renew with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
+      authScheme(built.world.auth) === "refresh_rotation"
+        ? `${g.system()} holds no client secret: it renews its token with the \`refresh_token\` (\`grant_type=refresh_token\`), starting from the one in the vault.`
+        : `The client secret is being rotated, so tonight ${g.system()} may mint with the client credentials only once; after that it must renew with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
       `It reads ${list}, pausing ${pause} s before each read after the first (it sends \`x-apiflow-wait: ${pause}\`).`,
       g.pick([
-        `After each pause the read fails with ${g.quoteError(401, "token_expired", "the bearer token has expired")}.`,
-        `The read after a pause answers ${g.quoteError(401, "token_expired", "the bearer token has expired")}.`,
+        `After each pause the read fails with ${g.quoteError(401, "token_expired", `the ${credentialNoun(built.world.auth)} has expired`)}.`,
+        `The read after a pause answers ${g.quoteError(401, "token_expired", `the ${credentialNoun(built.world.auth)} has expired`)}.`,
       ]),
       "Refresh tokens are single use.",
       `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
     );
-    const tokenRe = `^${re(built.world.auth.token_path)}$`;
     return subtask(ctx, this.id, {
       ticket,
       brief: `Read ${list} with ${pause} s pauses (\`x-apiflow-wait: ${pause}\`) before each read after the first, minting once and renewing with \`grant_type=refresh_token\`, and report \`${numberField}\` (${firstId}), \`${midField}\` (${midId}) and \`${lastField}\` (${lastId}).`,
@@ -334,18 +350,7 @@ const refreshRenewal: SubtaskTemplate = {
         field(lastField, last[c1.name] ?? null, `${c1.description} of ${lastId}.`),
       ],
       g1: [
-        {
-          kind: "data_flow",
-          id: "refresh_token_used",
-          explain:
-            "A refresh token the token endpoint issued must be sent back to it (grant_type=refresh_token).",
-          from_response_url_pattern: tokenRe,
-          from_status: 200,
-          from_body_key: "refresh_token",
-          must_be_stored: false,
-          used_in_request_url_pattern: tokenRe,
-          used_in_slot: { in: "body", key: "refresh_token" },
-        },
+        refreshTokenUsed(built.world.auth.token_path),
         flowToAnswer(
           "last_value_from_read",
           built.routes.asset(lastId),
@@ -368,6 +373,22 @@ const refreshRenewal: SubtaskTemplate = {
     });
   },
 };
+
+/** G1: a refresh token the token endpoint issued is sent back to it (`grant_type=refresh_token`). */
+function refreshTokenUsed(tokenPath: string): G1Predicate {
+  const tokenRe = `^${re(tokenPath)}$`;
+  return {
+    kind: "data_flow",
+    id: "refresh_token_used",
+    explain: "A refresh token the token endpoint issued must be sent back to it (grant_type=refresh_token).",
+    from_response_url_pattern: tokenRe,
+    from_status: 200,
+    from_body_key: "refresh_token",
+    must_be_stored: false,
+    used_in_request_url_pattern: tokenRe,
+    used_in_slot: { in: "body", key: "refresh_token" },
+  };
+}
 
 export const AUTH_TEMPLATES: readonly SubtaskTemplate[] = [
   staleToken("easy"),

@@ -1,4 +1,5 @@
 import type { G1Predicate } from "../../bank/task-schema.js";
+import { vaultSentence } from "../../world/credential.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
@@ -70,9 +71,7 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         ]),
         `${g.brokenCall(other, brokenUrl)}${g.gotError(405, "method_not_allowed")}`,
         `The body was \`${body}\`.`,
-        difficulty === "medium"
-          ? "It was sent with the `access_token` from the vault; the client credentials are there too."
-          : "",
+        difficulty === "medium" ? vaultSentence(ctx.built.world.auth) : "",
         difficulty === "hard"
           ? `The path used the ${a.noun}'s display name because that is all the request form had.`
           : "",

@@ -1,0 +1,170 @@
+import type { JsonObject } from "../../bank/json.js";
+import type { Rng } from "../../bank/rng.js";
+import type { Route, World } from "../../bank/world-schema.js";
+import type { WorldTemplate } from "../world-template.js";
+import type { SymRecord } from "./records.js";
+import { idPart, route, type WorldPaths } from "./route-kit.js";
+
+/** The resource graphs a world may have beyond the core every axis needs (see `WorldSchema.archetype`). */
+export type Archetype = NonNullable<World["archetype"]>;
+
+/** Every archetype, in the order a bank's worlds are dealt them. */
+export const ARCHETYPES: readonly Archetype[] = ["flat", "nested", "ledger", "search"];
+
+/** The ledger resource of a `ledger` world. */
+export const LEDGER_RESOURCE = "ledger-entries";
+
+const ENTRY_KINDS = ["credit", "debit", "adjustment"] as const;
+
+/**
+ * The routes that give a world its archetype's resource graph, on top of the shared core:
+ * - `flat`: none (top-level collections only);
+ * - `nested`: the work records as a sub-resource of their asset —
+ *   `GET|POST <asset>/{id}/<work>` and `GET <asset>/{id}/<work>/{work_id}`;
+ * - `ledger`: an append-only entry ledger under each asset — `GET <asset>/{id}/entries` (with the
+ *   derived `balance`), `POST` to append, `GET …/entries/{entry_id}`; no update, no delete;
+ * - `search`: `GET <base>/search/<assets>`, paged, with documented filters on the category and name.
+ *
+ * @example archetypeRoutes(FLEET, paths, "nested").map((r) => r.path)
+ */
+export function archetypeRoutes(t: WorldTemplate, p: WorldPaths, archetype: Archetype): Route[] {
+  const a = t.asset;
+  const w = t.work;
+  const parent = `${p.asset}/{${a.idField}}`;
+  switch (archetype) {
+    case "flat":
+      return [];
+    case "nested":
+      return [
+        route({
+          id: `list_${idPart(a.noun)}_${idPart(w.plural)}`,
+          method: "GET",
+          path: `${parent}/${w.plural}`,
+          summary: `List the ${w.noun}s of one ${a.noun}`,
+          resource: w.plural,
+          action: "list",
+        }),
+        route({
+          id: `create_${idPart(a.noun)}_${idPart(w.noun)}`,
+          method: "POST",
+          path: `${parent}/${w.plural}`,
+          summary: `Open a ${w.noun} for this ${a.noun} (the ${a.noun} comes from the path)`,
+          resource: w.plural,
+          action: "create",
+          required_fields: [w.levelField.name, w.copyField],
+          defaults: { [w.statusField]: w.initialStatus },
+        }),
+        route({
+          id: `get_${idPart(a.noun)}_${idPart(w.noun)}`,
+          method: "GET",
+          path: `${parent}/${w.plural}/{${w.idField}}`,
+          summary: `Read one ${w.noun} of this ${a.noun}`,
+          resource: w.plural,
+          action: "get",
+        }),
+      ];
+    case "ledger":
+      return [
+        route({
+          id: `list_${idPart(a.noun)}_entries`,
+          method: "GET",
+          path: `${parent}/entries`,
+          summary: `The append-only ledger of one ${a.noun}: its entries and the balance derived from them`,
+          resource: LEDGER_RESOURCE,
+          action: "list",
+          aggregate: { field: "amount", as: "balance" },
+        }),
+        route({
+          id: `append_${idPart(a.noun)}_entry`,
+          method: "POST",
+          path: `${parent}/entries`,
+          summary: `Append an entry to one ${a.noun}'s ledger (entries are never changed or deleted)`,
+          resource: LEDGER_RESOURCE,
+          action: "create",
+          required_fields: ["amount", "kind"],
+        }),
+        route({
+          id: `get_${idPart(a.noun)}_entry`,
+          method: "GET",
+          path: `${parent}/entries/{entry_id}`,
+          summary: `Read one ledger entry of one ${a.noun}`,
+          resource: LEDGER_RESOURCE,
+          action: "get",
+        }),
+      ];
+    case "search":
+      return [
+        route({
+          id: `search_${idPart(a.plural)}`,
+          method: "GET",
+          path: `${t.base}/search/${a.plural}`,
+          summary: `Search ${a.plural} by ${a.enumField.name} and ${a.nameField} (paged)`,
+          resource: a.plural,
+          action: "list",
+          pagination: {
+            style: t.pagination.style,
+            page_size: t.pagination.pageSize,
+            max_page_size: t.pagination.maxPageSize,
+          },
+          query_params: [
+            {
+              name: a.enumField.name,
+              description: `Only ${a.plural} with this ${a.enumField.name}`,
+              allowed: [...a.enumField.values],
+              filter_field: a.enumField.name,
+            },
+            {
+              name: a.nameField,
+              description: `Only ${a.plural} with exactly this ${a.nameField}`,
+              filter_field: a.nameField,
+            },
+          ],
+        }),
+      ];
+  }
+}
+
+/**
+ * The resources an archetype adds: a `ledger` world's entries, a few seeded per asset for the
+ * first assets (amounts with two decimals, so a balance is a sum an agent can check).
+ *
+ * @example archetypeResources(FLEET, assets, "ledger", rng)["ledger-entries"].records.length
+ */
+export function archetypeResources(
+  t: WorldTemplate,
+  assets: readonly SymRecord[],
+  archetype: Archetype,
+  rng: Rng,
+): World["resources"] {
+  if (archetype !== "ledger") return {};
+  const a = t.asset;
+  const records: JsonObject[] = [];
+  let n = 0;
+  for (const asset of assets.slice(0, 24)) {
+    const count = rng.int(1, 3);
+    for (let i = 0; i < count; i++) {
+      n += 1;
+      records.push({
+        entry_id: `E-${String(n).padStart(5, "0")}`,
+        [a.idField]: asset[a.idField] as string,
+        kind: rng.pick(ENTRY_KINDS),
+        amount: rng.int(-50000, 90000) / 100,
+        memo: rng.pick(["opening", "correction", "monthly", "manual", "carried over"]),
+      });
+    }
+  }
+  return {
+    [LEDGER_RESOURCE]: {
+      id_field: "entry_id",
+      id_template: "E-{seq}",
+      fields: {
+        entry_id: { type: "string", description: "Entry id (minted by the server)" },
+        [a.idField]: { type: "string", description: `The ${a.noun} whose ledger holds this entry` },
+        kind: { type: "string", description: `One of ${ENTRY_KINDS.join(", ")}` },
+        amount: { type: "number", description: "Signed amount; the balance is the sum of the entries" },
+        memo: { type: "string", description: "Free text" },
+      },
+      records,
+    },
+  };
+}
