@@ -1,0 +1,211 @@
+import { describe, expect, it } from "vitest";
+import { bankFromContent } from "../../bank/bank.js";
+import type { GoldenStep, Task } from "../../bank/task-schema.js";
+import { playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
+import { defaultBankContent } from "../default-bank.js";
+
+// Holes the December agent audit found by playing a private bank (`generate --seed audit-dec`) over
+// `apiflow mcp --http` as an agent would. Each test replays a default-bank task's golden with the
+// one change the agent made, through the real harness, and states the verdict the ticket calls
+// for. The ones still open are `it.fails`, each naming its hole.
+
+const bank = bankFromContent(defaultBankContent());
+type Execute = Extract<GoldenStep, { op: "execute" }>;
+const isExecute = (s: GoldenStep): s is Execute => s.op === "execute";
+const solo = bank.tasks.filter((t) => t.kind === "solo");
+
+function replay(task: Task, steps: readonly GoldenStep[], name: string) {
+  return trial(
+    bank,
+    task,
+    scripted(bank, name, async (session) => {
+      await playAndAnswer(session, task, steps);
+    }),
+  );
+}
+
+/** The statuses the world answered to requests matching `method` and `url`, in order. */
+function statuses(events: Awaited<ReturnType<typeof replay>>["events"], method: string, url: RegExp) {
+  return events.flatMap((e) =>
+    e.type === "exchange" && e.method === method && url.test(e.url) ? [e.status] : [],
+  );
+}
+
+const WAIT = "x-apiflow-wait";
+const waits = (s: Execute) => Object.keys(s.request.headers ?? {}).some((h) => h.toLowerCase() === WAIT);
+
+describe("agent audit (dec): an auth sweep's pauses are part of the job", () => {
+  // billing-ledger-sub05 (hard) and fleet-telemetry-sub11 (medium) of seed audit-dec: "Run the
+  // whole sweep, pauses included, so that every read succeeds" (5 reads, `x-apiflow-wait` at each
+  // pause). One mint, no pause at all and only the 3 reads whose values the card names passed in
+  // 4 tool calls: no predicate holds the pauses or the unreported reads, so the token never
+  // expires and the auth skill is never used.
+  const task = solo.find(
+    (t) =>
+      t.axes.includes("auth") && /\(pause\)/.test(t.ticket) && t.golden.some((s) => isExecute(s) && waits(s)),
+  );
+
+  /** The golden without any pause, and without the reads that capture nothing. */
+  function noPauses(t: Task): GoldenStep[] {
+    return t.golden.flatMap((s) => {
+      if (!isExecute(s)) return [s];
+      if (s.request.method === "GET" && Object.keys(s.capture).length === 0) return [];
+      const headers = Object.fromEntries(
+        Object.entries(s.request.headers ?? {}).filter(([h]) => h.toLowerCase() !== WAIT),
+      );
+      return [{ ...s, request: { ...s.request, headers } }];
+    });
+  }
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  it("the golden itself passes (the control)", async () => {
+    if (!task) throw new Error("no auth sweep with pauses");
+    expect((await replay(task, task.golden, "golden")).grade.passed).toBe(true);
+  });
+
+  // HOLE (open): the pauses (`x-apiflow-wait` between the marked reads) and the reads the card
+  // does not name have no predicate; an `order` predicate with `min_wait_seconds` per pause would
+  // hold them.
+  it.fails("a sweep that never pauses (so no token ever expires) fails", async () => {
+    if (!task) throw new Error("no auth sweep with pauses");
+    const r = await replay(task, noPauses(task), "no-pauses");
+    // Honest: every read the world served answered 200; the auth challenge was never met.
+    expect(statuses(r.events, "GET", /./).every((s) => s === 200)).toBe(true);
+    expect(r.grade.passed).toBe(false);
+  });
+});
+
+describe("agent audit (dec): a recovered write must stick", () => {
+  // water-utility-sub14 (405, hard) and harbor-telemetry-sub07 (409, medium) of seed audit-dec:
+  // "Make the change stick". The right PATCH, then a second PATCH putting the old value back,
+  // passed: the write is checked as a call, and no error-recovery task has an end-state predicate.
+  function writeStep(t: Task): { at: number; step: Execute; key: string } | null {
+    for (const [at, s] of t.golden.entries()) {
+      if (!isExecute(s) || !["PUT", "PATCH"].includes(s.request.method)) continue;
+      const body = s.request.body;
+      if (!body || typeof body !== "object" || Array.isArray(body) || "version" in body) continue;
+      const key = Object.keys(body).find(
+        (k) => typeof body[k] === "string" && !String(body[k]).includes("{{"),
+      );
+      if (key) return { at, step: s, key };
+    }
+    return null;
+  }
+  const task = solo.find(
+    (t) => t.axes.includes("error_recovery") && /`405 /.test(t.ticket) && writeStep(t) !== null,
+  );
+
+  /** The golden with a read of the record before the write (the control: an extra read) and, with `undo`, the old value written back after it. */
+  function withUndo(t: Task, undo: boolean): GoldenStep[] {
+    const w = writeStep(t);
+    if (!w) throw new Error("no write");
+    const { "Content-Type": _ct, "content-type": _lct, ...headers } = w.step.request.headers ?? {};
+    const read: Execute = {
+      op: "execute",
+      request: { method: "GET", url: w.step.request.url, headers },
+      capture: { audit_old: w.key },
+    };
+    const back: Execute = {
+      ...w.step,
+      request: { ...w.step.request, body: { [w.key]: "{{audit_old}}" } },
+      capture: {},
+    };
+    return t.golden.flatMap((s, j) => (j !== w.at ? [s] : undo ? [read, s, back] : [read, s]));
+  }
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  it("the golden with an extra read of the record first passes (the control)", async () => {
+    if (!task) throw new Error("no 405 error-recovery task with a literal write");
+    const r = await replay(task, withUndo(task, false), "extra-read");
+    expect(r.grade.failure_reason).toBe("");
+    expect(r.grade.passed).toBe(true);
+  });
+
+  // HOLE (open): no end-state predicate on the field the ticket asks to change; the write is only
+  // a `call` (it happened once, with the value), so undoing it afterwards is not seen.
+  it.fails("the change written and then undone (the record ends with its old value) fails", async () => {
+    if (!task) throw new Error("no 405 error-recovery task with a literal write");
+    const r = await replay(task, withUndo(task, true), "write-undone");
+    const w = writeStep(task);
+    // Honest: both writes were accepted.
+    expect(statuses(r.events, w?.step.request.method ?? "", /./)).toEqual([200, 200]);
+    expect(r.grade.passed).toBe(false);
+  });
+});
+
+describe("agent audit (dec): multistep creates and the hand-typed value", () => {
+  // clinical-scheduling-sub07 of seed audit-dec: "its create sent a calibration_cert typed in by
+  // hand and came back `422 validation-failed`". The world took a create with any value
+  // ("cal 2024-11", another epoch's cert) with 201. An agent that tried a typed value first, left
+  // that record alone, then did the job right (live value, confirmed, linked) failed: "the target
+  // record is unknown: 2 records match" (the record's role is room and level only).
+  function createStep(t: Task): { at: number; step: Execute; copyKey: string } | null {
+    for (const [at, s] of t.golden.entries()) {
+      if (!isExecute(s) || s.request.method !== "POST") continue;
+      const body = s.request.body;
+      if (!body || typeof body !== "object" || Array.isArray(body)) continue;
+      // The live value: a placeholder an earlier read captured (not a vault secret).
+      const captured = new Set(
+        t.golden.slice(0, at).flatMap((e) => (isExecute(e) ? Object.keys(e.capture) : [])),
+      );
+      const copyKey = Object.keys(body).find((k) =>
+        captured.has(String(body[k]).replace(/^\{\{|\}\}$/g, "")),
+      );
+      if (copyKey && Object.keys(s.capture).length > 0) return { at, step: s, copyKey };
+    }
+    return null;
+  }
+  const task = solo.find(
+    (t) =>
+      t.axes.includes("multistep") && /by hand/.test(t.ticket) && /`422 /.test(t.ticket) && createStep(t),
+  );
+
+  const createUrl = (t: Task) => new RegExp(`^${createStep(t)?.step.request.url ?? "-"}$`);
+
+  /** The create with the live value replaced by a typed one, capturing nothing. */
+  function typedCreate(t: Task): Execute {
+    const c = createStep(t);
+    if (!c) throw new Error("no create");
+    const body = c.step.request.body as Record<string, unknown>;
+    return {
+      ...c.step,
+      request: { ...c.step.request, body: { ...body, [c.copyKey]: "TYPED-BY-HAND-1" } as never },
+      capture: {},
+    };
+  }
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  // PREMISE (open): the ticket says a hand-typed value is refused with 422; the world accepts any
+  // string there, so the ticket's failure cannot be reproduced and a typed value is not refused.
+  it.fails("a create with a hand-typed value is refused as the ticket says", async () => {
+    if (!task) throw new Error("no multistep task with a hand-typed create");
+    const c = createStep(task);
+    const steps = task.golden
+      .flatMap((s, j) => (j === c?.at ? [typedCreate(task)] : [s]))
+      .slice(0, (c?.at ?? 0) + 1);
+    const r = await replay(task, steps, "typed-create");
+    expect(statuses(r.events, "POST", createUrl(task)).at(-1)).toBe(422);
+  });
+
+  // FALSE FAIL (open): an abandoned create (never confirmed, never linked) before the right one
+  // makes the record's role ambiguous; issue 15 lists "an abandoned job, with only the right one
+  // confirmed" among the variants that must pass.
+  it.fails("a typed create left abandoned before the right one passes", async () => {
+    if (!task) throw new Error("no multistep task with a hand-typed create");
+    const c = createStep(task);
+    const steps = task.golden.flatMap((s, j) => (j === c?.at ? [typedCreate(task), s] : [s]));
+    const r = await replay(task, steps, "abandoned-typed-create");
+    expect(statuses(r.events, "POST", createUrl(task))).toEqual([201, 201]);
+    expect(r.grade.failure_reason).toBe("");
+    expect(r.grade.passed).toBe(true);
+  });
+});
