@@ -47,7 +47,7 @@ describe("agent audit (dec): an auth sweep's pauses are part of the job", () => 
 
   /** The golden without any pause, and without the reads that capture nothing. */
   function noPauses(t: Task): GoldenStep[] {
-    return t.golden.flatMap((s) => {
+    return t.golden.flatMap((s): GoldenStep[] => {
       if (!isExecute(s)) return [s];
       if (s.request.method === "GET" && Object.keys(s.capture).length === 0) return [];
       const headers = Object.fromEntries(
@@ -66,10 +66,9 @@ describe("agent audit (dec): an auth sweep's pauses are part of the job", () => 
     expect((await replay(task, task.golden, "golden")).grade.passed).toBe(true);
   });
 
-  // HOLE (open): the pauses (`x-apiflow-wait` between the marked reads) and the reads the card
-  // does not name have no predicate; an `order` predicate with `min_wait_seconds` per pause would
-  // hold them.
-  it.fails("a sweep that never pauses (so no token ever expires) fails", async () => {
+  // Closed: an `order` predicate with `min_wait_seconds` per pause (the read before the pause, then
+  // the read after it, at least the pause apart) holds the pauses and the reads around them.
+  it("a sweep that never pauses (so no token ever expires) fails", async () => {
     if (!task) throw new Error("no auth sweep with pauses");
     const r = await replay(task, noPauses(task), "no-pauses");
     // Honest: every read the world served answered 200; the auth challenge was never met.
@@ -94,10 +93,6 @@ describe("agent audit (dec): a recovered write must stick", () => {
     }
     return null;
   }
-  const task = solo.find(
-    (t) => t.axes.includes("error_recovery") && /`405 /.test(t.ticket) && writeStep(t) !== null,
-  );
-
   /** The golden with a read of the record before the write (the control: an extra read) and, with `undo`, the old value written back after it. */
   function withUndo(t: Task, undo: boolean): GoldenStep[] {
     const w = writeStep(t);
@@ -116,26 +111,37 @@ describe("agent audit (dec): a recovered write must stick", () => {
     return t.golden.flatMap((s, j) => (j !== w.at ? [s] : undo ? [read, s, back] : [read, s]));
   }
 
-  it("the task this test needs exists in the default bank", () => {
-    expect(task).toBeDefined();
-  });
+  // Closed: the wrong-verb and version-conflict updates, and the close of a planted work record,
+  // carry an end-state predicate (change_sticks / close_sticks: the record's field ends as the
+  // value asked); the call alone did not see an undo.
+  describe.each([
+    ["an asset's field", (t: Task) => !/variable/.test(t.ticket)],
+    ["a planted work record's status", (t: Task) => /variable/.test(t.ticket)],
+  ])("%s", (_label, kind) => {
+    const task = solo.find(
+      (t) => t.axes.includes("error_recovery") && /`405 /.test(t.ticket) && kind(t) && writeStep(t) !== null,
+    );
 
-  it("the golden with an extra read of the record first passes (the control)", async () => {
-    if (!task) throw new Error("no 405 error-recovery task with a literal write");
-    const r = await replay(task, withUndo(task, false), "extra-read");
-    expect(r.grade.failure_reason).toBe("");
-    expect(r.grade.passed).toBe(true);
-  });
+    it("the task this test needs exists in the default bank", () => {
+      expect(task).toBeDefined();
+    });
 
-  // HOLE (open): no end-state predicate on the field the ticket asks to change; the write is only
-  // a `call` (it happened once, with the value), so undoing it afterwards is not seen.
-  it.fails("the change written and then undone (the record ends with its old value) fails", async () => {
-    if (!task) throw new Error("no 405 error-recovery task with a literal write");
-    const r = await replay(task, withUndo(task, true), "write-undone");
-    const w = writeStep(task);
-    // Honest: both writes were accepted.
-    expect(statuses(r.events, w?.step.request.method ?? "", /./)).toEqual([200, 200]);
-    expect(r.grade.passed).toBe(false);
+    it("the golden with an extra read of the record first passes (the control)", async () => {
+      if (!task) throw new Error("no 405 error-recovery task with a literal write");
+      const r = await replay(task, withUndo(task, false), "extra-read");
+      expect(r.grade.failure_reason).toBe("");
+      expect(r.grade.passed).toBe(true);
+    });
+
+    it("the change written and then undone (the record ends with its old value) fails", async () => {
+      if (!task) throw new Error("no 405 error-recovery task with a literal write");
+      const r = await replay(task, withUndo(task, true), "write-undone");
+      const w = writeStep(task);
+      // Honest: both writes were accepted.
+      expect(statuses(r.events, w?.step.request.method ?? "", /./)).toEqual([200, 200]);
+      expect(r.grade.passed).toBe(false);
+      expect(r.grade.failure_reason).toMatch(/_sticks/);
+    });
   });
 });
 
