@@ -215,3 +215,114 @@ describe("agent audit (dec): multistep creates and the hand-typed value", () => 
     expect(r.grade.passed).toBe(true);
   });
 });
+
+describe("agent audit (dec): a chain's replacement segment asks for the read its grader demands", () => {
+  // lab-samples-chain-1to12 of seed audit-dec, segment 8: "Delete the superseded test run in
+  // `runs_ins_99v`, prove it is gone, open a `routine` replacement for INS-99V carrying the old
+  // record's `reagent_lot`". The agent carried the reagent_lot it had seen when it created that run
+  // (segment 2's 201; the chain's ticket says "Keep what you find; later steps need it") and failed
+  // copy_carried_over: the grader wants the value from a GET of the run before the delete. The solo
+  // ticket says so ("Before deleting it, note the `…` it carries"); the chain's line does not, and in
+  // its order (delete, prove gone, then open) the old record can no longer be read.
+  const lines = bank.tasks
+    .filter((t) => t.kind === "chain")
+    .flatMap((t) => t.ticket.split("\n").filter((line) => /Delete the superseded/.test(line)));
+
+  it("the chains this test needs exist in the default bank", () => {
+    expect(lines.length).toBeGreaterThan(0);
+  });
+
+  // HOLE (open): the chain's brief drops the solo ticket's "before deleting it, note …".
+  it.fails("every such line asks to read the old record before deleting it", () => {
+    expect(lines.filter((line) => !/before deleting/i.test(line))).toEqual([]);
+  });
+});
+
+describe("agent audit (dec): a name resolved through the canonical registry route", () => {
+  // transit-operations-sub06 (discovery) and event-ticketing-sub02 (pagination) of seed audit-dec:
+  // "Resolve "Tram Altmarkt 4" to its id using the documented routes, then read it". The agent
+  // found it through `GET /v3/ops/catalog/vehicles?service_state=…` (documented, v3, canonical in
+  // the world: a 12-position chain of the same bank sends the agent there itself), then read the
+  // record: it failed id_from_list_used, "no response from /^/v3/ops/vehicles(\?.*)?$/".
+  const task = solo.find(
+    (t) =>
+      t.axes.includes("discovery") && /^Resolve "|Resolve "/.test(t.ticket) && listingCapture(t) !== null,
+  );
+
+  /** The golden step that captures the id from the listing, and that capture. */
+  function listingCapture(t: Task): { at: number; step: Execute; name: string; path: string } | null {
+    for (const [at, s] of t.golden.entries()) {
+      if (!isExecute(s) || s.request.method !== "GET") continue;
+      const entry = Object.entries(s.capture).find(([, p]) => /^[^.]+\.\d+\.[^.]+$/.test(p));
+      if (entry) return { at, step: s, name: entry[0], path: entry[1] };
+    }
+    return null;
+  }
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  // FALSE FAIL (open): the data flow's source is the listing route only; the world's registry and
+  // catalog routes are canonical and documented and list the same live rows.
+  it.fails("the id taken from the canonical registry route (the target's category) passes", async () => {
+    if (!task) throw new Error("no discovery task resolving a name");
+    const c = listingCapture(task);
+    const world = bank.worlds.find((w) => w.id === task.world);
+    const [collection, , idField] = c?.path.split(".") ?? [];
+    const listPath = c?.step.request.url.split("?")[0];
+    const registry = world?.routes.find(
+      (r) =>
+        r.method === "GET" &&
+        r.status === "canonical" &&
+        /\/registry\//.test(r.path) &&
+        (r.query_params?.length ?? 0) > 0,
+    );
+    const param = registry?.query_params?.[0];
+    if (!c || !registry || !param || !collection || !idField || !listPath)
+      throw new Error("no registry route");
+    // First run: the golden, which shows the target's row, then every category of the registry.
+    const probes: Execute[] = (param.allowed ?? []).map((v) => ({
+      op: "execute",
+      request: { ...c.step.request, url: `${registry.path}?${param.name}=${v}` },
+      capture: {},
+    }));
+    const first = await replay(
+      task,
+      [...task.golden.slice(0, -1), ...probes, ...task.golden.slice(-1)],
+      "probe",
+    );
+    const row = first.events.flatMap((e) => {
+      if (e.type !== "exchange" || !e.url.startsWith(`${registry.path}?`)) return [];
+      const rows = (e.response_body as Record<string, unknown> | null)?.[collection];
+      return Array.isArray(rows)
+        ? rows.map((r, i) => ({ url: e.url, i, r: r as Record<string, unknown> }))
+        : [];
+    });
+    // The target: the record the golden read after the listing.
+    const read = first.events.find(
+      (e) =>
+        e.type === "exchange" && e.method === "GET" && e.status === 200 && e.url.startsWith(`${listPath}/`),
+    );
+    const targetId =
+      read?.type === "exchange" ? read.url.slice(listPath.length + 1).split(/[/?]/)[0] : undefined;
+    const hit = row.find((x) => x.r[idField] === targetId);
+    if (!hit) throw new Error("the target is in no category of the registry");
+    // Second run: the registry read in place of the listing, then the golden's own read.
+    const viaRegistry: Execute = {
+      op: "execute",
+      request: { ...c.step.request, url: hit.url },
+      capture: { [c.name]: `${collection}.${hit.i}.${idField}` },
+    };
+    const r = await replay(
+      task,
+      task.golden.flatMap((s, j) =>
+        j === c.at ? [viaRegistry] : isExecute(s) && s.request.url.startsWith(`${listPath}?`) ? [] : [s],
+      ),
+      "registry-route",
+    );
+    expect(statuses(r.events, "GET", new RegExp(`^${listPath}(\\?|$)`))).toEqual([]);
+    expect(r.grade.failure_reason).toBe("");
+    expect(r.grade.passed).toBe(true);
+  });
+});
