@@ -15,6 +15,7 @@ import { MAX_WAIT_SECONDS } from "../world/trial-world.js";
 import {
   describeRecord,
   type FinalRecords,
+  isRecordRef,
   type Resolved,
   resolveExpected,
   selectRecords,
@@ -45,7 +46,7 @@ export function gradeG1Predicate(
 ): G1Result {
   return gradePrepared(
     preparePredicate(predicate),
-    new TrialContext(events, card, trialSeed, finalRecords, removedRecords),
+    new TrialContext(events, card, trialSeed, { finalRecords, removedRecords }),
   );
 }
 
@@ -71,6 +72,16 @@ export function checkpointHit(checkpoint: Checkpoint, events: readonly TrialEven
   return reached(prepareCheckpoint(checkpoint), new LogIndex(events));
 }
 
+/**
+ * The world's records when the trial ended and those deleted during it. Read only by the
+ * predicates that need them (end state, record references), so a source that parses them on first
+ * read (a stored log read lazily) is parsed only for those trials.
+ */
+export interface FinalState {
+  readonly finalRecords?: FinalRecords | undefined;
+  readonly removedRecords?: FinalRecords | undefined;
+}
+
 /** Every G1 result, constraint result and checkpoint result of one trial, in the grader's order. */
 export interface LabourGrade {
   g1: G1Result[];
@@ -83,18 +94,17 @@ export interface LabourGrade {
  * index of the log. The grader is prepared once per grader object (see `prepareGrader`), so a
  * bank's worth of stored trials pays only for scanning its logs.
  *
- * @example const { g1, constraints, checkpoints } = gradeLabour(task.grader, events, card, trialSeed);
+ * @example const { g1, constraints, checkpoints } = gradeLabour(task.grader, events, card, trialSeed, { finalRecords });
  */
 export function gradeLabour(
   grader: GraderSpec,
   events: readonly TrialEvent[],
   card: Record<string, unknown> | null,
   trialSeed: string,
-  finalRecords?: FinalRecords,
-  removedRecords?: FinalRecords,
+  finalState: FinalState = {},
 ): LabourGrade {
   const prepared = prepareGrader(grader);
-  const ctx = new TrialContext(events, card, trialSeed, finalRecords, removedRecords);
+  const ctx = new TrialContext(events, card, trialSeed, finalState);
   const log = ctx.log;
   const g1: G1Result[] = [];
   for (const p of prepared.predicates) g1.push(gradePrepared(p, ctx));
@@ -584,17 +594,24 @@ class TrialContext {
     events: readonly TrialEvent[],
     readonly card: Record<string, unknown> | null,
     readonly seed: string,
-    readonly records: FinalRecords | undefined,
-    readonly removed: FinalRecords | undefined,
+    private readonly state: FinalState,
   ) {
     this.log = new LogIndex(events);
+  }
+
+  /** The final records, read from the state when first needed. */
+  get records(): FinalRecords | undefined {
+    return this.state.finalRecords;
   }
 
   /** An expected value for this trial (canaries minted, record references read from the end state). */
   resolve(value: unknown): Resolved {
     let r = this.resolvedValues.get(value);
     if (!r) {
-      r = resolveExpected(value, this.seed, this.records, this.removed);
+      // Only a record reference reads the final state.
+      r = isRecordRef(value)
+        ? resolveExpected(value, this.seed, this.state.finalRecords, this.state.removedRecords)
+        : resolveExpected(value, this.seed, undefined);
       this.resolvedValues.set(value, r);
     }
     return r;
@@ -660,6 +677,7 @@ class LogIndex {
   private finals: Map<string, JsonValue> | undefined;
   private readonly byPattern = new Map<RegExp, boolean[]>();
   private bodies: Array<string | undefined> | undefined;
+  private paths: Array<string[] | undefined> | undefined;
 
   constructor(private readonly events: readonly TrialEvent[]) {
     for (const e of events) {
@@ -771,9 +789,20 @@ class LogIndex {
     for (let i = 0; i < this.exchanges.length; i++) {
       const e = this.exchanges[i] as ExchangeEvent;
       if (e.seq <= seq || !matches[i]) continue;
-      if (inSlot(e, slot, value)) return true;
+      if (slot.in === "path" ? anyEqual(this.pathOf(i), value) : inSlot(e, slot, value)) return true;
     }
     return false;
+  }
+
+  /** The decoded path segments of exchange `i`'s URL, split at most once. */
+  private pathOf(i: number): string[] {
+    this.paths ??= new Array<string[] | undefined>(this.exchanges.length);
+    let segments = this.paths[i];
+    if (segments === undefined) {
+      segments = pathValues((this.exchanges[i] as ExchangeEvent).url);
+      this.paths[i] = segments;
+    }
+    return segments;
   }
 
   /** The request body of exchange `i` as JSON text ("" without a body), serialised at most once. */
@@ -791,23 +820,28 @@ class LogIndex {
 
 /** Whether an exchange's request carries the value in the slot. */
 function inSlot(e: ExchangeEvent, slot: UseSlot, value: JsonValue): boolean {
-  const same = (got: JsonValue) => valuesEqual(got, value);
   switch (slot.in) {
     case "path":
-      return pathValues(e.url).some(same);
+      return anyEqual(pathValues(e.url), value);
     case "query":
-      return queryParam(e.url, slot.name).some(same);
+      return anyEqual(queryParam(e.url, slot.name), value);
     case "body":
-      return valuesAtPath(e.request_body, slot.key).some(same);
+      return anyEqual(valuesAtPath(e.request_body, slot.key), value);
     case "header": {
       const h = e.request_headers[slot.name.toLowerCase()];
       if (h === undefined) return false;
-      if (same(h)) return true;
+      if (valuesEqual(h, value)) return true;
       const last = h.slice(h.lastIndexOf(" ") + 1);
-      if (last !== h && same(last)) return true;
+      if (last !== h && valuesEqual(last, value)) return true;
       return h.includes("<redacted:") && h.endsWith(`<redacted:${shortDigest(String(value))}>`);
     }
   }
+}
+
+/** Whether any of the values equals `value` (a loop, not a closure per call: this is the hot path). */
+function anyEqual(values: readonly JsonValue[], value: JsonValue): boolean {
+  for (const got of values) if (valuesEqual(got, value)) return true;
+  return false;
 }
 
 /** A slot in words, for failure reasons: ` in its body at asset_link`. */

@@ -5,7 +5,7 @@ import type { TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
 import { type FinalRecords, isRecordRef, meantRecord, resolveExpected } from "./final-state.js";
 import { type AnswerFieldSpec, type FieldGrade, gradeAnswerField } from "./grade-answer-field.js";
-import { gradeLabour } from "./grade-g1.js";
+import { type FinalState, gradeLabour } from "./grade-g1.js";
 import type { G1Result, TrialGrade } from "./grade-schema.js";
 
 export const GRADER_VERSION = "1.0.0";
@@ -47,15 +47,12 @@ export function gradeTrial(input: GradeInput): TrialGrade {
   const g2Requirements: Array<string | undefined> = [];
   for (const { field, spec } of prepareAnswer(grader)) {
     if (!isGraded(gradedSegments, field.segment)) continue;
-    g2.push(
-      spec
-        ? gradeAnswerField(spec, card)
-        : gradeResolvedField(field, card, trialSeed, input.finalRecords, input.removedRecords),
-    );
+    g2.push(spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, input));
     g2Segments.push(field.segment);
     g2Requirements.push(field.requirement);
   }
-  const labour = gradeLabour(grader, events, card, trialSeed, input.finalRecords, input.removedRecords);
+  // The final records are read where a predicate needs them (the input may parse them on first read).
+  const labour = gradeLabour(grader, events, card, trialSeed, input);
   const g1All = labour.g1;
   const g1 = gradedSegments === undefined ? g1All : g1All.filter((r) => isGraded(gradedSegments, r.segment));
   const { constraints, checkpoints } = labour;
@@ -209,11 +206,10 @@ function gradeResolvedField(
   field: AnswerField,
   card: Record<string, unknown> | null,
   trialSeed: string,
-  records: FinalRecords | undefined,
-  removed: FinalRecords | undefined,
+  state: FinalState,
 ): FieldGrade {
   if (!isRecordRef(field.expected)) return gradeAnswerField(answerSpec(field, trialSeed), card);
-  const resolved = resolveExpected(field.expected, trialSeed, records, removed);
+  const resolved = resolveExpected(field.expected, trialSeed, state.finalRecords, state.removedRecords);
   if (!resolved.ok) {
     const graded = gradeAnswerField({ ...answerSpec(field, trialSeed), expected: null }, card);
     const { reason: _reason, ...rest } = graded;

@@ -147,7 +147,7 @@ describe("stored trial log", () => {
     });
   });
 
-  it("version 2 is three sized gzip members (head and bodies, grader, records) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
+  it("version 3 is three sized gzip members (head and bodies, grader, records by resource) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
     const task = bank.tasks[0]!;
     const log = storedTrialLogOf(
       await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
@@ -159,10 +159,15 @@ describe("stored trial log", () => {
     expect(members?.length).toBe(3);
     const lines = gunzipSync(bytes).toString("utf8").trimEnd().split("\n");
     const exchanges = log.events.filter((e) => e.type === "exchange");
-    expect(lines.length).toBe(1 + exchanges.length + 2);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ log_version: 2, task_id: task.id });
+    const resources = Object.keys(log.final_records ?? {});
+    expect(resources.length).toBeGreaterThan(0);
+    expect(lines.length).toBe(1 + exchanges.length + 1 + 1 + resources.length);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ log_version: 3, task_id: task.id });
     expect(JSON.parse(lines[1]!)).toEqual(exchanges[0]!.response_body);
-    expect(JSON.parse(lines.at(-2)!)).toEqual(JSON.parse(JSON.stringify(log.grader)));
+    const grader = 1 + exchanges.length;
+    expect(JSON.parse(lines[grader]!)).toEqual(JSON.parse(JSON.stringify(log.grader)));
+    expect(JSON.parse(lines[grader + 1]!)).toEqual(resources);
+    expect(JSON.parse(lines.at(-1)!)).toEqual(log.final_records?.[resources.at(-1)!]);
     expect(encodeTrialLog(gunzipSync(bytes).toString("utf8"))).toEqual(bytes);
     // Eager and lazy decoding give the log that was stored, and so does the same text as one gzip stream.
     const expected = JSON.parse(JSON.stringify(log));
@@ -173,6 +178,28 @@ describe("stored trial log", () => {
     ]) {
       if (!decoded.success) throw new Error(decoded.error.message);
       expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(expected);
+    }
+  });
+
+  it("still reads version 2 logs (the final records on one line), as members or one gzip stream, and grades them as before", async () => {
+    for (const task of bank.tasks.slice(0, 3)) {
+      const result = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
+      const log = storedTrialLogOf(result, task, bank.manifest.content_hash);
+      const v3 = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
+      const n = 1 + log.events.filter((e) => e.type === "exchange").length;
+      const head = { ...JSON.parse(v3[0]!), log_version: 2 };
+      const v2 = [JSON.stringify(head), ...v3.slice(1, n + 1), JSON.stringify(log.final_records)];
+      const text = `${v2.join("\n")}\n`;
+      expect(readSizedGzip(encodeTrialLog(text))?.length).toBe(3);
+      for (const bytes of [encodeTrialLog(text), gzipSync(text)]) {
+        for (const lazy of [false, true]) {
+          const decoded = decodeTrialLog(bytes, { lazy });
+          if (!decoded.success) throw new Error(decoded.error.message);
+          expect(decoded.data.log_version).toBe(2);
+          expect(JSON.parse(JSON.stringify(decoded.data.final_records))).toEqual(log.final_records);
+          expect(JSON.stringify(gradeTrial(gradeInputOf(decoded.data)))).toBe(JSON.stringify(result.grade));
+        }
+      }
     }
   });
 
@@ -204,10 +231,20 @@ describe("stored trial log", () => {
     if (!lazy.success) throw new Error(lazy.error.message);
     const first = lazy.data.events.find((e) => e.type === "exchange")!;
     expect(() => (first.type === "exchange" ? first.response_body : null)).toThrow(TrialLogPayloadError);
+    // A resource's line is read when that resource is; the line naming the resources with the records.
     const records = decodeTrialLog(broken(lines.length - 1), { lazy: true });
     if (!records.success) throw new Error(records.error.message);
-    expect(() => records.data.final_records).toThrow(TrialLogPayloadError);
-    expect(decodeTrialLog(broken(lines.length - 2))).toMatchObject({
+    const names = Object.keys(records.data.final_records ?? {});
+    expect(() => records.data.final_records?.[names.at(-1)!]).toThrow(TrialLogPayloadError);
+    expect(decodeTrialLog(broken(lines.length - 1))).toMatchObject({
+      success: false,
+      error: { code: "invalid", message: expect.stringContaining(`final_records.${names.at(-1)}: not JSON`) },
+    });
+    const namesLine = lines.length - 1 - names.length;
+    const noNames = decodeTrialLog(broken(namesLine), { lazy: true });
+    if (!noNames.success) throw new Error(noNames.error.message);
+    expect(() => noNames.data.final_records).toThrow(TrialLogPayloadError);
+    expect(decodeTrialLog(broken(namesLine - 1))).toMatchObject({
       success: false,
       error: { code: "invalid" },
     });

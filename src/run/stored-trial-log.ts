@@ -14,10 +14,11 @@ import type { TrialResult } from "./run-trial.js";
 import { inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
 
 /**
- * Bumped when the stored log changes shape. Version 2 (JSON Lines, see `encodeTrialLog`) is
- * written; version 1 (one JSON document) is still read; any other version is refused, never guessed.
+ * Bumped when the stored log changes shape. Version 3 (JSON Lines, see `encodeTrialLog`) is
+ * written; versions 2 (the final records on one line) and 1 (one JSON document) are still read;
+ * any other version is refused, never guessed.
  */
-export const TRIAL_LOG_VERSION = 2;
+export const TRIAL_LOG_VERSION = 3;
 
 // A stored log is read with JSON.parse, and whatever JSON.parse returns is JSON: the schema checks
 // the log's shape down to each event's fields and leaves the JSON payloads inside (bodies,
@@ -29,8 +30,24 @@ const ParsedJsonObject = z.custom<JsonObject>(
     message: "expected a JSON object",
   },
 );
+// Headers are checked in place (a plain object of strings), not copied key by key as `z.record`
+// does: a stored log carries two header objects per exchange, and the copies were most of what
+// validating a head allocated.
+const ParsedHeaders = z.custom<Record<string, string>>(
+  (v) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+    for (const key in v) if (typeof (v as Record<string, unknown>)[key] !== "string") return false;
+    return true;
+  },
+  { message: "expected an object of strings" },
+);
+const StoredExchangeShape = {
+  request_headers: ParsedHeaders,
+  response_headers: ParsedHeaders,
+  request_body: ParsedJson.nullable(),
+};
 const StoredEventSchema = z.discriminatedUnion("type", [
-  ExchangeEventSchema.extend({ request_body: ParsedJson.nullable(), response_body: ParsedJson.nullable() }),
+  ExchangeEventSchema.extend({ ...StoredExchangeShape, response_body: ParsedJson.nullable() }),
   VariableWriteEventSchema.extend({ value: ParsedJson }),
 ]);
 const FinalRecordsSchema = z.record(z.string(), z.array(ParsedJsonObject)).nullable();
@@ -49,7 +66,7 @@ export const TRIAL_LOG_SUFFIX = ".events.json.gz";
  * @example const res = readTrialLog(path); if (res.success) StoredTrialLogSchema.parse(res.data);
  */
 export const StoredTrialLogSchema = z.strictObject({
-  log_version: z.literal([1, TRIAL_LOG_VERSION]),
+  log_version: z.literal([1, 2, TRIAL_LOG_VERSION]),
   bank_hash: z.string().min(1),
   agent: z.string().min(1),
   task_id: z.string().min(1),
@@ -79,18 +96,15 @@ export type StoredTrialLog = z.infer<typeof StoredTrialLogSchema>;
 const V1LogSchema = StoredTrialLogSchema.extend({ log_version: z.literal(1) });
 
 /**
- * The head of a version 2 file (its first line): the log without its bulk. Derived from the log's
- * schema, so a field added to the log is stored and checked in the head without more code. An
- * exchange's `response_body` holds the number of its body's line (1 for the first exchange's).
+ * The head of a version 2 or 3 file (its first line): the log without its bulk. Derived from the
+ * log's schema, so a field added to the log is stored and checked in the head without more code.
+ * An exchange's `response_body` holds the number of its body's line (1 for the first exchange's).
  */
 const V2HeadSchema = StoredTrialLogSchema.omit({ grader: true, final_records: true }).extend({
-  log_version: z.literal(2),
+  log_version: z.literal([2, 3]),
   events: z.array(
     z.discriminatedUnion("type", [
-      ExchangeEventSchema.extend({
-        request_body: ParsedJson.nullable(),
-        response_body: z.number().int().positive(),
-      }),
+      ExchangeEventSchema.extend({ ...StoredExchangeShape, response_body: z.number().int().positive() }),
       VariableWriteEventSchema.extend({ value: ParsedJson }),
     ]),
   ),
@@ -177,8 +191,14 @@ export function gradeInputOf(
     trialSeed: log.trial_seed,
     events: log.events,
     finalMessage: log.final_message,
-    ...(log.final_records ? { finalRecords: log.final_records } : {}),
-    ...(log.removed_records ? { removedRecords: log.removed_records } : {}),
+    // Read through, not copied: a log decoded lazily parses its final records only for the trials
+    // whose predicates read them.
+    get finalRecords() {
+      return log.final_records ?? undefined;
+    },
+    get removedRecords() {
+      return log.removed_records;
+    },
   };
 }
 
@@ -186,11 +206,14 @@ export function gradeInputOf(
  * A stored log as compressed bytes, with every secret redacted from its text first (the same
  * `redact` the transcript gets).
  *
- * Version 2 is JSON Lines: the head (the log without its bulk: an exchange's `response_body` is the
- * number of its body's line), one line per response body, the grader, the final records. It is
- * written as three gzip members (see `sizedGzip`): head and bodies, grader, final records; `zcat`
- * shows the lines. A re-grade inflates the first member, the grader's only the first time its
- * bytes are seen, and the final records only when a predicate reads them.
+ * Version 3 is JSON Lines: the head (the log without its bulk: an exchange's `response_body` is the
+ * number of its body's line), one line per response body, the grader, then the final records: the
+ * line `null` when unknown, else a line listing the resources, then one line per resource holding
+ * its records. It is written as three gzip members (see `sizedGzip`): head and bodies, grader,
+ * final records; `zcat` shows the lines. A re-grade inflates the first member, the grader's only
+ * the first time its bytes are seen, the final records only when a predicate reads them, and parses
+ * only the resources read (a record reference names one small resource; the catalogue beside it is
+ * most of the bytes). Version 2 held the final records as one line.
  *
  * A string is a stored log's text as another process wrote it (a queue worker's, gunzipped for
  * transport), stored again as it is.
@@ -201,11 +224,11 @@ export function encodeTrialLog(
   log: StoredTrialLog | string,
   redact: (text: string) => string = (t) => t,
 ): Buffer {
-  const members = typeof log === "string" ? membersOfText(log) : v2Members(log);
+  const members = typeof log === "string" ? membersOfText(log) : v3Members(log);
   return members.length === 1 ? gzipSync(redact(members[0] as string)) : sizedGzip(members.map(redact));
 }
 
-function v2Members(log: StoredTrialLog): [string, string, string] {
+function v3Members(log: StoredTrialLog): [string, string, string] {
   const { grader, final_records, events, ...rest } = log;
   const bodies: string[] = [];
   const headEvents = events.map((e) => {
@@ -214,22 +237,40 @@ function v2Members(log: StoredTrialLog): [string, string, string] {
     bodies.push(JSON.stringify(e.response_body));
     return { ...e, response_body: bodies.length };
   });
-  const head: V2Head = { ...rest, log_version: 2, events: headEvents };
+  const head: V2Head = { ...rest, log_version: 3, events: headEvents };
+  const records =
+    final_records === null
+      ? ["null"]
+      : [
+          JSON.stringify(Object.keys(final_records)),
+          ...Object.values(final_records).map((r) => JSON.stringify(r)),
+        ];
   return [
     `${[JSON.stringify(head), ...bodies].join("\n")}\n`,
     `${JSON.stringify(grader)}\n`,
-    `${JSON.stringify(final_records)}\n`,
+    `${records.join("\n")}\n`,
   ];
 }
 
-/** A stored log's text split back into its members; anything but version 2 text is one member. */
+/** A stored log's text split back into its members; anything but version 2 or 3 text is one member. */
 function membersOfText(text: string): string[] {
   const lines = linesOf(text);
-  const head = parseLine(lines[0] ?? "") as { log_version?: unknown; events?: unknown } | undefined;
-  if (head?.log_version !== 2 || !Array.isArray(head.events)) return [text];
-  const n = 1 + head.events.filter((e) => (e as { type?: unknown } | null)?.type === "exchange").length;
-  if (lines.length !== n + 2) return [text];
-  return [`${lines.slice(0, n).join("\n")}\n`, `${lines[n]}\n`, `${lines[n + 1]}\n`];
+  const head = parseLine(lines[0] ?? "");
+  const n = headLineCount(head);
+  if (n === undefined) return [text];
+  const version = (head as { log_version: 2 | 3 }).log_version;
+  if (version === 2 ? lines.length !== n + 2 : lines.length < n + 2) return [text];
+  return [`${lines.slice(0, n).join("\n")}\n`, `${lines[n]}\n`, `${lines.slice(n + 1).join("\n")}\n`];
+}
+
+/**
+ * The lines of the first member (the head and one per response body) of a version 2 or 3 head as
+ * parsed; undefined for any other head.
+ */
+function headLineCount(head: unknown): number | undefined {
+  const h = head as { log_version?: unknown; events?: unknown } | null | undefined;
+  if ((h?.log_version !== 2 && h?.log_version !== 3) || !Array.isArray(h.events)) return undefined;
+  return 1 + h.events.filter((e) => (e as { type?: unknown } | null)?.type === "exchange").length;
 }
 
 function linesOf(text: string): string[] {
@@ -257,8 +298,9 @@ export interface DecodeTrialLogOptions {
 
 type Decoded = { success: true; data: StoredTrialLog } | { success: false; error: TrialLogError };
 
-/** The parts of a version 2 log before they are parsed: texts, or gzip members not yet inflated. */
+/** The parts of a version 2 or 3 log before they are parsed: texts, or gzip members not yet inflated. */
 interface V2Parts {
+  version: 2 | 3;
   head: unknown;
   /** The head and body lines. */
   lines: readonly string[];
@@ -286,18 +328,19 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
   }
   const version = (head as { log_version?: unknown } | null)?.log_version;
   if (version === 1 && lines.length === 1) return decodeV1(head);
-  if (version !== 2) {
+  if (version !== 2 && version !== 3) {
     return {
       success: false,
       error: {
         code: "log_version",
-        message: `stored log version ${String(version)}, this apiflow reads versions 1 and ${TRIAL_LOG_VERSION}`,
+        message: `stored log version ${String(version)}, this apiflow reads versions 1 to ${TRIAL_LOG_VERSION}`,
       },
     };
   }
   if (members?.length === 3)
     return decodeV2(
       {
+        version,
         head,
         lines,
         grader: { member: members[1] as Buffer },
@@ -306,12 +349,17 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
       lazy,
     );
   if (lines.length < 3) return invalid(`${lines.length} lines: no grader or final records`);
+  // One gzip stream (the members recompressed as one): version 2 ends with the grader and the
+  // records' line; version 3's records take the lines after the grader.
+  const n = version === 2 ? lines.length - 2 : (headLineCount(head) ?? lines.length - 2);
+  if (n + 2 > lines.length) return invalid(`${lines.length} lines: no grader or final records`);
   return decodeV2(
     {
+      version,
       head,
-      lines: lines.slice(0, -2),
-      grader: { text: lines[lines.length - 2] as string },
-      finalRecords: { text: lines[lines.length - 1] as string },
+      lines: lines.slice(0, n),
+      grader: { text: lines[n] as string },
+      finalRecords: { text: lines.slice(n + 1).join("\n") },
     },
     lazy,
   );
@@ -371,10 +419,11 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
   const grader = v2Grader(parts.grader);
   if (!grader.success) return grader;
   const log = { ...rest, grader: grader.data, events };
-  if (lazy)
-    return { success: true, data: withLazy(log, "final_records", () => finalRecords(parts.finalRecords)) };
+  const records = () =>
+    parts.version === 2 ? finalRecords(parts.finalRecords) : finalRecordsV3(parts.finalRecords, lazy);
+  if (lazy) return { success: true, data: withLazy(log, "final_records", records) };
   try {
-    return { success: true, data: { ...log, final_records: finalRecords(parts.finalRecords) } };
+    return { success: true, data: { ...log, final_records: records() } };
   } catch (e) {
     if (e instanceof TrialLogPayloadError) return invalid(e.message);
     throw e;
@@ -412,6 +461,53 @@ function finalRecords(source: V2Parts["finalRecords"]): StoredTrialLog["final_re
   }
   const parsed = FinalRecordsSchema.safeParse(payload(text, "final_records"));
   if (!parsed.success) throw new TrialLogPayloadError(prefixed("final_records", parsed.error));
+  return parsed.data;
+}
+
+/**
+ * Version 3's final records: `null`, or the resources' names then one line of records each. With
+ * `lazy`, each resource's line is parsed and checked when first read. `TrialLogPayloadError` when
+ * they do not inflate, parse or validate.
+ */
+function finalRecordsV3(source: V2Parts["finalRecords"], lazy: boolean): StoredTrialLog["final_records"] {
+  let text: string;
+  try {
+    text = "member" in source ? inflateMember(source.member) : source.text;
+  } catch (e) {
+    throw new TrialLogPayloadError(`final_records: ${(e as Error).message}`);
+  }
+  const lines = linesOf(text);
+  const names = payload(lines[0] ?? "", "final_records");
+  if (names === null) {
+    if (lines.length !== 1)
+      throw new TrialLogPayloadError(`final_records: ${lines.length - 1} lines after null`);
+    return null;
+  }
+  const parsedNames = ResourceNamesSchema.safeParse(names);
+  if (!parsedNames.success) throw new TrialLogPayloadError(prefixed("final_records", parsedNames.error));
+  if (lines.length !== parsedNames.data.length + 1)
+    throw new TrialLogPayloadError(
+      `final_records: ${parsedNames.data.length} resources on ${lines.length - 1} lines`,
+    );
+  const records: Record<string, JsonObject[]> = {};
+  parsedNames.data.forEach((name, i) => {
+    const read = () => resourceRecords(lines[i + 1] as string, name);
+    if (lazy) withLazy(records, name, read);
+    else records[name] = read();
+  });
+  return records;
+}
+
+/** The resources' names line of version 3's final records: each resource once. */
+const ResourceNamesSchema = z
+  .array(z.string())
+  .refine((names) => new Set(names).size === names.length, { message: "a resource is named twice" });
+const ResourceRecordsSchema = z.array(ParsedJsonObject);
+
+function resourceRecords(text: string, name: string): JsonObject[] {
+  const where = `final_records.${name}`;
+  const parsed = ResourceRecordsSchema.safeParse(payload(text, where));
+  if (!parsed.success) throw new TrialLogPayloadError(prefixed(where, parsed.error));
   return parsed.data;
 }
 
