@@ -1,9 +1,11 @@
 import type { G1Predicate } from "../../bank/task-schema.js";
+import { isRecordRef } from "../../grade/final-state.js";
 import { vaultSentence } from "../../world/credential.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { sentence } from "../ticket-grammar.js";
+import type { AssetTemplate } from "../world-template.js";
 import {
   canaries,
   canaryAndNumber,
@@ -99,6 +101,7 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           c2,
           `The ${c2.name} must come from ${id}'s canonical route.`,
         ),
+        changeSticks(a, id, value),
       ];
       // The verb is checked before the token, so even the stale-token call answers 405 first.
       const probes = [
@@ -124,6 +127,17 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
   };
 }
 
+/** The record ends with the value the ticket asked for (agent audit: a write undone afterwards passed). */
+function changeSticks(a: AssetTemplate, id: string, value: string): G1Predicate {
+  return {
+    kind: "end_state",
+    id: "change_sticks",
+    explain: `${id}'s ${a.enumField.name} must end as ${value}.`,
+    record: { resource: a.plural, where: { [a.idField]: id } },
+    expect: { is: "field", field: a.enumField.name, value },
+  };
+}
+
 /**
  * Hard, coupled: close the work record an earlier position left in a variable; 405 on the way.
  * What it reports comes from its own successful update of that record (nobody read the record
@@ -141,6 +155,7 @@ function closePlanted(
   const record = state.work[planted.workIndex];
   if (!record) throw new Error("planted work record is missing");
   const final = w.nextStatuses[w.nextStatuses.length - 1] ?? "closed";
+  const plantedId = record[w.idField] ?? null;
   const copyValue = record[w.copyField] ?? null;
   const gb = new GoldenBuilder(built.world, ctx.position);
   gb.call(
@@ -199,6 +214,18 @@ function closePlanted(
         must_be_stored: false,
         used_in_request_url_pattern: null,
       },
+      // The planted record ends closed (agent audit: an update undone afterwards passed).
+      ...(isRecordRef(plantedId)
+        ? [
+            {
+              kind: "end_state" as const,
+              id: "close_sticks",
+              explain: `The planted ${w.noun} must end as ${final}.`,
+              record: plantedId.$record,
+              expect: { is: "field" as const, field: w.statusField, value: final },
+            },
+          ]
+        : []),
     ],
     consumes: [planted.position],
     coupling: "value",
@@ -474,6 +501,7 @@ function versionConflict(difficulty: "medium" | "hard"): SubtaskTemplate {
             body_has_keys: [],
             sent: { [a.enumField.name]: value },
           },
+          changeSticks(a, id, value),
           {
             kind: "data_flow",
             id: "reread_version_used",
