@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../bank/bank.js";
+import { loadBank, writeBank } from "../bank/load-bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { defaultBankContent } from "../generate/default-bank.js";
 import { premiseFindings } from "./premises.js";
@@ -20,6 +24,25 @@ describe("premises gate: a ticket claims only what the world does", () => {
     const failures = (await Promise.all(solo.map((t) => premiseFindings(bank, t)))).flat();
     expect(failures).toEqual([]);
   }, 60_000);
+
+  it("holds on the bank written to disk and loaded back (keys sorted), where quoted validation errors must read the same", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apiflow-premises-"));
+    try {
+      writeBank(dir, content);
+      const loaded = loadBank(dir);
+      expect(loaded.success).toBe(true);
+      if (!loaded.success) return;
+      // Every task quoting a validation message (schema repair's dispatch bodies among them).
+      const quoting = loaded.data.tasks.filter((t) =>
+        t.premises?.some((p) => p.kind === "call" && p.message !== undefined),
+      );
+      expect(quoting.length).toBeGreaterThan(10);
+      const failures = (await Promise.all(quoting.map((t) => premiseFindings(loaded.data, t)))).flat();
+      expect(failures).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("rejects a ticket whose quoted call the world answers otherwise", async () => {
     const broken = swap(withCall, (t) => ({

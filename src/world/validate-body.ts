@@ -13,6 +13,9 @@ export interface FieldProblem {
  * Check a request body against a route's live validator (schema repair) and report every
  * problem at once, each naming its field. Wrong case is recognised: `duration_min` where the
  * validator declares `durationMin` is reported as `wrong_name` with `expected: "durationMin"`.
+ * Problems come in the order of the field names, sorted, whatever the order of the body's keys or
+ * of the validator's fields: a bank written to disk (keys sorted) answers word for word as the bank
+ * in memory did, so a ticket quoting the error stays true.
  *
  * @example validateBody({ fields: { durationMin: { type: "integer", required: true } } }, { duration_min: 5 }, "create")
  * // [{ field: "duration_min", code: "wrong_name", expected: "durationMin", … }, { field: "durationMin", code: "missing", … }]
@@ -26,7 +29,8 @@ export function validateBody(
   const byLoose = new Map<string, string>();
   for (const name of Object.keys(validator.fields)) byLoose.set(loose(name), name);
   const renamed = new Set<string>();
-  for (const [name, value] of Object.entries(body)) {
+  for (const name of Object.keys(body).sort()) {
+    const value = body[name] as JsonValue;
     const def = validator.fields[name];
     if (def) {
       const problem = checkValue(name, def, value);
@@ -47,7 +51,8 @@ export function validateBody(
     }
   }
   if (action === "create") {
-    for (const [name, def] of Object.entries(validator.fields)) {
+    for (const name of Object.keys(validator.fields).sort()) {
+      const def = validator.fields[name] as BodyField;
       if (def.required && isAbsent(body[name])) {
         problems.push({
           field: name,
