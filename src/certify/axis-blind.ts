@@ -3,7 +3,7 @@ import { valuesAtPath } from "../bank/key-path.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Axis, GoldenStep } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
-import { isCredentialHeader } from "../world/credential.js";
+import { credentialField, isCredentialHeader, staleCredentialName } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { isMintStep, isSendStep, placeholdersOf, renamePlaceholder, routeFor } from "./certify-kit.js";
 
@@ -193,12 +193,13 @@ function neverRemint(ctx: BlindContext, range: GoldenStep[], start: number): Bli
   const earlier = ctx.steps.slice(0, start).filter(isMint).at(-1);
   const mints = range.filter(isMint);
   if (mints.length === 0) return { steps: range, renames: [], what: [] };
-  // The ticket's client went out with the vault's token: the blind agent keeps using it.
+  // The ticket's client went out with the vault's token (or API key, by the world's scheme): the
+  // blind agent keeps using it.
+  const staleName = staleCredentialName(ctx.world.auth);
+  const minted = credentialField(ctx.world.auth);
   const vaultToken =
-    !earlier &&
-    ctx.premises.some((p) => p.kind === "call" && p.token === "stale") &&
-    "access_token" in ctx.vault
-      ? "access_token"
+    !earlier && ctx.premises.some((p) => p.kind === "call" && p.token === "stale") && staleName in ctx.vault
+      ? staleName
       : null;
   const kept = vaultToken ? null : (earlier ?? mints[0]);
   const dropped = mints.filter((m) => m !== kept);
@@ -208,7 +209,7 @@ function neverRemint(ctx: BlindContext, range: GoldenStep[], start: number): Bli
   for (const m of dropped)
     for (const [name, path] of Object.entries(isExecute(m) ? m.capture : {})) {
       const to = vaultToken
-        ? path === "access_token"
+        ? path === minted
           ? vaultToken
           : undefined
         : Object.entries(keptCaptures).find(([, p]) => p === path)?.[0];
