@@ -37,7 +37,9 @@ export function withOtherSources(
       const sources = otherReads(world, read, constraints, p.from_body_key);
       if (sources.length > 0) out.also_from = sources;
     }
-    const listed = read ? [] : otherListings(world, p.from_response_url_pattern, p.from_body_key, constraints);
+    const listed = read
+      ? []
+      : otherListings(world, p.from_response_url_pattern, p.from_body_key, constraints);
     if (listed.length > 0) out.also_from = listed;
     const dest = p.used_in_request_url_pattern ? plainRecordRead(world, p.used_in_request_url_pattern) : null;
     if (dest && p.used_in_slot?.in === "header") {
@@ -125,8 +127,8 @@ function otherReads(
 }
 
 /**
- * A flow whose source is a plain canonical listing of a collection (`^/v3/vessels(\\?.*)?$`, key
- * `vessels.vessel_id`: a name resolved to its id) also takes the value from the collection's other
+ * A flow whose source is a plain canonical listing of a collection and its records' ids
+ * (`^/v3/vessels(\\?.*)?$`, key `vessels.vessel_id`: a name resolved to its id) also takes the value from the collection's other
  * canonical listings (a registry or catalog route, filtered by category), which list the same live
  * rows: as one source, without `where` (as the listing itself, any row's value). Decoys and
  * forbidden routes are never added, nor a route that rewrites or hides the field.
@@ -142,6 +144,8 @@ function otherListings(
   if (path === null || !collection || !field || rest.length > 0) return [];
   const own = matchRoute(world.routes, "GET", path)?.route;
   if (!own || own.action !== "list" || !plain(own)) return [];
+  // Ids only: a name resolved to its id (another field read off a listing keeps its route).
+  if (world.resources[own.resource]?.id_field !== field) return [];
   const paths = world.routes
     .filter(
       (r) =>
