@@ -143,7 +143,7 @@ function otherListings(
   const [collection, field, ...rest] = bodyKey.split(".");
   if (path === null || !collection || !field || rest.length > 0) return [];
   const own = matchRoute(world.routes, "GET", path)?.route;
-  if (!own || own.action !== "list" || !plain(own)) return [];
+  if (own?.action !== "list" || !plain(own)) return [];
   // Ids only: a name resolved to its id (another field read off a listing keeps its route).
   if (world.resources[own.resource]?.id_field !== field) return [];
   const paths = world.routes
