@@ -120,6 +120,43 @@ describe("data flows widened to the other routes serving the record", () => {
   });
 });
 
+describe("an id resolved from a listing", () => {
+  const idFlow = (from: string) =>
+    flow(from, "vessels.vessel_id", {
+      answer_field: undefined,
+      used_in_request_url_pattern: "^/v3/vessels/V-311$",
+      used_in_slot: { in: "path" },
+    } as Partial<G1Predicate>);
+  const listings: Route[] = [
+    route({ id: "registryVessels", path: "/v3/registry/vessels", action: "list" }),
+    route({ id: "decoyVessels", path: "/v3/decoy/vessels", action: "list", status: "lookalike" }),
+    route({ id: "partnerVessels", path: "/v3/partner/vessels", action: "list" }),
+    route({
+      id: "maskedVessels",
+      path: "/v3/masked/vessels",
+      action: "list",
+      view: { omit_fields: ["vessel_id"], overrides: {} },
+    }),
+  ];
+  const world: World = { ...WORLD, routes: [...WORLD.routes, ...listings] };
+
+  it("is also taken from the collection's other canonical listings (a registry, a search), never a decoy, a forbidden or a hiding one", () => {
+    const [p] = withOtherSources(world, [idFlow("^/v3/vessels(\\?.*)?$")], [noPartner]);
+    expect(p?.kind === "data_flow" && p.also_from).toEqual([
+      {
+        url_pattern: "^(?:/v3/search/vessels|/v3/registry/vessels)(\\?.*)?$",
+        status: 200,
+        body_key: "vessels.vessel_id",
+      },
+    ]);
+  });
+
+  it("keeps its own listing alone when that listing is not a plain canonical route", () => {
+    const [p] = withOtherSources(world, [idFlow("^/v3/decoy/vessels(\\?.*)?$")], []);
+    expect(p).not.toHaveProperty("also_from");
+  });
+});
+
 describe("literalPath", () => {
   it("reads the path a template's pattern names, with or without a query string", () => {
     expect(literalPath("^/v3/vessels/V-311$")).toBe("/v3/vessels/V-311");

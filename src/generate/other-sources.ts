@@ -37,6 +37,10 @@ export function withOtherSources(
       const sources = otherReads(world, read, constraints, p.from_body_key);
       if (sources.length > 0) out.also_from = sources;
     }
+    const listed = read
+      ? []
+      : otherListings(world, p.from_response_url_pattern, p.from_body_key, constraints);
+    if (listed.length > 0) out.also_from = listed;
     const dest = p.used_in_request_url_pattern ? plainRecordRead(world, p.used_in_request_url_pattern) : null;
     if (dest && p.used_in_slot?.in === "header") {
       const patterns = otherReads(world, dest, constraints, null).map((s) => s.url_pattern);
@@ -120,6 +124,45 @@ function otherReads(
     ...(lists.length > 0 ? [source(lists, `${read.resource}.${key}`)] : []),
     ...(gets.length > 0 ? [source(gets, key)] : []),
   ];
+}
+
+/**
+ * A flow whose source is a plain canonical listing of a collection and its records' ids
+ * (`^/v3/vessels(\\?.*)?$`, key `vessels.vessel_id`: a name resolved to its id) also takes the value from the collection's other
+ * canonical listings (a registry or catalog route, filtered by category), which list the same live
+ * rows: as one source, without `where` (as the listing itself, any row's value). Decoys and
+ * forbidden routes are never added, nor a route that rewrites or hides the field.
+ */
+function otherListings(
+  world: World,
+  pattern: string,
+  bodyKey: string,
+  constraints: readonly ForbidConstraint[],
+): OtherSource[] {
+  const path = literalPath(pattern);
+  const [collection, field, ...rest] = bodyKey.split(".");
+  if (path === null || !collection || !field || rest.length > 0) return [];
+  const own = matchRoute(world.routes, "GET", path)?.route;
+  if (own?.action !== "list" || !plain(own)) return [];
+  // Ids only: a name resolved to its id (another field read off a listing keeps its route).
+  if (world.resources[own.resource]?.id_field !== field) return [];
+  const paths = world.routes
+    .filter(
+      (r) =>
+        r !== own &&
+        r.resource === own.resource &&
+        r.method === "GET" &&
+        r.action === "list" &&
+        r.status === "canonical" &&
+        !r.path.includes("{") &&
+        !Object.hasOwn(r.view.overrides, field) &&
+        (!r.view.omit_fields.includes(field) || revealable(r, field)) &&
+        !forbidden(constraints, r.path),
+    )
+    .map((r) => re(r.path));
+  if (paths.length === 0) return [];
+  const url_pattern = `^${paths.length === 1 ? paths[0] : `(?:${paths.join("|")})`}(\\?.*)?$`;
+  return [{ url_pattern, status: 200, body_key: bodyKey }];
 }
 
 /** Whether a query parameter of the route shows the omitted field. */

@@ -1,12 +1,13 @@
 import type { Premise } from "../bank/premise-schema.js";
 import type { Rng } from "../bank/rng.js";
-import type {
-  Axis,
-  ExpectedValue,
-  G1Predicate,
-  GoldenStep,
-  RecordRef,
-  Subtask,
+import {
+  type Axis,
+  type ExpectedValue,
+  type G1Predicate,
+  type GoldenStep,
+  type RecordRef,
+  type Subtask,
+  WhereValueSchema,
 } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { credentialField, credentialHeader, credentialNoun } from "../world/credential.js";
@@ -169,11 +170,20 @@ export class StoryState {
       throw new Error(
         `two ${w.plural} records for ${asset} at level ${level}: a record reference would name both`,
       );
+    // The copied value (the one the ticket asks to carry) is part of the role: a create that sent another (typed
+    // by hand, refused or abandoned) is not the record the ticket asks for, and does not make it
+    // ambiguous.
+    const copy = WhereValueSchema.safeParse(fields[w.copyField]);
+    const copied = copy.success && copy.data !== null;
     const ref: RecordRef = {
       $record: {
         resource: w.plural,
-        where: { [key(assetKey)]: asset, [key(w.levelField.name)]: level },
-        role: `the ${w.noun} opened for ${asset} at level ${level}`,
+        where: {
+          [key(assetKey)]: asset,
+          [key(w.levelField.name)]: level,
+          ...(copied ? { [key(w.copyField)]: copy.data } : {}),
+        },
+        role: `the ${w.noun} opened for ${asset} at level ${level}${copied ? ` carrying the ${w.copyField} asked` : ""}`,
       },
       field: w.idField,
     };

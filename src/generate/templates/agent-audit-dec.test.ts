@@ -204,10 +204,11 @@ describe("agent audit (dec): multistep creates and the hand-typed value", () => 
     expect(statuses(r.events, "POST", createUrl(task)).at(-1)).toBe(422);
   });
 
-  // FALSE FAIL (open): an abandoned create (never confirmed, never linked) before the right one
-  // makes the record's role ambiguous; issue 15 lists "an abandoned job, with only the right one
-  // confirmed" among the variants that must pass.
-  it.fails("a typed create left abandoned before the right one passes", async () => {
+  // Closed: an abandoned create (never confirmed, never linked) before the right one made the
+  // record's role ambiguous; issue 15 lists "an abandoned job, with only the right one confirmed"
+  // among the variants that must pass. The role now includes the copied value the ticket asks for
+  // (story-state `createWork`), which the typed create does not carry.
+  it("a typed create left abandoned before the right one passes", async () => {
     if (!task) throw new Error("no multistep task with a hand-typed create");
     const c = createStep(task);
     const steps = task.golden.flatMap((s, j) => (j === c?.at ? [typedCreate(task), s] : [s]));
@@ -265,9 +266,10 @@ describe("agent audit (dec): a name resolved through the canonical registry rout
     expect(task).toBeDefined();
   });
 
-  // FALSE FAIL (open): the data flow's source is the listing route only; the world's registry and
-  // catalog routes are canonical and documented and list the same live rows.
-  it.fails("the id taken from the canonical registry route (the target's category) passes", async () => {
+  // Closed: the data flow's source was the listing route only; the world's registry and catalog
+  // routes are canonical and list the same live rows, and are now its `also_from` (other-sources
+  // `otherListings`).
+  it("the id taken from the canonical registry route (the target's category) passes", async () => {
     if (!task) throw new Error("no discovery task resolving a name");
     const c = listingCapture(task);
     const world = bank.worlds.find((w) => w.id === task.world);
