@@ -68,14 +68,16 @@ const original = (file: string) => JSON.parse(readFileSync(join(freshBank(), fil
 const taskNodes = nodes(original(TASK));
 /** `golden.3.request.body` for a path, with array indices as `#`. */
 const dotted = (path: Path) => path.map((k) => (typeof k === "number" ? "#" : k)).join(".");
-/** The slots of a task file that take any JSON value: request bodies, expected values, variables. */
+/** The slots of a task file that take any JSON value: request bodies, expected values (a write's `sent` among them), variables. */
 const ANY_VALUE =
-  /^(golden|setup)\.#\.request\.body(\.|$)|^grader\.(answer|g1)\.#\.(expected|value)(\.|$)|^workspace\.(vault|local|global)\./;
+  /^(golden|setup)\.#\.request\.body(\.|$)|^grader\.(answer|g1)\.#\.(expected|value)(\.|$)|\.sent\.|^workspace\.(vault|local|global)\./;
+/** The slots that take any scalar (a record selector's `where` values): arrays and objects still fail. */
+const ANY_SCALAR = /\.where\.[^.]+$/;
 /** The slots that take null as well as their own type. */
 const NULLABLE = /^grader\.g1\.#\.used_in_request_url_pattern$/;
 /** The objects that take any key: records (bodies, headers, captures, fields, variables, values). */
 const ANY_KEY =
-  /^(golden|setup)\.#\.(capture|fields|request\.headers)$|^(golden|setup)\.#\.request\.body(\.|$)|^grader\.(answer|g1)\.#\.(expected|value)(\.|$)|^workspace\.(vault|local|global)$/;
+  /\.(where|sent)$|^(golden|setup)\.#\.(capture|fields|request\.headers)$|^(golden|setup)\.#\.request\.body(\.|$)|^grader\.(answer|g1)\.#\.(expected|value)(\.|$)|^workspace\.(vault|local|global)$/;
 const FILES = [TASK, WORLD];
 
 describe("loading a malformed or hostile bank", () => {
@@ -106,7 +108,12 @@ describe("loading a malformed or hostile bank", () => {
         const dir = freshBank();
         plant(dir, TASK, JSON.stringify(setAt(original(TASK), leaf.path, wrong)));
         const error = loadError(dir);
-        if (ANY_VALUE.test(dotted(leaf.path)) || (wrong === null && NULLABLE.test(dotted(leaf.path)))) {
+        const scalar = wrong === null || typeof wrong !== "object";
+        if (
+          ANY_VALUE.test(dotted(leaf.path)) ||
+          (wrong === null && NULLABLE.test(dotted(leaf.path))) ||
+          (scalar && ANY_SCALAR.test(dotted(leaf.path)))
+        ) {
           expect(error, dotted(leaf.path)).toBeNull();
           return;
         }

@@ -660,8 +660,19 @@ function flowMutant(
       for (const f of facts)
         if (f.step.op === "store" && names.has(f.step.from) && f.index > first.f.index)
           names.add(f.step.name);
+      // In a chain, the uses of the binding count from its first capture in any segment: a binding
+      // an earlier segment captured under the same name (a rotated refresh token, a shared token)
+      // and sent is broken too, or it alone would hold the flow.
+      // An earlier segment's sends of the same binding (a shared token) may hold the flow as well.
+      const since =
+        task.kind === "chain"
+          ? Math.min(first.f.index, ...captures.filter((c) => names.has(c.name)).map((c) => c.f.index))
+          : first.f.index;
       const uses = facts.filter(
-        (f) => f.index > first.f.index && isSendStep(f.step) && f.uses.some((u) => names.has(u)),
+        (f) =>
+          (f.index > since || (task.kind === "chain" && segment.has(f.index))) &&
+          isSendStep(f.step) &&
+          f.uses.some((u) => names.has(u)),
       );
       if (p.used_in_request_url_pattern !== null && uses.length > 0) {
         const at = uses[0] as StepFacts;

@@ -1,6 +1,6 @@
 import type { JsonValue } from "../bank/json.js";
 import type { Premise } from "../bank/premise-schema.js";
-import type { GoldenStep, GraderSpec, Subtask, Task } from "../bank/task-schema.js";
+import type { G1Predicate, GoldenStep, GraderSpec, Subtask, Task } from "../bank/task-schema.js";
 import type { Probe } from "./story-state.js";
 
 /** The answer-card instruction every ticket ends with (the wording of the 1.0 tickets). */
@@ -85,7 +85,7 @@ export function composeChain(
       if (!constraints.has(c.id)) constraints.set(c.id, { ...c, segment: c.segment ?? s.position });
   const grader: GraderSpec = {
     answer,
-    g1: subs.flatMap((s) => tag(s.grader.g1, s.position)),
+    g1: subs.flatMap((s) => tag(s.grader.g1.map(withoutSharedUses), s.position)),
     constraints: [...constraints.values()],
     checkpoints: subs.flatMap((s) => tag(s.grader.checkpoints, s.position)),
     chain_mode: options.mode,
@@ -196,4 +196,16 @@ function renameCollidingFields(
     });
   });
   return { subs: outSubs, steps: outSteps };
+}
+
+/**
+ * A segment's data flow keeps its own destination only: `also_used_in` (a token sent on any read
+ * of the record's collection, issue 15's legitimate variants) would let the token an earlier
+ * segment minted, sent on its own listing, hold this segment's "the fresh token is used on the
+ * read" (the requirement mutants caught it).
+ */
+function withoutSharedUses(p: G1Predicate): G1Predicate {
+  if (p.kind !== "data_flow" || p.also_used_in === undefined) return p;
+  const { also_used_in: _shared, ...own } = p;
+  return own;
 }

@@ -7,6 +7,12 @@ import type { World } from "../bank/world-schema.js";
 import { prepareTrialWorld } from "../run/replay-setup.js";
 import { runTrial } from "../run/run-trial.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
+import {
+  credentialField,
+  credentialHeader,
+  staleCredentialName,
+  tokenRequestBody,
+} from "../world/credential.js";
 import { phraseError, readError } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";
 import type { BuiltWorld } from "./build-world.js";
@@ -257,7 +263,10 @@ describe("tickets quote truthful errors", () => {
         const send = inProcessTransport(trial);
         const call = async (method: string, url: string, token: string | null, body?: unknown, wait = 0) => {
           const headers: Record<string, string> = { "content-type": "application/json" };
-          if (token) headers.authorization = `Bearer ${token}`;
+          if (token) {
+            const [name, value] = credentialHeader(world.auth, token);
+            headers[name.toLowerCase()] = value;
+          }
           if (wait > 0) headers["x-apiflow-wait"] = String(wait);
           const res = await send(
             new Request(`${world.base_url}${url}`, {
@@ -271,17 +280,26 @@ describe("tickets quote truthful errors", () => {
             body: (await res.json().catch(() => null)) as Record<string, unknown> | null,
           };
         };
+        // The world's own scheme: under refresh-token rotation each grant spends the newest refresh
+        // token and hands the next.
+        let refreshToken = world.auth.initial_refresh_token ?? "";
         const mint = async () => {
-          const r = await call("POST", world.auth.token_path, null, {
-            grant_type: "client_credentials",
-            client_id: world.auth.client_id,
-            client_secret: world.auth.client_secret,
-          });
-          return String(r.body?.access_token);
+          const r = await call(
+            "POST",
+            world.auth.token_path,
+            null,
+            tokenRequestBody(world.auth, {
+              clientId: world.auth.client_id,
+              clientSecret: world.auth.client_secret,
+              refreshToken,
+            }),
+          );
+          if (typeof r.body?.refresh_token === "string") refreshToken = r.body.refresh_token;
+          return String(r.body?.[credentialField(world.auth)]);
         };
         for (const probe of sub.probes) {
           probes += 1;
-          let token = String(task.workspace.vault.access_token);
+          let token = String(task.workspace.vault[staleCredentialName(world.auth)]);
           if (probe.token !== "stale") token = await mint();
           if (probe.token === "expired") {
             for (let i = 0; i < world.auth.ttl_calls; i++)

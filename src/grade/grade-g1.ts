@@ -278,14 +278,16 @@ function rankSegments(g1: readonly G1Predicate[]): number[] {
   return ranks;
 }
 
-/** Sets `claimGroup` on a chain's data flows from a create (201, 202) that share their source with another segment's. */
+/** Sets `claimGroup` on a chain's data flows from a create (201, 202) or of a rotated refresh token that share their source with another segment's. */
 function groupClaims(predicates: readonly PreparedPredicate[]): void {
   const bySource = new Map<string, PreparedDataFlow[]>();
   for (const p of predicates) {
     // A create answers 201 (a record) or 202 (an async job): each segment mints its own, where a
-    // token or a value an error lists may serve several segments.
+    // token or a value an error lists may serve several segments. A refresh token under rotation
+    // is single-use: each segment spends its own too.
     if (p.kind !== "data_flow" || p.predicate.segment === undefined) continue;
-    if (p.predicate.from_status !== 201 && p.predicate.from_status !== 202) continue;
+    const created = p.predicate.from_status === 201 || p.predicate.from_status === 202;
+    if (!created && lastKey(p.predicate.from_body_key) !== "refresh_token") continue;
     const { from_response_url_pattern, from_status, from_body_key } = p.predicate;
     const key = JSON.stringify([from_response_url_pattern, from_status, from_body_key]);
     bySource.set(key, [...(bySource.get(key) ?? []), p]);
@@ -1118,4 +1120,9 @@ function containsValue(haystack: JsonValue, value: JsonValue): boolean {
   if (haystack !== null && typeof haystack === "object")
     return Object.values(haystack).some((h) => containsValue(h, value));
   return false;
+}
+
+/** The last key of a dotted body key: `refresh_token` of `data.refresh_token`. */
+function lastKey(key: string): string {
+  return key.slice(key.lastIndexOf(".") + 1);
 }
