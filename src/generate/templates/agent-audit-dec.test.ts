@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../../bank/bank.js";
+import type { JsonValue } from "../../bank/json.js";
+import type { Premise } from "../../bank/premise-schema.js";
 import type { GoldenStep, Task } from "../../bank/task-schema.js";
 import { playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
+import { premiseFindings } from "../../certify/premises.js";
 import { defaultBankContent } from "../default-bank.js";
 
 // Holes the December agent audit found by playing a private bank (`generate --seed audit-dec`) over
@@ -169,10 +172,8 @@ describe("agent audit (dec): multistep creates and the hand-typed value", () => 
     }
     return null;
   }
-  const task = solo.find(
-    (t) =>
-      t.axes.includes("multistep") && /by hand/.test(t.ticket) && /`422 /.test(t.ticket) && createStep(t),
-  );
+  const task = solo.find((t) => t.axes.includes("multistep") && /`422 /.test(t.ticket) && createStep(t));
+  const quoting422 = solo.filter((t) => t.axes.includes("multistep") && /`422 /.test(t.ticket));
 
   const createUrl = (t: Task) => new RegExp(`^${createStep(t)?.step.request.url ?? "-"}$`);
 
@@ -192,16 +193,39 @@ describe("agent audit (dec): multistep creates and the hand-typed value", () => 
     expect(task).toBeDefined();
   });
 
-  // PREMISE (open): the ticket says a hand-typed value is refused with 422; the world accepts any
-  // string there, so the ticket's failure cannot be reproduced and a typed value is not refused.
-  it.fails("a create with a hand-typed value is refused as the ticket says", async () => {
-    if (!task) throw new Error("no multistep task with a hand-typed create");
-    const c = createStep(task);
-    const steps = task.golden
-      .flatMap((s, j) => (j === c?.at ? [typedCreate(task)] : [s]))
-      .slice(0, (c?.at ?? 0) + 1);
-    const r = await replay(task, steps, "typed-create");
-    expect(statuses(r.events, "POST", createUrl(task)).at(-1)).toBe(422);
+  // Closed: the world takes any string there (the value is checked by the grader's data flow, not
+  // refused), so no ticket says a typed value came back 422. What the tickets say got 422, a create
+  // without the value, is declared as a premise, and the premises gate plays it on the world.
+  it("no multistep ticket says a hand-typed value was refused", () => {
+    expect(quoting422.length).toBeGreaterThan(0);
+    expect(quoting422.filter((t) => /by hand/.test(t.ticket)).map((t) => t.id)).toEqual([]);
+  });
+
+  it("every multistep ticket's 422 is a premise the world answers", async () => {
+    for (const t of quoting422) {
+      const calls = (t.premises ?? []).filter((p) => p.kind === "call" && p.status === 422);
+      expect(calls, t.id).not.toEqual([]);
+      expect(await premiseFindings(bank, t), t.id).toEqual([]);
+    }
+  });
+
+  it("the old claim, declared as a premise, is caught by the premises gate", async () => {
+    if (!task) throw new Error("no multistep task quoting a 422 create");
+    const typed = typedCreate(task);
+    // Honest: the world accepts the typed value.
+    const r = await replay(task, [...task.golden.slice(0, createStep(task)?.at), typed], "typed-create");
+    expect(statuses(r.events, "POST", createUrl(task)).at(-1)).toBe(201);
+    const claim: Premise = {
+      kind: "call",
+      method: "POST",
+      url: typed.request.url,
+      body: typed.request.body as Record<string, JsonValue>,
+      token: "fresh",
+      status: 422,
+      error: "validation_failed",
+    };
+    const findings = await premiseFindings(bank, { ...task, premises: [claim] });
+    expect(findings.map((f) => f.check)).toEqual(["call:status"]);
   });
 
   // Closed: an abandoned create (never confirmed, never linked) before the right one made the
@@ -235,8 +259,9 @@ describe("agent audit (dec): a chain's replacement segment asks for the read its
     expect(lines.length).toBeGreaterThan(0);
   });
 
-  // HOLE (open): the chain's brief drops the solo ticket's "before deleting it, note …".
-  it.fails("every such line asks to read the old record before deleting it", () => {
+  // Closed: the chain's line, like the solo ticket, asks to read the record and note the value
+  // before deleting it.
+  it("every such line asks to read the old record before deleting it", () => {
     expect(lines.filter((line) => !/before deleting/i.test(line))).toEqual([]);
   });
 });

@@ -194,7 +194,7 @@ function workflowTicket(
   return sentence(
     g.opener(),
     g.pick([
-      `${g.system()} opens ${w.noun}s in one go and the ${w.noun} for ${id} never appeared: its create sent a ${w.copyField} typed in by hand and came back ${g.quoteError(422, "validation_failed")}.`,
+      `${g.system()} opens ${w.noun}s in one go and the ${w.noun} for ${id} never appeared: its create went out before anyone read ${id}, with no \`${w.copyField}\`, and came back ${g.quoteError(422, "validation_failed")}.`,
       `Yesterday's ${w.noun} for ${id} was never opened: the script skipped the read of ${id}, had no \`${w.copyField}\` to send, and got ${g.quoteError(422, "validation_failed")}.`,
       `The ${w.noun} for ${id} is missing because the create was sent without the ${a.noun}'s \`${w.copyField}\` and got ${g.quoteError(422, "validation_failed")}.`,
     ]),

@@ -333,7 +333,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       return subtask(ctx, this.id, {
         requirements,
         ticket,
-        brief: `Delete the superseded ${w.noun} in \`${planted.variable}\`, prove it is gone, open a \`${level}\` replacement for ${assetId} carrying the old record's \`${w.copyField}\`, keep its id in ${planted.scope} \`${variable}\`${difficulty === "hard" ? `, re-link ${assetId} via \`${a.linkField.name}\`` : ""}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        brief: `Delete the superseded ${w.noun} in \`${planted.variable}\` (before deleting it, read it and note the \`${w.copyField}\` it carries), prove it is gone, open a \`${level}\` replacement for ${assetId} carrying that \`${w.copyField}\`, keep its id in ${planted.scope} \`${variable}\`${difficulty === "hard" ? `, re-link ${assetId} via \`${a.linkField.name}\`` : ""}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
         golden,
         builder: gb,
         answer,
