@@ -264,7 +264,7 @@ function throughListing(world: World, task: Task, f: StepFacts): GoldenStep[] | 
   if (route.scopes.length > 0 || (route.query_params ?? []).length > 0) return null;
   if (route.view.omit_fields.length > 0 || Object.keys(route.view.overrides).length > 0) return null;
   if (task.kind === "chain" && carriesGradedCredential(task, f)) return null;
-  if (keptOnItsRoute(task, f)) return null;
+  if (task.kind === "chain" && keptOnItsRoute(task, f)) return null;
   const resource = world.resources[route.resource];
   const list = listRoute(world, route.resource);
   const id = resource ? f.params[resource.id_field] : undefined;
@@ -287,7 +287,10 @@ function throughListing(world: World, task: Task, f: StepFacts): GoldenStep[] | 
  * Whether a data flow reads its value off this step's URL and accepts no other route for it (no
  * `also_from`): the generator kept the source alone because reading the record elsewhere would
  * skip a skill the ticket asks for (a snapshot beside the canonical read, a behaviour on the
- * route), so a careful agent does not move that read either.
+ * route), so a careful agent does not move that read either. Asked of chains only: their reads
+ * sit in a world earlier segments changed, where the listing the variant walks may not show what
+ * the record's own route does; a solo task's read still moves, so a grader that dropped its other
+ * sources is caught.
  */
 function keptOnItsRoute(task: Task, f: StepFacts): boolean {
   const urls = [(f.rest as RestStep).request.url, ...(f.sentUrl !== undefined ? [f.sentUrl] : [])];

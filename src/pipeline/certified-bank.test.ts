@@ -136,10 +136,12 @@ describe("generateCertifiedBank with issue 15's gates", () => {
   ) as unknown as Record<Axis, readonly SubtaskTemplate[]>;
   const gates = ["requirement_mutants"] as const;
 
-  it("re-draws a position whose mutants survive (the gate is hard)", async () => {
+  it("re-draws a position whose requirements its mutants cannot show held (the gate is hard)", async () => {
     const hard = await generateCertifiedBank({ ...SHAPE, templates, certify: { gates: [...gates] } });
     if (!hard.success) throw new Error(hard.error.message);
     const redrawn = hard.data.log.regenerated.find((g) => g.position === multistep);
-    expect(redrawn?.reason).toMatch(/^requirement_mutants\/survived:/);
+    // A call check any request meets: either a mutant breaking the labour survives it, or (as the
+    // mutants now see) no golden step can break "any call" at all; both refuse the grader.
+    expect(redrawn?.reason).toMatch(/^requirement_mutants\/(survived|no_mutant):/);
   }, 300_000);
 });
