@@ -263,8 +263,7 @@ function throughListing(world: World, task: Task, f: StepFacts): GoldenStep[] | 
   // A route that needs a scope or a query parameter asks a skill of the agent the listing would skip.
   if (route.scopes.length > 0 || (route.query_params ?? []).length > 0) return null;
   if (route.view.omit_fields.length > 0 || Object.keys(route.view.overrides).length > 0) return null;
-  if (task.kind === "chain" && carriesGradedCredential(task, f)) return null;
-  if (task.kind === "chain" && keptOnItsRoute(task, f)) return null;
+  if (task.kind === "chain" && chainKeepsRead(task, f)) return null;
   const resource = world.resources[route.resource];
   const list = listRoute(world, route.resource);
   const id = resource ? f.params[resource.id_field] : undefined;
@@ -284,46 +283,33 @@ function throughListing(world: World, task: Task, f: StepFacts): GoldenStep[] | 
 }
 
 /**
- * Whether a data flow reads its value off this step's URL and accepts no other route for it (no
- * `also_from`): the generator kept the source alone because reading the record elsewhere would
- * skip a skill the ticket asks for (a snapshot beside the canonical read, a behaviour on the
- * route), so a careful agent does not move that read either. Asked of chains only: their reads
- * sit in a world earlier segments changed, where the listing the variant walks may not show what
- * the record's own route does; a solo task's read still moves, so a grader that dropped its other
- * sources is caught.
+ * Whether a chain's read must stay where the golden sends it. A chain's segments share the
+ * collection's listings and sit in a world earlier segments changed, so the read stays when:
+ * - a data flow requires it to carry a credential (a header slot of its URL): a segment's flow
+ *   keeps its own destination (see `composeChain`), or the token an earlier segment minted would
+ *   hold this segment's requirement;
+ * - a data flow reads its value off it and accepts no other route (no `also_from`): the generator
+ *   kept the source alone, and the listing the variant walks may not show what the record's own
+ *   route does.
+ * A solo task's read still moves, so a grader that dropped its other sources is caught.
  */
-function keptOnItsRoute(task: Task, f: StepFacts): boolean {
-  const urls = [(f.rest as RestStep).request.url, ...(f.sentUrl !== undefined ? [f.sentUrl] : [])];
+function chainKeepsRead(task: Task, f: StepFacts): boolean {
   return task.grader.g1.some((p) => {
-    if (p.kind !== "data_flow" || p.also_from !== undefined) return false;
-    try {
-      const from = new RegExp(p.from_response_url_pattern);
-      return urls.some((u) => from.test(u));
-    } catch {
-      return false;
-    }
+    if (p.kind !== "data_flow") return false;
+    if (p.used_in_slot?.in === "header" && stepMatches(f, p.used_in_request_url_pattern)) return true;
+    return p.also_from === undefined && stepMatches(f, p.from_response_url_pattern);
   });
 }
 
-/**
- * Whether a chain's grader requires this read to carry a credential (a data flow into a header
- * slot of its URL). A chain's segments share the collection's listings, so a segment's flow keeps
- * its own destination (see `composeChain`): the read stays where the golden sends it, or the
- * token an earlier segment minted would hold this segment's requirement. A solo task's read may
- * still move (its flows accept the listings, `also_used_in`).
- */
-function carriesGradedCredential(task: Task, f: StepFacts): boolean {
-  const url = (f.rest as RestStep).request.url;
-  return task.grader.g1.some((p) => {
-    if (p.kind !== "data_flow" || p.used_in_slot?.in !== "header" || !p.used_in_request_url_pattern)
-      return false;
-    try {
-      const dest = new RegExp(p.used_in_request_url_pattern);
-      return dest.test(url) || (f.sentUrl !== undefined && dest.test(f.sentUrl));
-    } catch {
-      return false;
-    }
-  });
+/** Whether the step's URL (as written, or as sent) matches the pattern; an invalid pattern matches nothing. */
+function stepMatches(f: StepFacts, pattern: string | null | undefined): boolean {
+  if (!pattern) return false;
+  try {
+    const re = new RegExp(pattern);
+    return re.test((f.rest as RestStep).request.url) || (f.sentUrl !== undefined && re.test(f.sentUrl));
+  } catch {
+    return false;
+  }
 }
 
 /** The ids of the records of `resource` a run of `steps` deletes; null when one is not a literal id. */
