@@ -37,5 +37,4 @@ describe("worldCaller", () => {
     if (!list) throw new Error("the example world has no plain listing");
     expect((await call("GET", list.path, second)).status).toBe(200);
   });
-
 });
