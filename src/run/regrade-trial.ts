@@ -26,9 +26,7 @@ export interface BankGrader {
 }
 
 /** What re-grading one job gave: its new verdict, or why it could not be re-graded. */
-export type RegradeOutcome =
-  | { verdict: GradedVerdict }
-  | { refused: { code: string; message: string } };
+export type RegradeOutcome = { verdict: GradedVerdict } | { refused: { code: string; message: string } };
 
 /**
  * Re-grade one stored trial from its event log: read and check the log, grade it (with the bank's

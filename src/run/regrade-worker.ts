@@ -1,4 +1,4 @@
-import { type MessagePort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { type BankGrader, type RegradeJob, type RegradeOutcome, regradeJob } from "./regrade-trial.js";
 
 /**
@@ -52,4 +52,7 @@ export function serveCall(msg: RegradeCall, port: MessagePort): void {
 
 // Started as a worker: serve every call that arrives on the port handed over at start.
 const port = (workerData as { port?: MessagePort } | null)?.port;
-if (port) port.on("message", (msg: RegradeCall) => serveCall(msg, port));
+if (port) {
+  port.on("message", (msg: RegradeCall) => serveCall(msg, port));
+  parentPort?.postMessage("ready");
+}

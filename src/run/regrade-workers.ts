@@ -20,6 +20,8 @@ export function defaultRegradeWorkers(jobs: number): number {
 interface PooledWorker {
   worker: Worker;
   port: MessagePort;
+  /** Settles when the worker has loaded the grader and listens (rejects when it failed to start). */
+  ready: Promise<void>;
 }
 
 // Started on the first parallel re-grade and kept for the next ones (unref'd: they never keep the
@@ -46,7 +48,7 @@ export function regradeInParallel(
   workers: number,
   options: { callerTakesPart?: boolean } = {},
 ): RegradeOutcome[] {
-  const outcomes = new Array<RegradeOutcome | undefined>(jobs.length);
+  const outcomes = new Array<RegradeOutcome | undefined>(jobs.length).fill(undefined);
   const started = startWorkers(workers);
   const control = new SharedArrayBuffer(CONTROL.slots * Int32Array.BYTES_PER_ELEMENT);
   const ctl = new Int32Array(control);
@@ -84,7 +86,7 @@ export function regradeInParallel(
       for (const [i, outcome] of reply.outcomes) outcomes[i] = outcome;
     }
   }
-  const missing = outcomes.findIndex((o) => o === undefined);
+  const missing = outcomes.indexOf(undefined);
   if (missing >= 0) throw new Error(`regrade: no outcome for job ${missing}`);
   return outcomes as RegradeOutcome[];
 }
@@ -97,6 +99,16 @@ export function regradeInParallel(
 export async function closeRegradeWorkers(): Promise<void> {
   const all = pool.splice(0);
   await Promise.all(all.map((w) => w.worker.terminate()));
+}
+
+/**
+ * Start the pooled workers a re-grade would use (`workers` of them) and wait until they listen: a
+ * host that re-grades often (a service, the bench) pays their start once, before its first re-grade.
+ *
+ * @example await startRegradeWorkers(defaultRegradeWorkers(10_000));
+ */
+export async function startRegradeWorkers(workers: number): Promise<void> {
+  await Promise.all(startWorkers(workers).map((w) => w.ready));
 }
 
 function startWorkers(n: number): PooledWorker[] {
@@ -121,7 +133,11 @@ function startWorker(): PooledWorker | null {
   if (fromSource) {
     try {
       // tsx's ES module entry (its CommonJS one cannot register in a worker on Node 20).
-      tsx = pathToFileURL(createRequire(here).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+      tsx = pathToFileURL(
+        createRequire(here)
+          .resolve("tsx/esm/api")
+          .replace(/\.cjs$/, ".mjs"),
+      ).href;
     } catch {
       return null;
     }
@@ -137,10 +153,15 @@ function startWorker(): PooledWorker | null {
   );
   worker.unref();
   port1.unref();
-  // A worker that fails to start replies to nothing; its jobs are claimed by the others.
-  worker.on("error", () => {
-    const at = pool.findIndex((w) => w.worker === worker);
-    if (at >= 0) pool.splice(at, 1);
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.once("message", () => resolve());
+    // A worker that fails to start replies to nothing; its jobs are claimed by the others.
+    worker.once("error", (e) => {
+      const at = pool.findIndex((w) => w.worker === worker);
+      if (at >= 0) pool.splice(at, 1);
+      reject(e);
+    });
   });
-  return { worker, port: port1 };
+  ready.catch(() => {});
+  return { worker, port: port1, ready };
 }
