@@ -56,13 +56,7 @@ export function subtask(
   // Every task forbids the decoy families, and says so: a decoy read must never pass.
   const constraints = parts.constraints ?? forbidDecoys(ctx);
   const declared = [...(parts.requirements ?? [])];
-  if (!parts.constraints)
-    declared.push({
-      kind: "stay_canonical",
-      id: "stay_canonical",
-      sentence: ctx.grammar.stayCanonical(),
-      predicates: constraints.map((c) => c.id),
-    });
+  if (!parts.constraints) declared.push(stayCanonicalRequirement(ctx.grammar, constraints));
   const story = (parts.story ?? []).filter((p) => p.length > 0);
   const stated = declared.flatMap((r) => (r.sentence === undefined ? [] : [r.sentence]));
   const ticket = parts.story
@@ -128,6 +122,24 @@ export function reportRequirement(g: TicketGrammar, fields: readonly string[], t
     sentence: text ?? g.report(fields),
     fields: [...fields],
     predicates: fields.map((f) => `answer:${f}`),
+  };
+}
+
+/**
+ * The requirement that no call goes to the routes `constraints` forbid, stated by the grammar's
+ * "Stay on the current v3 routes." (`subtask` adds it to a ticket that passes no `constraints`).
+ *
+ * @example stayCanonicalRequirement(ctx.grammar, forbidDecoys(ctx)).predicates // ["no_deprecated_family", "no_lookalike_family"]
+ */
+export function stayCanonicalRequirement(
+  g: TicketGrammar,
+  constraints: readonly ForbidConstraint[],
+): Requirement {
+  return {
+    kind: "stay_canonical",
+    id: "stay_canonical",
+    sentence: g.stayCanonical(),
+    predicates: constraints.map((c) => c.id),
   };
 }
 
