@@ -15,7 +15,7 @@ import {
  * their story: their solo tickets must have no unbacked sentence. (The check becomes a hard
  * `requirementFindings` finding once all seven comply.)
  */
-const CONVERTED: readonly Axis[] = ["auth", "discovery", "schema_repair"];
+const CONVERTED: readonly Axis[] = ["auth", "discovery", "schema_repair", "pagination"];
 
 const story = [
   "Ticket from the night dispatcher.",
