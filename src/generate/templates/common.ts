@@ -15,20 +15,84 @@ import { attachRequirements } from "../requirements.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
-import type { AssetTemplate } from "../world-template.js";
+import { fieldList, sentence } from "../ticket-grammar.js";
+import type { AssetTemplate, WorldTemplate } from "../world-template.js";
 
 /** An answer-card field; strings compare exactly, numbers with the default tolerance. */
 export function field(name: string, expected: ExpectedValue, explain: string): AnswerField {
   return { field: name, comparator: typeof expected === "number" ? "numeric" : "string", expected, explain };
 }
 
-/** Assemble a generated subtask from its parts. */
+/**
+ * A part of a ticket or of a chain step, in order: story (what happened or what the world is like,
+ * kept verbatim, demanding nothing) or a requirement, whose sentence (in a chain step, its brief)
+ * is rendered from it. Empty and `false` parts are left out.
+ */
+export type TicketPart = string | false | undefined | Requirement;
+
+/**
+ * Render ticket parts: the text (see `sentence`), its story parts and its requirements (each once,
+ * in order). In a chain step (`brief`) a requirement states its `brief`, else its sentence.
+ *
+ * @example renderParts(["The job gets a 409.", statusReq]).text // "The job gets a 409. Move CN-12 to `settled`."
+ */
+export function renderParts(
+  parts: readonly TicketPart[],
+  brief = false,
+): { text: string; story: string[]; requirements: Requirement[] } {
+  const story: string[] = [];
+  const requirements: Requirement[] = [];
+  const text: string[] = [];
+  for (const p of parts) {
+    if (p === false || p === undefined || p === "") continue;
+    if (typeof p === "string") {
+      story.push(p);
+      text.push(p);
+      continue;
+    }
+    const said = brief ? (p.brief ?? p.sentence) : p.sentence;
+    if (said === undefined) throw new Error(`requirement ${p.id} has no sentence to render`);
+    text.push(said);
+    if (!requirements.some((r) => r.id === p.id)) requirements.push(p);
+  }
+  return { text: sentence(...text), story, requirements };
+}
+
+/**
+ * The requirement that the card carries `fields`, stated as the ticket's closing request (the
+ * grammar's phrasing) and, in a chain step, as "Report `a` and `b`.".
+ */
+export function reportRequirement(ctx: TemplateContext, fields: readonly string[]): Requirement {
+  return {
+    kind: "report",
+    id: "report",
+    sentence: ctx.grammar.report(fields),
+    brief: `Report ${fieldList(fields)}.`,
+    fields: [...fields],
+    predicates: fields.map((f) => `answer:${f}`),
+  };
+}
+
+/**
+ * The sentence a chain's introduction states the decoy constraints in; every segment's
+ * `stay_canonical` requirement has it as its brief.
+ */
+export function chainCanonicalSentence(t: WorldTemplate): string {
+  const version = /\/(v\d+)/.exec(t.base)?.[1] ?? "v3";
+  return `Throughout, stay on the current ${version} routes: no deprecated or ${t.lookalike.audience} routes.`;
+}
+
+/**
+ * Assemble a generated subtask from its parts. A ticket and brief given as parts (see
+ * `TicketPart`) state their requirements from the objects and record their story; without
+ * `constraints`, the decoy families are forbidden and the ticket says so, as a requirement.
+ */
 export function subtask(
   ctx: TemplateContext,
   template: string,
   parts: {
-    ticket: string;
-    brief: string;
+    ticket: string | readonly TicketPart[];
+    brief: string | readonly TicketPart[];
     golden: GoldenStep[];
     builder: GoldenBuilder;
     answer: AnswerField[];
@@ -44,8 +108,24 @@ export function subtask(
 ): GenSubtask {
   // Every task forbids the decoy families, and says so: a decoy read must never pass.
   const constraints = parts.constraints ?? forbidDecoys(ctx);
-  const ticket = parts.constraints ? parts.ticket : `${parts.ticket} ${ctx.grammar.stayCanonical()}`;
-  const held = attachRequirements(parts.requirements ?? [], {
+  const canonical: TicketPart[] = parts.constraints
+    ? []
+    : [
+        {
+          kind: "stay_canonical",
+          id: "stay_canonical",
+          sentence: ctx.grammar.stayCanonical(),
+          brief: chainCanonicalSentence(ctx.built.template),
+          predicates: constraints.map((c) => c.id),
+        },
+      ];
+  const told = renderParts(typeof parts.ticket === "string" ? [parts.ticket] : parts.ticket);
+  const ticket = renderParts([told.text, ...canonical]);
+  const brief = renderParts(typeof parts.brief === "string" ? [parts.brief] : parts.brief, true);
+  const declared = [...(parts.requirements ?? [])];
+  for (const r of [...told.requirements, ...ticket.requirements, ...brief.requirements])
+    if (!declared.some((d) => d.id === r.id)) declared.push(r);
+  const held = attachRequirements(declared, {
     g1: [...parts.g1, ...answerProvenance(parts.golden, parts.g1)],
     answer: parts.answer,
     constraints,
@@ -55,7 +135,8 @@ export function subtask(
     axis: templateAxis(template),
     difficulty: ctx.difficulty,
     consumes: parts.consumes ?? [],
-    ticket,
+    ticket: ticket.text,
+    ...(typeof parts.ticket === "string" ? {} : { story: told.story }),
     golden: parts.golden,
     grader: {
       answer: held.answer,
@@ -66,7 +147,8 @@ export function subtask(
     requirements: held.requirements,
     template,
     coupling: parts.coupling ?? "none",
-    brief: parts.brief,
+    brief: brief.text,
+    ...(typeof parts.brief === "string" ? {} : { briefStory: brief.story }),
     probes: parts.probes ?? [],
     ...(parts.premises ? { premises: parts.premises } : {}),
     chained: (ledger) => parts.builder.chained(ledger),
