@@ -2,7 +2,6 @@ import type { AnswerField, G1Predicate, Requirement } from "../../bank/task-sche
 import { GoldenBuilder } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { sentence } from "../ticket-grammar.js";
 import { canaries, field, reportRequirement, subtask } from "./common.js";
 import { claimForWork, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 
