@@ -15,7 +15,7 @@ import { attachRequirements } from "../requirements.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
-import { fieldList, sentence } from "../ticket-grammar.js";
+import { fieldList, sentence, type TicketGrammar } from "../ticket-grammar.js";
 import type { AssetTemplate, WorldTemplate } from "../world-template.js";
 
 /** An answer-card field; strings compare exactly, numbers with the default tolerance. */
@@ -59,21 +59,6 @@ export function renderParts(
 }
 
 /**
- * The requirement that the card carries `fields`, stated as the ticket's closing request (the
- * grammar's phrasing) and, in a chain step, as "Report `a` and `b`.".
- */
-export function reportRequirement(ctx: TemplateContext, fields: readonly string[]): Requirement {
-  return {
-    kind: "report",
-    id: "report",
-    sentence: ctx.grammar.report(fields),
-    brief: `Report ${fieldList(fields)}.`,
-    fields: [...fields],
-    predicates: fields.map((f) => `answer:${f}`),
-  };
-}
-
-/**
  * The sentence a chain's introduction states the decoy constraints in; every segment's
  * `stay_canonical` requirement has it as its brief.
  */
@@ -83,15 +68,23 @@ export function chainCanonicalSentence(t: WorldTemplate): string {
 }
 
 /**
- * Assemble a generated subtask from its parts. A ticket and brief given as parts (see
- * `TicketPart`) state their requirements from the objects and record their story; without
- * `constraints`, the decoy families are forbidden and the ticket says so, as a requirement.
+ * Assemble a generated subtask from its parts. A template states its ticket either as parts in
+ * order (`ticket` as `TicketPart`s: story, and requirements whose sentences are rendered), or as
+ * `story` (what happened and what the world is like, no requirement language) and `requirements`
+ * (each with the sentence it renders and the predicates that hold it), the ticket then being the
+ * story, then the requirements' sentences in their order. Either way the stay-on-canonical-routes
+ * sentence ends it (itself a requirement held by the decoy constraints, whose brief a chain's
+ * introduction states). A template not yet so converted passes `ticket` whole as a string.
  */
 export function subtask(
   ctx: TemplateContext,
   template: string,
   parts: {
-    ticket: string | readonly TicketPart[];
+    /** The ticket as parts in order, or whole (no story recorded) but the stay-canonical sentence. */
+    ticket?: string | readonly TicketPart[];
+    /** The ticket's story parts (see `TaskSchema.story`); empty parts are dropped. */
+    story?: string[];
+    /** A chain's step for this position: whole, or as parts (requirements state their brief). */
     brief: string | readonly TicketPart[];
     golden: GoldenStep[];
     builder: GoldenBuilder;
@@ -108,23 +101,25 @@ export function subtask(
 ): GenSubtask {
   // Every task forbids the decoy families, and says so: a decoy read must never pass.
   const constraints = parts.constraints ?? forbidDecoys(ctx);
-  const canonical: TicketPart[] = parts.constraints
-    ? []
-    : [
-        {
-          kind: "stay_canonical",
-          id: "stay_canonical",
-          sentence: ctx.grammar.stayCanonical(),
-          brief: chainCanonicalSentence(ctx.built.template),
-          predicates: constraints.map((c) => c.id),
-        },
-      ];
-  const told = renderParts(typeof parts.ticket === "string" ? [parts.ticket] : parts.ticket);
-  const ticket = renderParts([told.text, ...canonical]);
-  const brief = renderParts(typeof parts.brief === "string" ? [parts.brief] : parts.brief, true);
   const declared = [...(parts.requirements ?? [])];
-  for (const r of [...told.requirements, ...ticket.requirements, ...brief.requirements])
+  const told = Array.isArray(parts.ticket) ? renderParts(parts.ticket as readonly TicketPart[]) : null;
+  const brief = renderParts(typeof parts.brief === "string" ? [parts.brief] : parts.brief, true);
+  for (const r of [...(told?.requirements ?? []), ...brief.requirements])
     if (!declared.some((d) => d.id === r.id)) declared.push(r);
+  if (!parts.constraints)
+    declared.push({
+      ...stayCanonicalRequirement(ctx.grammar, constraints),
+      brief: chainCanonicalSentence(ctx.built.template),
+    });
+  const story = told ? told.story : (parts.story ?? []).filter((p) => p.length > 0);
+  const stated = declared.flatMap((r) => (r.sentence === undefined ? [] : [r.sentence]));
+  const ticket = told
+    ? sentence(told.text, parts.constraints ? "" : (stated.at(-1) ?? ""))
+    : parts.story
+      ? sentence(...story, ...stated)
+      : parts.constraints
+        ? String(parts.ticket ?? "")
+        : `${parts.ticket ?? ""} ${stated.at(-1) ?? ""}`;
   const held = attachRequirements(declared, {
     g1: [...parts.g1, ...answerProvenance(parts.golden, parts.g1)],
     answer: parts.answer,
@@ -135,8 +130,7 @@ export function subtask(
     axis: templateAxis(template),
     difficulty: ctx.difficulty,
     consumes: parts.consumes ?? [],
-    ticket: ticket.text,
-    ...(typeof parts.ticket === "string" ? {} : { story: told.story }),
+    ticket,
     golden: parts.golden,
     grader: {
       answer: held.answer,
@@ -145,6 +139,7 @@ export function subtask(
       checkpoints: [],
     },
     requirements: held.requirements,
+    ...(told || parts.story ? { story } : {}),
     template,
     coupling: parts.coupling ?? "none",
     brief: brief.text,
@@ -169,6 +164,41 @@ function templateAxis(template: string): GenSubtask["axis"] {
     default:
       throw new Error(`template id ${template} does not start with an axis`);
   }
+}
+
+/**
+ * The requirement that the answer card carries `fields`, stated by `text` (by default the
+ * grammar's "Report `a` and `b`."), and in a chain's step as "Report `a` and `b`.".
+ *
+ * @example reportRequirement(ctx.grammar, ["berth", "draft_m"]) // { kind: "report", sentence: "Tell me `berth` and `draft_m`.", … }
+ */
+export function reportRequirement(g: TicketGrammar, fields: readonly string[], text?: string): Requirement {
+  return {
+    kind: "report",
+    id: "report",
+    sentence: text ?? g.report(fields),
+    brief: `Report ${fieldList(fields)}.`,
+    fields: [...fields],
+    predicates: fields.map((f) => `answer:${f}`),
+  };
+}
+
+/**
+ * The requirement that no call goes to the routes `constraints` forbid, stated by the grammar's
+ * "Stay on the current v3 routes." (`subtask` adds it to a ticket that passes no `constraints`).
+ *
+ * @example stayCanonicalRequirement(ctx.grammar, forbidDecoys(ctx)).predicates // ["no_deprecated_family", "no_lookalike_family"]
+ */
+export function stayCanonicalRequirement(
+  g: TicketGrammar,
+  constraints: readonly ForbidConstraint[],
+): Requirement {
+  return {
+    kind: "stay_canonical",
+    id: "stay_canonical",
+    sentence: g.stayCanonical(),
+    predicates: constraints.map((c) => c.id),
+  };
 }
 
 /** Claim a fresh asset for this position (one no earlier position used) and its id. */

@@ -99,7 +99,7 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         brief: "Use the values of the successful response.",
         predicates: [`${c2.name}_after_update`, "change_sticks"],
       };
-      const report = reportRequirement(ctx, fields);
+      const report = reportRequirement(g, fields);
       const briefStory = `A ${other} got 405${difficulty === "medium" ? ", sent with the vault's stale token" : ""}.`;
       const g1: G1Predicate[] = [
         {
@@ -210,13 +210,7 @@ function closePlanted(
     brief: `Take its \`${w.copyField}\` from the update's answer.`,
     predicates: ["copy_from_close"],
   };
-  const report: Requirement = {
-    kind: "report",
-    id: "report",
-    sentence: `Report that \`${w.copyField}\`.`,
-    fields: [w.copyField],
-    predicates: [`answer:${w.copyField}`],
-  };
+  const report = reportRequirement(g, [w.copyField], `Report that \`${w.copyField}\`.`);
   return subtask(ctx, id, {
     ticket: [opener, closed, broken, copied, report],
     brief: [closed, `A ${other} got 405.`, copied, report],
@@ -327,7 +321,7 @@ function rateLimited(difficulty: "easy" | "medium"): SubtaskTemplate {
         brief: `Honour the wait, then retry \`GET ${url}\`.`,
         predicates: [`${c1.name}_after_wait`],
       };
-      const report = reportRequirement(ctx, fields);
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
         ticket: [...story, retried, report],
         brief: [`\`GET ${url}\` is rate limited (429, Retry-After).`, retried, report],
@@ -439,7 +433,7 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
         record: wid.$record,
         expect: { is: "count", min: 1, max: 1 },
       };
-      const report = reportRequirement(ctx, fields);
+      const report = reportRequirement(g, fields);
       const failed = `It fails once with 503 ${kind === "transient" ? `${g.code("transient_failure")} (retried with an Idempotency-Key it heals; this change's key is \`${key}\`)` : difficulty === "medium" ? `${g.code("partial_write")} (a staged write waits for a confirm)` : "(the error says how to finish the write)"}.`;
       return subtask(ctx, this.id, {
         ticket: [opener, wanted, ...story, once, report],

@@ -154,7 +154,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             },
       );
       const story = workflowStory(ctx, id);
-      const report = reportRequirement(ctx, fields);
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
         ticket: [...story, ...requirements, report],
         brief: [...requirements, report],
@@ -299,7 +299,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
           expect: { is: "count", min: 1, max: 1 },
         },
       ];
-      const report = reportRequirement(ctx, fields);
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
         ticket: [...story, ...requirements, report],
         brief: [...requirements, report],

@@ -122,7 +122,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         brief: `Link it on ${id} via \`${a.linkField.name}\`.`,
         predicates: ["id_stored_and_reused", "link_read_back"],
       };
-      const report = reportRequirement(ctx, fields);
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
         ticket: [...story, opened, kept, linked, report],
         brief: [opened, kept, linked, report],
@@ -200,14 +200,7 @@ function pickUp(
     brief: `Keep the \`${w.copyField}\` it carries in global \`${keepVar}\`.`,
     predicates: ["value_kept", "moved_on"],
   };
-  const report: Requirement = {
-    kind: "report",
-    id: "report",
-    sentence: `Report the \`${w.copyField}\` you kept.`,
-    brief: `Report that \`${w.copyField}\`.`,
-    fields: [w.copyField],
-    predicates: [`answer:${w.copyField}`],
-  };
+  const report = reportRequirement(g, [w.copyField], `Report the \`${w.copyField}\` you kept.`);
   return subtask(ctx, id, {
     ticket: [opener, moved, mistyped, kept, report],
     brief: [moved, kept, report],
@@ -407,7 +400,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
       const story = supersedeStory(ctx, planted);
-      const report = reportRequirement(ctx, fields);
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
         ticket: [...story, ...requirements, report],
         brief: [...requirements, report],
