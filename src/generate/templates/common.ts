@@ -207,19 +207,22 @@ export function claimTarget(ctx: TemplateContext): { target: SymRecord; id: stri
   return { target, id: ctx.state.assetId(target) };
 }
 
+/** The ids of the constraints `forbidDecoys` sets (a chain's introduction states them). */
+export const DECOY_CONSTRAINT_IDS: readonly string[] = ["no_deprecated_family", "no_lookalike_family"];
+
 /** Forbid both decoy families of the world (deprecated and look-alike). */
 export function forbidDecoys(ctx: TemplateContext): ForbidConstraint[] {
   const t = ctx.built.template;
   return [
     {
       kind: "forbid",
-      id: "no_deprecated_family",
+      id: DECOY_CONSTRAINT_IDS[0] as string,
       explain: `The deprecated ${t.deprecatedBase} family serves a stale nightly snapshot.`,
       url_pattern: `^${re(t.deprecatedBase)}/`,
     },
     {
       kind: "forbid",
-      id: "no_lookalike_family",
+      id: DECOY_CONSTRAINT_IDS[1] as string,
       explain: `The ${t.lookalike.segment} family is for ${t.lookalike.audience}: redacted and cached.`,
       url_pattern: `^${re(`${t.base}/${t.lookalike.segment}`)}/`,
     },
