@@ -15,7 +15,15 @@ import {
  * their story: their solo tickets must have no unbacked sentence. (The check becomes a hard
  * `requirementFindings` finding once all seven comply.)
  */
-const CONVERTED: readonly Axis[] = ["auth", "discovery", "multistep", "statefulness", "error_recovery"];
+const CONVERTED: readonly Axis[] = [
+  "auth",
+  "discovery",
+  "schema_repair",
+  "pagination",
+  "multistep",
+  "statefulness",
+  "error_recovery",
+];
 
 /** The families whose chain steps are stated from their requirements' briefs. */
 const BRIEFED: readonly Axis[] = ["multistep", "statefulness", "error_recovery"];

@@ -363,9 +363,6 @@ const refreshRenewal: SubtaskTemplate = {
     const rotation = authScheme(built.world.auth) === "refresh_rotation";
     const opener = g.opener();
     const sys = cap(g.system());
-    const tokenRe = `^${re(built.world.auth.token_path)}$`;
-    // Minting with the client credentials is allowed once: a second mint is the thing the rotation forbids.
-    const mint = { method: "POST", url_pattern: tokenRe, sent: { grant_type: "client_credentials" } };
     const story = [
       opener,
       rotation
@@ -378,22 +375,17 @@ const refreshRenewal: SubtaskTemplate = {
       ]),
       "Each refresh token is good for one use.",
     ];
+    // "Mint with the client credentials only once" is not demanded: in a chain the session's
+    // shared token is renewed with the client credentials inside this segment (a careful agent
+    // whose extra calls spent it), and no predicate tells this job's mints from those.
     const requirements: Requirement[] = [
       ...(rotation
         ? []
         : [
             {
-              kind: "call_count" as const,
-              id: "minted_once",
-              sentence: `${sys} may mint with the client credentials only once.`,
-              predicates: ["one_client_credentials_mint"],
-              call: mint,
-              max: 1,
-            },
-            {
               kind: "value_flow" as const,
               id: "renewed_with_refresh_token",
-              sentence: `After that it must renew with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
+              sentence: `Renew its token with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
               predicates: ["refresh_token_used"],
             },
           ]),
@@ -421,18 +413,6 @@ const refreshRenewal: SubtaskTemplate = {
         field(lastField, last[c1.name] ?? null, `${c1.description} of ${lastId}.`),
       ],
       g1: [
-        ...(rotation
-          ? []
-          : [
-              {
-                kind: "call_count" as const,
-                id: "one_client_credentials_mint",
-                explain:
-                  "The client credentials may be used to mint once; every renewal after uses the refresh token.",
-                call: mint,
-                max: 1,
-              },
-            ]),
         refreshTokenUsed(built.world.auth.token_path),
         flowToAnswer(
           "last_value_from_read",
