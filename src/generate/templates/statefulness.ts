@@ -331,7 +331,7 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
           kind: "value_flow",
           id: "copy_noted",
           sentence: `Before deleting it, note the \`${w.copyField}\` it carries: its replacement for ${assetId}, at level \`${level}\`, must carry the same one.`,
-          brief: `Read it first and note its \`${w.copyField}\`: the \`${level}\` replacement for ${assetId} carries the same one.`,
+          brief: `Before deleting the superseded ${w.noun} in \`${planted.variable}\`, read it and note its \`${w.copyField}\`: the \`${level}\` replacement for ${assetId} carries the same one.`,
           predicates: ["copy_carried_over"],
         },
         isRecordRef(oldRef)
