@@ -338,6 +338,11 @@ const requirementBase = {
   /** The ticket's sentence stating it, rendered from this object (the ticket contains it verbatim). */
   sentence: z.string().min(1).optional(),
   /**
+   * The requirement in brief, as a chain's step states it (the step contains it verbatim); without
+   * one the chain states `sentence`.
+   */
+  brief: z.string().min(1).optional(),
+  /**
    * What holds it: ids of G1 predicates and forbid constraints of the same grader, and answer
    * fields as `answer:<field>`. Certification refuses a requirement that names none, or a name
    * the grader does not have.

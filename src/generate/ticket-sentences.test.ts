@@ -15,7 +15,34 @@ import {
  * their story: their solo tickets must have no unbacked sentence. (The check becomes a hard
  * `requirementFindings` finding once all seven comply.)
  */
-const CONVERTED: readonly Axis[] = ["auth", "discovery", "schema_repair", "pagination"];
+const CONVERTED: readonly Axis[] = [
+  "auth",
+  "discovery",
+  "schema_repair",
+  "pagination",
+  "multistep",
+  "statefulness",
+  "error_recovery",
+];
+
+/** The families whose chain steps are stated from their requirements' briefs. */
+const BRIEFED: readonly Axis[] = ["multistep", "statefulness", "error_recovery"];
+
+/**
+ * A chain's sentence-check findings with the segment each is about: a requirement's `@segment`, or
+ * the step line the flagged sentence is on (none: the introduction).
+ */
+function chainFindings(task: Task): Array<{ finding: string; segment?: number }> {
+  const lines = task.ticket.split("\n");
+  return unbackedSentences(task).map((finding) => {
+    const named = /@(\d+) is not stated/.exec(finding)?.[1];
+    if (named) return { finding, segment: Number(named) };
+    const quoted = /"(.*)" states a requirement/.exec(finding)?.[1] ?? "";
+    const step = /^(\d+)\.\s/.exec(lines.find((l) => l.includes(quoted)) ?? "")?.[1];
+    const segment = step ? task.positions[Number(step) - 1] : undefined;
+    return segment === undefined ? { finding } : { finding, segment };
+  });
+}
 
 const story = [
   "Ticket from the night dispatcher.",
@@ -195,6 +222,79 @@ describe("unbackedSentences, the sentence check", () => {
   });
 });
 
+describe("the sentence check on a chain's steps in brief", () => {
+  const brief = "Park T-1.";
+  const canonical = "Throughout, stay on the current v3 routes: no deprecated or partner routes.";
+  const intro = "A batch of 2 open tickets for Trucks, oldest first.";
+  /** A chain whose segment 2 states its requirement in brief and whose intro states segment 1's decoy constraint. */
+  function chainTask(): Task {
+    const solo = soloTask();
+    const fields = solo.grader.answer.map((f) => f.field);
+    return {
+      ...solo,
+      id: "w-chain-1to02",
+      kind: "chain",
+      positions: [1, 2],
+      ticket: `${intro} ${canonical}\n\n1. It went stale overnight.\n2. ${brief}\n\n${answerCardInstruction(fields)}`,
+      story: [intro, "It went stale overnight."],
+      grader: {
+        ...solo.grader,
+        answer: solo.grader.answer.map((f) => ({ ...f, segment: 2 })),
+        g1: solo.grader.g1.map((p) => ({ ...p, segment: 2 })),
+        constraints: [
+          { kind: "forbid", id: "no_partner", explain: "", url_pattern: "^/v3/partner/", segment: 1 },
+        ],
+      },
+      requirements: [
+        {
+          kind: "end_state",
+          id: "status_parked",
+          sentence: sentences.status,
+          brief,
+          predicates: ["parked"],
+          record: { resource: "trucks", where: { id: "T-1" } },
+          expect: { is: "field", field: "status", value: "parked" },
+          segment: 2,
+        },
+        {
+          kind: "stay_canonical",
+          id: "stay_canonical",
+          sentence: "Stay on v3.",
+          brief: canonical,
+          predicates: ["no_partner"],
+          segment: 1,
+        },
+      ],
+    } as Task;
+  }
+
+  it("accepts steps made of their segment's briefs and story, and an introduction stating a segment's brief", () => {
+    const chain = chainTask();
+    expect(unbackedSentences(chain)).toEqual([]);
+    expect(auditTicket(chain).backed.sort()).toEqual([brief, canonical].sort());
+  });
+
+  it("rejects a requirement the chain ticket states neither in brief nor in full", () => {
+    const chain = chainTask();
+    const silent = { ...chain, ticket: chain.ticket.replace(`2. ${brief}`, "2. It was parked outside.") };
+    expect(unbackedSentences(silent)).toEqual([
+      '"It was parked outside." states a requirement no predicate holds',
+      "requirement status_parked@2 is not stated in the ticket",
+    ]);
+  });
+
+  it("rejects, in a selective chain, a step demanding what a segment it does not grade would hold", () => {
+    const chain = chainTask();
+    const selective: Task = {
+      ...chain,
+      grader: { ...chain.grader, chain_mode: "selective" },
+      graded_segments: [1],
+    };
+    expect(unbackedSentences(selective)).toEqual([`"${brief}" states a requirement no predicate holds`]);
+    expect(unbackedSentences({ ...selective, graded_segments: [1, 2] })).toEqual([]);
+  });
+});
+
 describe("the default bank's tickets", () => {
   const bank = defaultBankContent();
   const coverage = sentenceCoverage(bank.tasks);
@@ -206,8 +306,24 @@ describe("the default bank's tickets", () => {
     for (const axis of CONVERTED) expect(coverage[axis]?.unbacked).toBe(0);
   });
 
-  it("finds no unbacked sentence in any ticket that records its story", () => {
-    const told = bank.tasks.filter((t) => t.story !== undefined);
+  it("finds no unbacked sentence in any solo ticket that records its story", () => {
+    const told = bank.tasks.filter((t) => t.kind === "solo" && t.story !== undefined);
     expect(told.flatMap((t) => unbackedSentences(t).map((f) => `${t.id}: ${f}`))).toEqual([]);
+  });
+
+  it("states every chain introduction, and every step of the briefed families, from held requirements", () => {
+    const axisAt = new Map(
+      bank.tasks.filter((t) => t.kind === "solo").map((t) => [`${t.world}@${t.positions[0]}`, t.axes[0]]),
+    );
+    const chains = bank.tasks.filter((t) => t.kind === "chain");
+    expect(chains.every((t) => t.story !== undefined)).toBe(true);
+    const found = chains.flatMap((t) =>
+      chainFindings(t)
+        .filter(
+          (f) => f.segment === undefined || BRIEFED.includes(axisAt.get(`${t.world}@${f.segment}`) as Axis),
+        )
+        .map((f) => `${t.id}: ${f.finding}`),
+    );
+    expect(found).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Axis, Task } from "../bank/task-schema.js";
+import type { Axis, Requirement, Task } from "../bank/task-schema.js";
 import { answerCardInstruction } from "./compose.js";
 
 /**
@@ -102,6 +102,8 @@ export interface TicketAudit {
   storyDemands: string[];
   /** Story parts the ticket does not contain verbatim. */
   storyMissing: string[];
+  /** Requirements with a sentence that the ticket does not state (a chain: nor their brief). */
+  unstated: string[];
 }
 
 /**
@@ -120,7 +122,13 @@ export function auditTicket(task: Task): TicketAudit {
       r.sentence !== undefined && r.predicates.some((p) => held.has(nameIn(p, r.segment)) || held.has(p)),
   );
   const story = task.story ?? [];
-  const audit: TicketAudit = { backed: [], unbacked: [], storyDemands: [], storyMissing: [] };
+  const audit: TicketAudit = { backed: [], unbacked: [], storyDemands: [], storyMissing: [], unstated: [] };
+  // A chain's step states a requirement in brief (its sentence when it has no brief).
+  const said = (r: Requirement) =>
+    task.kind === "chain" && r.brief !== undefined ? [r.brief, r.sentence as string] : [r.sentence as string];
+  for (const r of task.requirements ?? [])
+    if (r.sentence !== undefined && !said(r).some((t) => task.ticket.includes(t)))
+      audit.unstated.push(`${r.id}${r.segment === undefined ? "" : `@${r.segment}`}`);
   for (const part of story) {
     if (!task.ticket.includes(part)) audit.storyMissing.push(part);
     for (const s of ticketSentences(part)) if (demandsSomething(s)) audit.storyDemands.push(s);
@@ -129,12 +137,15 @@ export function auditTicket(task: Task): TicketAudit {
   if (task.grader.answer.length > 0)
     ticket = ticket.replace(answerCardInstruction(task.grader.answer.map((f) => f.field)), "\n");
   for (const { text, segment } of pieces(task, ticket)) {
+    // A step line by its own segment's requirements; a chain's other lines (its introduction)
+    // by any of its requirements (each segment's decoy constraint is stated once, there).
     const mine = stated.filter(
-      (r) => task.kind === "solo" || r.segment === undefined || r.segment === segment,
+      (r) =>
+        task.kind === "solo" || segment === undefined || r.segment === undefined || r.segment === segment,
     );
     // Longest first, so a short sentence never cuts into a longer one it is part of.
     const parts = [
-      ...mine.map((r) => ({ text: r.sentence as string, requirement: true })),
+      ...mine.flatMap((r) => said(r).map((t) => ({ text: t, requirement: true }))),
       ...story.map((p) => ({ text: p, requirement: false })),
     ].sort((a, b) => b.text.length - a.text.length);
     let rest = text;
@@ -164,6 +175,7 @@ export function unbackedSentences(task: Task): string[] {
     ...a.unbacked.map((s) => `"${s}" states a requirement no predicate holds`),
     ...a.storyDemands.map((s) => `story sentence "${s}" states a requirement`),
     ...a.storyMissing.map((s) => `story part "${s}" is not in the ticket`),
+    ...a.unstated.map((r) => `requirement ${r} is not stated in the ticket`),
   ];
 }
 
@@ -196,7 +208,7 @@ export function sentenceCoverage(tasks: readonly Task[]): Record<Axis | "chain",
     c.tasks += 1;
     c.backed += a.backed.length;
     const flagged = [...a.unbacked, ...a.storyDemands];
-    c.unbacked += flagged.length + a.storyMissing.length;
+    c.unbacked += flagged.length + a.storyMissing.length + a.unstated.length;
     c.demanding += flagged.filter(demandsSomething).length;
   }
   return out;
@@ -212,12 +224,21 @@ function pieces(task: Task, ticket: string): Array<{ text: string; segment?: num
   });
 }
 
-/** The names a grader holds: predicate and constraint ids, `answer:<field>`; a chain's with `@segment`. */
+/**
+ * The names a grader holds: predicate and constraint ids, `answer:<field>`; a chain's with
+ * `@segment`. A selective chain holds nothing of a segment it does not grade, so its ticket may
+ * demand nothing of it (issue 20).
+ */
 function heldNames(task: Task): Set<string> {
   const out = new Set<string>();
-  for (const p of task.grader.g1) out.add(nameIn(p.id, p.segment));
+  const graded = (segment: number | undefined) =>
+    task.kind !== "chain" ||
+    task.grader.chain_mode !== "selective" ||
+    segment === undefined ||
+    (task.graded_segments ?? task.positions).includes(segment);
+  for (const p of task.grader.g1) if (graded(p.segment)) out.add(nameIn(p.id, p.segment));
   for (const c of task.grader.constraints) out.add(c.id);
-  for (const f of task.grader.answer) out.add(nameIn(`answer:${f.field}`, f.segment));
+  for (const f of task.grader.answer) if (graded(f.segment)) out.add(nameIn(`answer:${f.field}`, f.segment));
   return out;
 }
 
