@@ -115,13 +115,39 @@ export const AREAS: MutationArea[] = [
   },
   {
     name: "certify",
-    about: "certification gates and exploits",
+    about: "certification gates and exploits: requirement mutants' verdict, the exploit audit",
+    // The gates that decide a verdict from the grades they are given. Their generators (golden
+    // mutants, variants) and the gates that replay whole worlds (premises, axis necessity) are
+    // listed below as not yet mutated: their tests take tens of seconds each on the shared machine.
+    mutate: ["src/certify/requirement-gates.ts", "src/certify/exploit-audit.ts", "src/certify/exploits/exploit-kit.ts"],
+    tests: [
+      "src/certify/requirement-gates.test.ts",
+      "src/certify/requirement-kills.test.ts",
+      "src/certify/exploit-audit.test.ts",
+      "src/certify/exploits/exploit-kit.test.ts",
+      "src/certify/exploits/positive-controls.test.ts",
+      "src/certify/exploits/matching-exploits.test.ts",
+    ],
+    notYet: [
+      "src/certify/legitimate-variants.ts",
+      "src/certify/golden-mutants.ts",
+      "src/certify/golden-edits.ts",
+      "src/certify/axis-necessity.ts",
+      "src/certify/axis-blind.ts",
+      "src/certify/premises.ts",
+    ],
+  },
+  {
+    name: "certify-exploits",
+    about: "the exploits themselves: each must attack, and pass a grader broken for it",
     mutate: [
       "src/certify/exploits/*.ts",
       "!src/certify/exploits/*.test.ts",
       "!src/certify/exploits/index.ts",
+      "!src/certify/exploits/exploit-kit.ts",
     ],
     tests: [
+      "src/certify/exploit-audit.test.ts",
       "src/certify/exploits/exploit-kit.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
