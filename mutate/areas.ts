@@ -157,12 +157,16 @@ export const AREAS: MutationArea[] = [
   },
   {
     // Split from "grade": its ~850 mutants alone take over an hour at concurrency 1 on the shared
-    // machine, so it is measured on its own.
+    // machine, so it is measured part by part. Measured so far: the predicate dispatch, call counts
+    // and orderings (plain and ranked over a chain's segments). The line range must follow that
+    // code when the file changes.
     name: "grade-g1",
-    about: "the G1 grader: data flow, call counts, order, end state, constraints",
-    mutate: ["src/grade/grade-g1.ts"],
+    about: "the G1 grader: call counts, orderings (data flow, end state, constraints not yet)",
+    mutate: ["src/grade/grade-g1.ts:424-567"],
+    notYet: ["src/grade/grade-g1.ts:1-423", "src/grade/grade-g1.ts:568-1128"],
     tests: [
       "src/grade/grade-g1.test.ts",
+      "src/grade/grade-order-ranked.test.ts",
       "src/grade/grade-slots.test.ts",
       "src/grade/grade-canonical.test.ts",
       "src/grade/grade-trial.test.ts",

@@ -22,7 +22,11 @@ function grade(parts: Partial<Pick<TrialGrade, "g1" | "g2" | "constraints" | "pa
   };
 }
 
-const g1 = (id: string, passed: boolean, extra: { requirement?: string; segment?: number; not_evaluated?: true } = {}) => ({
+const g1 = (
+  id: string,
+  passed: boolean,
+  extra: { requirement?: string; segment?: number; not_evaluated?: true } = {},
+) => ({
   id,
   kind: "call" as const,
   passed,
@@ -38,7 +42,11 @@ const field = (name: string, passed: boolean) => ({
   passed,
 });
 
-const constraint = (id: string, violated: boolean, extra: { requirement?: string; segment?: number } = {}) => ({
+const constraint = (
+  id: string,
+  violated: boolean,
+  extra: { requirement?: string; segment?: number } = {},
+) => ({
   id,
   kind: "forbid" as const,
   violated,
@@ -101,7 +109,9 @@ describe("kills: a failing grade that names the mutant's requirement", () => {
     const m = mutant({ requirement: "r", segment: 2 });
     expect(kills(grade({ g1: [g1("a", false, { requirement: "r", segment: 2 })] }), m)).toBe(true);
     expect(kills(grade({ g1: [g1("a", false, { requirement: "r", segment: 1 })] }), m)).toBe(false);
-    expect(kills(grade({ constraints: [constraint("c", true, { requirement: "r", segment: 1 })] }), m)).toBe(true);
+    expect(kills(grade({ constraints: [constraint("c", true, { requirement: "r", segment: 1 })] }), m)).toBe(
+      true,
+    );
   });
 
   it("also by one of the mutant's other names (a card field holding the requirement)", () => {
