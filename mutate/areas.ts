@@ -124,6 +124,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/requirement-gates.test.ts",
       "src/certify/requirement-kills.test.ts",
       "src/certify/exploit-audit.test.ts",
+      "src/certify/exploit-audit-report.test.ts",
       "src/certify/exploits/exploit-kit.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
