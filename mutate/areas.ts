@@ -120,7 +120,11 @@ export const AREAS: MutationArea[] = [
     // mutants and edits, legitimate variants: ~1,500 lines) and the gates that replay whole worlds
     // (premises, axis necessity: tests of 5-20 s each under load) are listed below as not yet
     // mutated: they did not fit the shared machine in the session that added this area.
-    mutate: ["src/certify/requirement-gates.ts", "src/certify/exploit-audit.ts", "src/certify/exploits/exploit-kit.ts"],
+    mutate: [
+      "src/certify/requirement-gates.ts",
+      "src/certify/exploit-audit.ts",
+      "src/certify/exploits/exploit-kit.ts",
+    ],
     tests: [
       "src/certify/requirement-gates.test.ts",
       "src/certify/requirement-kills.test.ts",
