@@ -175,6 +175,7 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
       "src/grade/grade-call-count.test.ts",
+      "src/grade/grade-g1-dispatch.test.ts",
       "src/grade/grade-slots.test.ts",
       "src/grade/grade-canonical.test.ts",
       "src/grade/grade-trial.test.ts",
