@@ -169,8 +169,8 @@ export const AREAS: MutationArea[] = [
     // code when the file changes.
     name: "grade-g1",
     about: "the G1 grader: call counts, orderings (data flow, end state, constraints not yet)",
-    mutate: ["src/grade/grade-g1.ts:424-567"],
-    notYet: ["src/grade/grade-g1.ts:1-423", "src/grade/grade-g1.ts:568-1128"],
+    mutate: ["src/grade/grade-g1.ts:488-567"],
+    notYet: ["src/grade/grade-g1.ts:1-487", "src/grade/grade-g1.ts:568-1128"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
