@@ -54,3 +54,49 @@ describe("call_count at its bounds", () => {
     expect(grade(atMost, 0)).toMatchObject({ passed: true, value: 0 });
   });
 });
+
+describe("a call count or ordering whose target record is unknown", () => {
+  const target = {
+    $record: { resource: "runs", where: { owner: "A-1" }, role: "the run of A-1" },
+    field: "run_id",
+  };
+  const unknown =
+    "the target record is unknown: the run_id of the run of A-1: no such record at the end of the trial";
+
+  it("fails, saying which record, however many calls there were", () => {
+    const p: G1Predicate = {
+      kind: "call_count",
+      id: "creates",
+      explain: "",
+      call: { method: "POST", url_pattern: "^/v2/runs$", status: 201, target },
+      max: 5,
+    };
+    expect(gradeG1Predicate(p, creates(1), null, "seed", { runs: [] })).toMatchObject({
+      passed: false,
+      reason: unknown,
+    });
+  });
+
+  it("fails an ordering whose after or before call names it", () => {
+    const plain = { method: "POST", url_pattern: "^/v2/runs$", status: 201 };
+    const order = (before: object, after: object): G1Predicate =>
+      ({ kind: "order", id: "o", explain: "", before, after }) as G1Predicate;
+    const events = [...creates(2)];
+    expect(
+      gradeG1Predicate(order(plain, { ...plain, target }), events, null, "seed", { runs: [] }),
+    ).toMatchObject({
+      passed: false,
+      reason: unknown,
+    });
+    expect(
+      gradeG1Predicate(order({ ...plain, target }, plain), events, null, "seed", { runs: [] }),
+    ).toMatchObject({
+      passed: false,
+      reason: unknown,
+    });
+    // Without a target the ordering is graded: a single create is not its own earlier call.
+    expect(
+      gradeG1Predicate(order({ url_pattern: "^/v2/runs$" }, plain), creates(1), null, "seed").passed,
+    ).toBe(false);
+  });
+});

@@ -128,3 +128,48 @@ describe("ranked ordering: one ordering repeated over a chain's segments", () =>
     expect(r[1]?.reason).toMatch(/came after their own GET calls to \/\^\/jobs\/\[\^\/\]\+\$\/; segment 2/);
   });
 });
+
+describe("orderings whose before and after match the same calls", () => {
+  // Any create attempt is a "before"; a created run (201) an "after": a 201 matches both.
+  const attempts = { method: "POST", url_pattern: "^/v2/runs$" };
+  const created = { method: "POST", url_pattern: "^/v2/runs$", status: 201 };
+  const overlapping = (segment: number | undefined) =>
+    ordering(segment, { before: attempts, after: created });
+
+  function runs(statuses: number[]) {
+    const l = new EventLog();
+    for (const status of statuses)
+      l.append({
+        type: "exchange",
+        protocol: "rest",
+        method: "POST",
+        url: "/v2/runs",
+        request_headers: {},
+        request_body: null,
+        status,
+        response_headers: {},
+        response_body: {},
+      });
+    return l.events;
+  }
+
+  it("a call is never its own earlier call: one 201 alone fails, an attempt then a 201 holds", () => {
+    expect(verdicts([overlapping(undefined)], runs([201])).map((v) => v[1])).toEqual([false]);
+    expect(verdicts([overlapping(undefined)], runs([429, 201])).map((v) => v[1])).toEqual([true]);
+  });
+
+  it("ranked: an after call is neither its own before call nor the next one's", () => {
+    const chain = [overlapping(1), overlapping(2)];
+    // 429, 201, 201: the second 201 has no attempt since the first 201 (which is not one for it).
+    expect(verdicts(chain, runs([429, 201, 201])).map((v) => v[1])).toEqual([true, false]);
+    expect(verdicts(chain, runs([201, 201])).map((v) => v[1])).toEqual([false, false]);
+    expect(verdicts(chain, runs([429, 201, 429, 201])).map((v) => v[1])).toEqual([true, true]);
+  });
+
+  it("no after call at all fails, saying so", () => {
+    expect(gradeLabour(grader([overlapping(undefined)]), runs([429]), null, "seed").g1[0]).toMatchObject({
+      passed: false,
+      reason: "no POST calls to /^/v2/runs$/ answered 201",
+    });
+  });
+});
