@@ -170,7 +170,7 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1",
     about: "the G1 grader: call counts, orderings (data flow, end state, constraints not yet)",
     mutate: ["src/grade/grade-g1.ts:488-567"],
-    notYet: ["src/grade/grade-g1.ts:1-487", "src/grade/grade-g1.ts:568-1128"],
+    notYet: ["src/grade/grade-g1.ts:1-487", "src/grade/grade-g1.ts:568-1123"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
