@@ -70,14 +70,18 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
             `Authenticate properly and read ${id} live.`,
             `Fix the authentication and pull the current ${a.noun} record for ${id}.`,
           ]),
+          brief: `Mint a fresh token and read ${id} with it.`,
           predicates: ["fresh_token_used"],
         },
-        reportRequirement(g, fields),
+        { ...reportRequirement(g, fields), brief: `Report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.` },
       ];
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `The vault's \`${staleCredentialName(built.world.auth)}\` has expired (401 ${g.code("token_expired")}): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+        brief: [
+          `The vault's \`${staleCredentialName(built.world.auth)}\` has expired (401 ${g.code("token_expired")}).`,
+          ...requirements,
+        ],
         golden,
         builder: gb,
         answer: canaryAndNumber(a, target, id, c1, `${c1.description} of ${id}, from the canonical read.`),
@@ -162,14 +166,17 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
             "Run the whole sweep again so that every read succeeds.",
             "Re-run it end to end without losing a read.",
           ]),
+          brief: "Re-run the sweep so that every read succeeds.",
           predicates: ["token_used_on_last_read"],
         },
-        reportRequirement(
-          g,
-          fields,
-          difficulty === "hard"
-            ? `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`
-            : `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
+        briefed(
+          reportRequirement(
+            g,
+            fields,
+            difficulty === "hard"
+              ? `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`
+              : `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
+          ),
         ),
       ];
       const answer = [
@@ -215,7 +222,10 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `Sweep ${order} in order with GETs, pausing ${pause} s (\`x-apiflow-wait: ${pause}\`) at each "(pause)" and keeping a live token (401 ${g.code("token_expired")} after a pause), and report ${fields.map((f) => `\`${f}\``).join(", ")} (${firstId}'s ${a.numberField.name}, ${difficulty === "hard" ? `${midId}'s ${c2.name}, ` : ""}${lastId}'s ${c1.name}).`,
+        brief: [
+          `A sweep reads ${order} with GETs, pausing ${pause} s (\`x-apiflow-wait: ${pause}\`) at each "(pause)"; after a pause a read gets 401 ${g.code("token_expired")}.`,
+          ...requirements,
+        ],
         golden,
         builder: gb,
         answer,
@@ -292,18 +302,25 @@ function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
           kind: "value_flow",
           id: "audit_views_read",
           sentence: `Read the audit views of ${order} for the compliance team (\`GET …/{id}/audit\` each).`,
+          brief: `Read the audit views of ${order}.`,
           predicates: ["last_audit_read"],
         },
-        reportRequirement(
-          g,
-          fields,
-          `\`${lastField}\` is ${lastId}'s ${c1.name}; the other two are ${id}'s. ${g.report(fields)}`,
-        ),
+        {
+          ...reportRequirement(
+            g,
+            fields,
+            `\`${lastField}\` is ${lastId}'s ${c1.name}; the other two are ${id}'s. ${g.report(fields)}`,
+          ),
+          brief: `Report ${id}'s \`${c1.name}\` and \`${c2.name}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
+        },
       ];
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `The audit read \`GET ${url}\` gets 403 ${g.code("insufficient_scope")}${difficulty === "medium" ? ` (${built.auditScope})` : ""}: get a token that carries the scope (it lives ${life} logical seconds), read the audit views of ${order} and report ${id}'s \`${c1.name}\` and \`${c2.name}\` and ${lastId}'s as \`${lastField}\`.`,
+        brief: [
+          `The audit read \`GET ${url}\` gets 403 ${g.code("insufficient_scope")}${difficulty === "medium" ? ` (${built.auditScope})` : ""}; a token that carries the scope lives ${life} logical seconds.`,
+          ...requirements,
+        ],
         golden,
         builder: gb,
         answer: [
@@ -386,6 +403,7 @@ const refreshRenewal: SubtaskTemplate = {
               kind: "value_flow" as const,
               id: "renewed_with_refresh_token",
               sentence: `Renew its token with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
+              brief: "Renew the token with `grant_type=refresh_token`.",
               predicates: ["refresh_token_used"],
             },
           ]),
@@ -393,18 +411,25 @@ const refreshRenewal: SubtaskTemplate = {
         kind: "value_flow",
         id: "every_read_live",
         sentence: "Make every read of the sweep succeed.",
+        brief: "Make every read succeed.",
         predicates: ["last_value_from_read"],
       },
-      reportRequirement(
-        g,
-        [numberField, midField, lastField],
-        `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
+      briefed(
+        reportRequirement(
+          g,
+          [numberField, midField, lastField],
+          `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
+        ),
       ),
     ];
     return subtask(ctx, this.id, {
       story,
       requirements,
-      brief: `Read ${list} with ${pause} s pauses (\`x-apiflow-wait: ${pause}\`) before each read after the first, minting once and renewing with \`grant_type=refresh_token\`, and report \`${numberField}\` (${firstId}), \`${midField}\` (${midId}) and \`${lastField}\` (${lastId}).`,
+      brief: [
+        `A sweep reads ${list}, pausing ${pause} s (\`x-apiflow-wait: ${pause}\`) ahead of each read after the first; each refresh token is good for one use.`,
+        rotation && "The job holds no client secret: it renews its token with `grant_type=refresh_token`.",
+        ...requirements,
+      ],
       golden,
       builder: gb,
       answer: [
@@ -436,6 +461,11 @@ const refreshRenewal: SubtaskTemplate = {
     });
   },
 };
+
+/** A report requirement whose chain-step brief is its full sentence (it names which record each field is from). */
+function briefed(r: Requirement): Requirement {
+  return { ...r, brief: r.sentence as string };
+}
 
 /** G1: a refresh token the token endpoint issued is sent back to it (`grant_type=refresh_token`). */
 function refreshTokenUsed(tokenPath: string): G1Predicate {

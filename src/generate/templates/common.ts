@@ -101,7 +101,12 @@ export function subtask(
 ): GenSubtask {
   // Every task forbids the decoy families, and says so: a decoy read must never pass.
   const constraints = parts.constraints ?? forbidDecoys(ctx);
-  const declared = [...(parts.requirements ?? [])];
+  // A template's own stay-on-canonical-routes requirement is stated, in a chain, by its introduction.
+  const declared = (parts.requirements ?? []).map((r) =>
+    r.kind === "stay_canonical" && r.brief === undefined
+      ? { ...r, brief: chainCanonicalSentence(ctx.built.template) }
+      : r,
+  );
   const told = Array.isArray(parts.ticket) ? renderParts(parts.ticket as readonly TicketPart[]) : null;
   const brief = renderParts(typeof parts.brief === "string" ? [parts.brief] : parts.brief, true);
   for (const r of [...(told?.requirements ?? []), ...brief.requirements])

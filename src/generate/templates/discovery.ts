@@ -65,6 +65,7 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
                   `Find out why, and get the live values for ${id}.`,
                   `Work out where the live values for ${id} come from and read them there.`,
                 ]),
+          brief: `Read ${id} from the current published route.`,
           predicates: [`${c1.name}_from_canonical`],
         },
         stayCanonicalRequirement(g, constraints),
@@ -73,7 +74,10 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `A client reads ${id} from the deprecated \`${broken}\` and shows a stale ${c1.name}; read ${id} from the current published route instead and report its \`${c1.name}\` and \`${a.numberField.name}\`.`,
+        brief: [
+          `A client reads ${id} from the deprecated \`${broken}\` and shows a stale ${c1.name}.`,
+          ...requirements,
+        ],
         golden,
         builder: gb,
         answer: canaryAndNumber(a, target, id, c1, `Live ${c1.name} of ${id}.`),
@@ -133,6 +137,7 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
             `Read ${id} from the route that is meant for us, not for another audience.`,
             `Use the spec to find the canonical single-${a.noun} route and read ${id}.`,
           ]),
+          brief: `Read ${id} from the canonical route.`,
           predicates: [`${c2.name}_from_canonical`],
         },
         stayCanonicalRequirement(g, constraints),
@@ -141,7 +146,10 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `An integration reads ${id} from \`${broken}\` (a look-alike route for another audience) and misses \`${a.numberField.name}\`; read ${id} from the canonical route and report its \`${c2.name}\` and \`${a.numberField.name}\`.`,
+        brief: [
+          `An integration reads ${id} from \`${broken}\` (a look-alike route for another audience) and misses \`${a.numberField.name}\`.`,
+          ...requirements,
+        ],
         golden,
         builder: gb,
         answer: canaryAndNumber(a, target, id, c2, `Live ${c2.name} of ${id}.`),
@@ -197,6 +205,7 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
             `Find the ${a.noun}'s id through the published API and read its live record.`,
             `Resolve "${name}" to its id using the documented routes, then read it.`,
           ]),
+          brief: `Resolve the ${a.noun} named "${name}" to its id through the published list route and read it.`,
           predicates: ["id_from_list_used"],
         },
       ];
@@ -208,7 +217,7 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `Resolve the ${a.noun} named "${name}" to its id through the published list route, read it, and report its \`${c1.name}\` and \`${c2.name}\`.`,
+        brief: requirements,
         golden,
         builder: gb,
         answer: [
@@ -284,6 +293,7 @@ const undocumentedParam: SubtaskTemplate = {
           `The spec lists no parameters for it, and the ${noun} view is the only place the crew trusts for "${name}".`,
           `Nothing in the published spec says what it wants; we need "${name}" as the ${noun} shows it.`,
         ]),
+        brief: `Find "${name}" in the ${noun} and read its values there.`,
         predicates: [`${c1.name}_from_${noun}`],
       },
     ];
@@ -292,7 +302,10 @@ const undocumentedParam: SubtaskTemplate = {
     return subtask(ctx, this.id, {
       story,
       requirements,
-      brief: `\`GET ${url}\` answers 400 ${g.code("missing_query_parameter")} (the parameter is undocumented): find "${name}" (a \`${category}\` ${a.noun}) in the ${noun} and report its \`${c1.name}\` and \`${c2.name}\` from there.`,
+      brief: [
+        `\`GET ${url}\` answers 400 ${g.code("missing_query_parameter")} (the parameter is undocumented); "${name}" is a \`${category}\` ${a.noun}.`,
+        ...requirements,
+      ],
       golden,
       builder: gb,
       answer: [

@@ -3,7 +3,7 @@ import type { SymRecord } from "../build-world.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToListingAnswer } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { cap } from "../ticket-grammar.js";
+import { cap, fieldList } from "../ticket-grammar.js";
 import {
   canaries,
   canaryFromRead,
@@ -95,7 +95,7 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing, read its live values from its own record, and report ${fields.map((f) => `\`${f}\``).join(", ")}${difficulty === "hard" ? " (the winner's two values, then the runner-up's)" : ""}.`,
+        brief: requirements,
         golden,
         builder: gb,
         answer,
@@ -218,6 +218,7 @@ function scanTicket(
         "Look at every record the listing can give you.",
         "Count everything the API holds, however it is split up.",
       ]),
+      brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing.`,
       predicates: ["winner_id_from_listing"],
     },
     {
@@ -227,10 +228,14 @@ function scanTicket(
         difficulty === "hard"
           ? `Give the winner's live \`${c1.name}\` and \`${c2.name}\`, and the runner-up's ${c1.name} as \`${runnerField}\`.`
           : `Give that ${a.noun}'s live \`${c1.name}\` and \`${c2.name}\`.`,
+      brief: "Read its live values from its own record.",
       predicates: [`${c1.name}_from_read`],
     },
     stayCanonicalRequirement(g, constraints),
-    reportRequirement(g, fields),
+    {
+      ...reportRequirement(g, fields),
+      brief: `Report ${fieldList(fields)}${difficulty === "hard" ? " (the winner's two values, then the runner-up's)" : ""}.`,
+    },
   ];
   return { story, requirements };
 }

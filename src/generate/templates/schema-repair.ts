@@ -84,6 +84,7 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
                 key: w.levelField.name,
                 values: w.levelField.values,
                 text: `The ${w.noun} is ${g.pick(["a", "meant to be a"])} \`${level}\` one.`,
+                brief: `It is a \`${level}\` one.`,
               }
             : undefined,
         ),
@@ -95,6 +96,7 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             `Whatever goes into \`${w.copyField}\` has to be read live from ${id}.`,
             `Take \`${w.copyField}\` from a fresh read of ${id}.`,
           ]),
+          brief: `Its \`${w.copyField}\` must be ${id}'s live one.`,
           predicates: ["copy_field_read_live"],
         },
         {
@@ -105,14 +107,22 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             `Repair the payload and open the ${w.noun}.`,
             `Fix the request so the ${w.noun} is actually opened.`,
           ]),
+          brief: `Open the ${w.noun}.`,
           predicates: ["id_from_create"],
         },
         reportRequirement(g, fields),
       ];
+      const said = (id: string) => requirements.find((r) => r.id === id);
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} (note "${note}"), carrying ${id}'s live \`${w.copyField}\` — the last attempt got 422 (${message}) — and report its \`${w.idField}\` and \`${w.statusField}\`.`,
+        brief: [
+          `The last attempt to open a ${difficulty === "medium" ? "" : `\`${level}\` `}${w.noun} for ${id} (note "${note}") got 422 (${message}).`,
+          said(`${w.levelField.name}_as_meant`),
+          said("created"),
+          said("copy_read_live"),
+          said("report"),
+        ],
         golden,
         builder: gb,
         answer: [
@@ -193,7 +203,7 @@ function clientValuesKept(
 function keptValues(
   kept: Extract<G1Predicate, { kind: "call" }>,
   idKey: string,
-  stated?: { key: string; values: readonly string[]; text: string },
+  stated?: { key: string; values: readonly string[]; text: string; brief: string },
 ): Requirement[] {
   const sent = kept.sent ?? {};
   const call = {
@@ -219,6 +229,7 @@ function keptValues(
       kind: "value_written",
       id: `${stated.key}_as_meant`,
       sentence: stated.text,
+      brief: stated.brief,
       predicates: [kept.id],
       call,
       key: stated.key,
@@ -308,6 +319,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
           kind: "value_flow",
           id: "created",
           sentence: `Get that ${w.noun} opened, carrying ${id}'s live \`${w.copyField}\`.`,
+          brief: `Open a \`${level}\` ${w.noun} for ${id} (crew ${crew}, live \`${w.copyField}\`) through \`POST ${url}\`.`,
           predicates: ["id_from_dispatch", "copy_field_read_live"],
         },
         reportRequirement(g, fields),
@@ -315,7 +327,10 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} (crew ${crew}, live \`${w.copyField}\`) through \`POST ${url}\`, whose live validator (ahead of the spec) rejects the documented body with 422, and report \`${w.idField}\` and \`${w.statusField}\`.`,
+        brief: [
+          `The live validator of \`POST ${url}\` (ahead of the spec) rejects the documented body with 422.`,
+          ...requirements,
+        ],
         golden,
         builder: gb,
         answer: dispatchedAnswer(w, wid),
@@ -420,12 +435,14 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
           kind: "value_flow",
           id: "copy_read_live",
           sentence: `\`${camel(w.copyField)}\` must be ${id}'s live \`${w.copyField}\`.`,
+          brief: `Add ${id}'s live \`${w.copyField}\` as \`${camel(w.copyField)}\`.`,
           predicates: ["copy_field_read_live"],
         },
         {
           kind: "value_flow",
           id: "level_as_validator_allows",
           sentence: `Send it again, read what the validator says, and get the ${w.noun} opened with the same meaning.`,
+          brief: `Open the ${w.noun}, spelling the level as the validator's 422 allows.`,
           predicates: ["level_from_validator"],
         },
         reportRequirement(g, fields),
@@ -433,7 +450,11 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
       return subtask(ctx, this.id, {
         story,
         requirements,
-        brief: `Open a ${w.noun} for ${id} through \`POST ${url}\`, whose client sends \`${JSON.stringify(sent)}\` (no \`${camel(w.copyField)}\`: add ${id}'s live \`${w.copyField}\`; spell the level as the validator's 422 allows${difficulty === "hard" ? "; crew as a number" : ""}), and report \`${w.idField}\` and \`${w.statusField}\`.`,
+        brief: [
+          `The client of \`POST ${url}\` sends \`${JSON.stringify(sent)}\` for ${id}'s ${w.noun}, without \`${camel(w.copyField)}\`.`,
+          difficulty === "hard" && "The validator takes the crew as a number.",
+          ...requirements,
+        ],
         golden,
         builder: gb,
         answer: dispatchedAnswer(w, wid),
