@@ -39,6 +39,21 @@ describe("the generator's requirement check", () => {
     );
   });
 
+  it("rejects a ticket sentence that states a requirement no predicate holds, solo and in a chain step", () => {
+    const extra = "Also leave a note on the record saying it was checked.";
+    expect(requirementFindings(writer)).toEqual([]);
+    expect(requirementFindings({ ...writer, ticket: `${extra} ${writer.ticket}` })).toContain(
+      `"${extra}" states a requirement no predicate holds`,
+    );
+    const chain = bank.tasks.find((t) => t.kind === "chain") as Task;
+    expect(requirementFindings(chain)).toEqual([]);
+    const stepped = chain.ticket.replace(/^1\. /m, `1. ${extra} `);
+    expect(stepped).not.toBe(chain.ticket);
+    expect(requirementFindings({ ...chain, ticket: stepped })).toContain(
+      `"${extra}" states a requirement no predicate holds`,
+    );
+  });
+
   it("rejects an id by creation order and a write checked by its keys only", () => {
     const positional: Task = {
       ...writer,

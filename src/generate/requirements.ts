@@ -6,6 +6,7 @@ import type {
   Requirement,
   Task,
 } from "../bank/task-schema.js";
+import { unbackedSentences } from "./ticket-sentences.js";
 
 /** A requirement as a template states it, before the predicates that hold it are attached. */
 export type DeclaredRequirement = Requirement & { sentence: string };
@@ -133,7 +134,8 @@ const CREATION_ORDER = /:id#\d+$/;
  * - a requirement whose sentence the ticket does not state (solo tasks: a chain's ticket states
  *   each segment in brief);
  * - an expected value naming a record by creation order (`runs:id#3`) instead of by its role;
- * - a PUT or PATCH check holding only keys, not the values written.
+ * - a PUT or PATCH check holding only keys, not the values written;
+ * - a ticket sentence stating a requirement no predicate holds (`unbackedSentences`).
  *
  * @example requirementFindings(task) // [] for a sound task
  */
@@ -173,5 +175,7 @@ export function requirementFindings(task: Task): string[] {
       out.push(`call ${p.id} checks a ${p.method} by its keys only, not the values written`);
   }
   if (creationOrder(task.requirements ?? [])) out.push("a requirement names a record by creation order");
+  // Every ticket sentence that demands something is a held requirement's sentence (or brief).
+  out.push(...unbackedSentences(task));
   return out;
 }

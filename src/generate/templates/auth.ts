@@ -73,7 +73,10 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
           brief: `Mint a fresh token and read ${id} with it.`,
           predicates: ["fresh_token_used"],
         },
-        { ...reportRequirement(g, fields), brief: `Report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.` },
+        {
+          ...reportRequirement(g, fields),
+          brief: `Report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+        },
       ];
       return subtask(ctx, this.id, {
         story,
