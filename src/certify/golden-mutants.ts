@@ -527,7 +527,10 @@ function endStateMutant(
 /**
  * A create sent once more (an async job's submit, poll and confirm run twice), right after the
  * first. In a chain, whose session has run long enough for its token to expire, the token the
- * create sends is minted again first (the steps after use the new one).
+ * create sends is minted again first (the steps after use the new one): by the last mint of that
+ * token, sending the newest refresh token captured (a refresh token is single use under rotation,
+ * so replaying the session's first grant would fail, the repeat would get 401 and the mutant
+ * would break nothing).
  */
 function repeatMutant(
   golden: readonly GoldenStep[],
@@ -538,7 +541,7 @@ function repeatMutant(
   const group = mintGroup(facts, create);
   const last = group[group.length - 1] as StepFacts;
   const mint = chain
-    ? facts.find((f) => f.token && f.index < create.index && dependsOn(create, f))
+    ? facts.findLast((f) => f.token && f.index < create.index && dependsOn(create, f))
     : undefined;
   return {
     name: `repeat@${create.index + 1}`,
@@ -546,11 +549,35 @@ function repeatMutant(
     step: create.index + 1,
     steps: fixed([
       ...golden.slice(0, last.index + 1),
-      ...(mint ? [mint.step] : []),
+      ...(mint ? [withNewestRefreshToken(facts, mint, create.index)] : []),
       ...repeated(group.map((g) => g.step)),
       ...golden.slice(last.index + 1),
     ]),
   };
+}
+
+/**
+ * A mint step whose body sends a refresh token from a placeholder, sending instead the refresh
+ * token captured last before step `before` (the one a rotating token endpoint still accepts).
+ */
+function withNewestRefreshToken(facts: readonly StepFacts[], mint: StepFacts, before: number): GoldenStep {
+  const send = mint.send;
+  const sent =
+    send?.op === "execute"
+      ? (send.request.body as Record<string, JsonValue> | null)?.refresh_token
+      : undefined;
+  if (!send || typeof sent !== "string" || wholePlaceholder(sent) === null) return mint.step;
+  const newest = facts
+    .slice(0, before)
+    .flatMap((f) =>
+      f.send?.op === "execute"
+        ? Object.entries(f.send.capture)
+            .filter(([, path]) => path === "refresh_token")
+            .map(([name]) => name)
+        : [],
+    )
+    .at(-1);
+  return newest === undefined ? mint.step : withBodyValue(send, "refresh_token", `{{${newest}}}`);
 }
 
 function dropMutant(
