@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import { bankFromContent } from "../bank/bank.js";
+import { defaultBankContent } from "../generate/default-bank.js";
+import { worldOf } from "./certify-kit.js";
+import { goldenExchanges } from "./golden-edits.js";
+import { goldenMutants } from "./golden-mutants.js";
+import { requirementMutantFindings } from "./requirement-gates.js";
+import { sharedTrials } from "./trial-tree.js";
+
+/**
+ * A chain on a refresh-rotation world whose last segment (a partial write) must commit one
+ * contact pass: its repeat mutant re-mints the session's token before the second create.
+ */
+const CHAIN = "satellite-ground-chain-1to16";
+
+describe("the repeat mutant in a chain on a refresh-rotation world", () => {
+  const content = defaultBankContent();
+  const bank = bankFromContent(content);
+  const task = content.tasks.find((t) => t.id === CHAIN);
+  if (!task) throw new Error(`${CHAIN} is not in the default bank`);
+
+  it("re-mints with the newest refresh token, not the vault's one rotation already spent", async () => {
+    const runner = sharedTrials(bank);
+    const exchanges = goldenExchanges(task, (await runner.run(task, goldenAgentFactory)).events);
+    const mutant = goldenMutants(
+      worldOf(bank, task),
+      task,
+      exchanges.map((e) => e?.status),
+      exchanges,
+    ).find((m) => m.requirement === "committed_once" && m.operator === "repeat");
+    if (!mutant) throw new Error("no repeat mutant of committed_once");
+    const steps = mutant.steps("seed");
+    // The inserted mint sits right before the repeated create (the golden is one step shorter).
+    const mint = steps[mutant.step];
+    expect(mint?.op === "execute" && mint.request.url).toMatch(/\/auth$/);
+    const body = mint?.op === "execute" ? (mint.request.body as Record<string, unknown>) : {};
+    expect(body.grant_type).toBe("refresh_token");
+    expect(body.refresh_token).not.toBe("{{refresh_token}}");
+    expect(body.refresh_token).toBe("{{chain_rt}}");
+  });
+
+  it("is killed, naming committed_once (it survived when the mint replayed the spent token)", async () => {
+    const r = await requirementMutantFindings(bank, task, sharedTrials(bank));
+    expect(r.failures).toEqual([]);
+    expect(r.count.killed).toBe(r.count.generated);
+  });
+});
