@@ -1,0 +1,293 @@
+import { describe, expect, it } from "vitest";
+import { bankFromContent } from "../../bank/bank.js";
+import type { JsonObject } from "../../bank/json.js";
+import type { GoldenStep, Task } from "../../bank/task-schema.js";
+import { cardFrom, cardMessage, playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
+import { playGolden } from "../../trial/play-golden.js";
+import { defaultBankContent } from "../default-bank.js";
+
+// Holes the January agent audit found by playing a private bank (`generate --seed audit-jan`) over
+// `apiflow mcp --http` as an agent would, then breaking its tickets on purpose. Each test replays a
+// default-bank task's golden with the one change the agent made, through the real harness, and
+// states the verdict the ticket calls for. The ones still open are `it.fails`, each naming its hole.
+
+const bank = bankFromContent(defaultBankContent());
+type Execute = Extract<GoldenStep, { op: "execute" }>;
+type Replay = Awaited<ReturnType<typeof trial>>;
+const isExecute = (s: GoldenStep): s is Execute => s.op === "execute";
+const solo = bank.tasks.filter((t) => t.kind === "solo");
+
+/** The golden with the execute step at `at` replaced (by nothing, one step or several). */
+function swap(t: Task, at: number, by: (s: Execute) => GoldenStep[]): GoldenStep[] {
+  return t.golden.flatMap((s, j) => (j === at && isExecute(s) ? by(s) : [s]));
+}
+
+/** Play `steps`, then (optionally) write variables, then finish with the golden's card from what was bound. */
+function replay(t: Task, steps: readonly GoldenStep[], name: string, vars: Record<string, string> = {}) {
+  return trial(
+    bank,
+    t,
+    scripted(bank, name, async (session) => {
+      if (Object.keys(vars).length === 0) {
+        await playAndAnswer(session, t, steps);
+        return;
+      }
+      const bindings = await playGolden(steps, session, { finish: false });
+      for (const [id, value] of Object.entries(vars))
+        await session.step({
+          toolCalls: [
+            {
+              name: "write",
+              arguments: { entity_ref: { kind: "variable", id }, content: { value }, scope: "global" },
+            },
+          ],
+        });
+      if (!session.ended) session.finish(cardMessage(cardFrom(t, bindings)));
+    }),
+  );
+}
+
+/** The exchanges the world served matching `method` and `url`, in order. */
+function served(r: Replay, method: string, url: RegExp) {
+  return r.events.flatMap((e) =>
+    e.type === "exchange" && e.method === method && url.test(e.url) ? [e] : [],
+  );
+}
+
+/** The first golden step index matching `pred`. */
+const stepAt = (t: Task, pred: (s: Execute) => boolean) => t.golden.findIndex((s) => isExecute(s) && pred(s));
+const body = (s: Execute) => (s.request.body ?? {}) as JsonObject;
+const isCreate = (s: Execute) =>
+  s.request.method === "POST" && Object.keys(s.capture).length > 0 && !/token|api-keys/.test(s.request.url);
+
+describe("agent audit (jan): what is written into the world is compared as the world compares", () => {
+  // irrigation-control-sub03 and billing-ledger-sub18 of seed audit-jan. The world keeps strings as
+  // sent and matches ids exactly (`GET …/zones/Z-5B7B` answers 404), but G1 compared what the agent
+  // wrote with G2's card equality (stripped, case ignored). Passed, each breaking the ticket:
+  // a schedule opened for zone `Z-5B7B` (no such zone) with firmware `cf-n55bec`, the zone linked
+  // to `sch-6aq8qh` (the API minted `SCH-6AQ8QH`; reading the link answers 404) and that id stored;
+  // a credit note moved to `Settled` ("must end as `settled`, no other status"); a credit note
+  // opened for account `ac16090463`. Closed: sent values, slots, targets, stored variables, end
+  // states and record selectors compare exactly (`sameInWorld`); only the card keeps 1.0's rule.
+
+  // A multistep task: read the parent, open a work record carrying a live value, move its status.
+  const task = solo.find(
+    (t) =>
+      t.axes.includes("multistep") &&
+      /must end as `/.test(t.ticket) &&
+      stepAt(t, isCreate) >= 0 &&
+      stepAt(t, (s) => s.request.method === "PATCH" && typeof body(s).status === "string") >= 0,
+  );
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  it("the golden passes (the control)", async () => {
+    if (!task) throw new Error("no multistep status task");
+    const r = await replay(task, task.golden, "golden");
+    expect(r.grade.failure_reason).toBe("");
+  });
+
+  it("the status written in another case (the world stores it as sent) fails", async () => {
+    if (!task) throw new Error("no multistep status task");
+    const at = stepAt(task, (s) => s.request.method === "PATCH" && typeof body(s).status === "string");
+    const steps = swap(task, at, (s) => {
+      const status = String(body(s).status);
+      const other = status.charAt(0).toUpperCase() + status.slice(1);
+      return [{ ...s, request: { ...s.request, body: { ...body(s), status: other } } }];
+    });
+    const r = await replay(task, steps, "status-capitalised");
+    // Honest: the world took the write.
+    expect(served(r, "PATCH", /./).map((e) => e.status)).toContain(200);
+    expect(r.grade.passed).toBe(false);
+    expect(r.grade.failure_reason).toMatch(/status/);
+  });
+
+  it("the create naming its parent in another case (a record for no such parent) fails", async () => {
+    if (!task) throw new Error("no multistep status task");
+    const at = stepAt(task, isCreate);
+    const steps = swap(task, at, (s) => {
+      const b = body(s);
+      const parentKey = Object.keys(b).find(
+        (k) => typeof b[k] === "string" && task.ticket.includes(String(b[k])) && /\d/.test(String(b[k])),
+      );
+      if (!parentKey) throw new Error("no parent id in the create");
+      return [
+        { ...s, request: { ...s.request, body: { ...b, [parentKey]: String(b[parentKey]).toLowerCase() } } },
+      ];
+    });
+    const r = await replay(task, steps, "parent-lower-cased");
+    expect(served(r, "POST", /./).map((e) => e.status)).toContain(201);
+    expect(r.grade.passed).toBe(false);
+  });
+
+  // A statefulness task: open a record, keep its id in a variable, link it on the parent.
+  const link = solo.find(
+    (t) =>
+      t.grader.g1.some((p) => p.kind === "workspace_value") &&
+      /record it on/.test(t.ticket) &&
+      t.golden.some((s) => s.op === "store") &&
+      stepAt(t, isCreate) >= 0,
+  );
+
+  it("the link task exists in the default bank", () => {
+    expect(link).toBeDefined();
+  });
+
+  it("the new id linked and stored in another case (the link names no record) fails", async () => {
+    if (!link) throw new Error("no link task");
+    const at = stepAt(link, isCreate);
+    const create = link.golden[at] as Execute;
+    const store = link.golden.find((s) => s.op === "store");
+    if (store?.op !== "store") throw new Error("no store");
+    const binding = store.from;
+    const key = create.capture[binding];
+    if (!key) throw new Error("the create does not capture the stored id");
+    // First run: the golden, to see the id the create mints (the trial seed makes it the same).
+    const first = await replay(link, link.golden, "golden");
+    expect(first.grade.failure_reason).toBe("");
+    const minted = served(first, "POST", new RegExp(`^${create.request.url}$`))[0]
+      ?.response_body as JsonObject | null;
+    const id = String(minted?.[key]);
+    const low = id.toLowerCase();
+    expect(low).not.toBe(id);
+    // Second run: every later use of the id written lower-cased, and the variable holding it so.
+    const steps = link.golden.map((s, j): GoldenStep => {
+      if (j <= at || !isExecute(s)) return s;
+      const text = JSON.stringify(s.request).replaceAll(`{{${binding}}}`, low);
+      return { ...s, request: JSON.parse(text) as Execute["request"] };
+    });
+    const r = await replay(link, steps, "link-lower-cased", { [store.name]: low });
+    // Honest: the world took the link (an update whose body carries the lower-cased id).
+    const linked = r.events.flatMap((e) =>
+      e.type === "exchange" && Object.values((e.request_body ?? {}) as JsonObject).includes(low)
+        ? [e.status]
+        : [],
+    );
+    expect(linked).toEqual([200]);
+    expect(r.grade.passed).toBe(false);
+  });
+});
+
+describe("agent audit (jan): a work record opened through its parent's documented create route", () => {
+  // billing-ledger-sub18 of seed audit-jan: the spec documents `POST /billing/v3/accounts/{account_no}/credit-notes`
+  // ("Open a credit note for this account (the account comes from the path)"). The note opened
+  // there, then moved to `settled`, is the same record the golden opens, but the trial failed
+  // new_id_used_next: "no response from /^/billing/v3/credit-notes$/ with status 201". A false
+  // fail: the create's data flows know one route; legitimate_variants' other_route moves reads
+  // only, so the gate should also move a create to the parent's canonical create route.
+  const task = solo.find((t) => {
+    const world = bank.worlds.find((w) => w.id === t.world);
+    const at = stepAt(t, isCreate);
+    const create = t.golden[at];
+    return (
+      at >= 0 &&
+      isExecute(create) &&
+      world?.routes.some(
+        (r) =>
+          r.method === "POST" &&
+          r.status === "canonical" &&
+          r.action === "create" &&
+          /\{[^}]+\}\/[^/{]+$/.test(r.path) &&
+          r.path.endsWith(create.request.url.slice(create.request.url.lastIndexOf("/"))),
+      ) === true
+    );
+  });
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  it.fails("the same record opened through the parent's create route passes", async () => {
+    if (!task) throw new Error("no task");
+    const world = bank.worlds.find((w) => w.id === task.world);
+    const at = stepAt(task, isCreate);
+    const create = task.golden[at] as Execute;
+    const tail = create.request.url.slice(create.request.url.lastIndexOf("/"));
+    const route = world?.routes.find(
+      (r) =>
+        r.method === "POST" &&
+        r.action === "create" &&
+        /\{[^}]+\}\/[^/{]+$/.test(r.path) &&
+        r.path.endsWith(tail),
+    );
+    const param = route?.path.match(/\{([^}]+)\}/)?.[1];
+    if (!route || !param) throw new Error("no nested create route");
+    const b = body(create);
+    const parent = String(b[param]);
+    const { [param]: _p, ...rest } = b;
+    const url = route.path.replace(`{${param}}`, parent);
+    const r = await replay(
+      task,
+      swap(task, at, (s) => [{ ...s, request: { ...s.request, url, body: rest } }]),
+      "nested-create",
+    );
+    // Honest: the world opened it there.
+    expect(served(r, "POST", new RegExp(`^${url}$`)).map((e) => e.status)).toEqual([201]);
+    expect(r.grade.failure_reason).toBe("");
+  });
+});
+
+describe("agent audit (jan): the idempotent retry the ticket prescribes", () => {
+  // grid-substations-sub20 of seed audit-jan: "a retried write must carry an idempotency key, and
+  // the key for this change is `chg-64185-relay`. Finish the write so the switching order really
+  // exists, once." The grader is three data flows: the key is not held (any key passes), and a
+  // second order opened with another key fails only G2 ("2 records match"), a labour fault
+  // reported as a delivery one. A call predicate cannot name a header today (CallMatch has no
+  // header slot), so both are left to the template owners.
+  const task = solo.find((t) => /the key for this change is `/.test(t.ticket));
+  const key = task?.ticket.match(/the key for this change is `([^`]+)`/)?.[1];
+  const at = task
+    ? stepAt(task, (s) => Object.keys(s.request.headers ?? {}).includes("Idempotency-Key"))
+    : -1;
+  const withKey = (s: Execute, k: string): Execute => ({
+    ...s,
+    request: { ...s.request, headers: { ...s.request.headers, "Idempotency-Key": k } },
+  });
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+    expect(key).toBeDefined();
+    expect(at).toBeGreaterThanOrEqual(0);
+  });
+
+  it("the retry sent twice with the ticket's key (one record) passes (the control)", async () => {
+    if (!task || !key) throw new Error("no task");
+    const r = await replay(
+      task,
+      swap(task, at, (s) => [s, s]),
+      "same-key-twice",
+    );
+    expect(r.grade.failure_reason).toBe("");
+  });
+
+  it.fails("the retry carrying another key than the ticket's fails", async () => {
+    if (!task || !key) throw new Error("no task");
+    const r = await replay(
+      task,
+      swap(task, at, (s) => [withKey(s, "my-own-key-1")]),
+      "other-key",
+    );
+    expect(served(r, "POST", /./).map((e) => e.status)).toContain(201);
+    expect(r.grade.passed).toBe(false);
+  });
+
+  it.fails("the write done twice (two records, where the ticket says once) fails the labour", async () => {
+    if (!task || !key) throw new Error("no task");
+    const r = await replay(
+      task,
+      swap(task, at, (s) => [s, withKey(s, `${key}-2`)]),
+      "two-records",
+    );
+    expect(r.grade.passed).toBe(false);
+    expect(r.grade.g1_passed).toBe(false);
+  });
+});
+
+// Tried and graded right on seed audit-jan (no test needed beyond the existing ones): decoy reads
+// percent-encoded (`/%762/ops/…`, `/v3/ops/%70ublic/…`) fail on their forbid; a correct read written
+// `/v3//ops/./vehicles/%38462`, with a bare `?`, or with encoded query keys passes; a trailing slash
+// is a 404, not a read; an empty PATCH, the right status then undone, and an unreadable card (a
+// trailing comma, a comment) are graded as they must be (the last as a delivery failure); a chain's
+// card holding only its last segment's fields fails. Every chain of the bank is graded `full`.
