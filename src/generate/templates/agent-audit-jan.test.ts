@@ -322,6 +322,57 @@ describe("agent audit (jan): a sweep that may mint with client credentials only 
   });
 });
 
+describe("agent audit (jan): the async job polled is the job confirmed", () => {
+  // fleet-telemetry-sub12 of seed audit-jan: "The 202 names a job: poll it until it is
+  // `awaiting_confirmation`, then confirm it". Two jobs submitted, only the second polled (to
+  // `awaiting_confirmation`), the first confirmed without a poll: passed. polled_before_confirm
+  // (order) matches any job's poll before any job's confirm, and job_polled takes any 202's id;
+  // the unconfirmed job writes nothing, so the one-record end state holds. Pinning the order's
+  // poll and confirm to the same job needs a predicate that ties two exchanges' path ids (or a
+  // target for a job handle the grader can resolve): left open. Class: a sibling record, for
+  // handles; requirement_mutants should break "poll it" by polling another job.
+  const task = solo.find(
+    (t) =>
+      t.axes.includes("multistep") &&
+      t.grader.g1.some((p) => p.kind === "order") &&
+      stepAt(t, (s) => s.request.method === "POST" && /\/confirm$/.test(s.request.url)) >= 0,
+  );
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  it.fails("a sibling job polled, and the job confirmed never polled, fails", async () => {
+    if (!task) throw new Error("no async multistep task");
+    const confirmAt = stepAt(task, (s) => s.request.method === "POST" && /\/confirm$/.test(s.request.url));
+    const confirm = task.golden[confirmAt] as Execute;
+    const handle = confirm.request.url.match(/\{\{([^}]+)\}\}/)?.[1];
+    const submitAt = stepAt(task, (s) => s.capture[handle ?? ""] !== undefined);
+    const submit = task.golden[submitAt] as Execute;
+    if (!handle || submitAt < 0) throw new Error("no submit");
+    const sibling: Execute = { ...submit, capture: { audit_sibling: submit.capture[handle] as string } };
+    const steps = task.golden.flatMap((s, j): GoldenStep[] => {
+      if (j === submitAt) return [s, sibling];
+      if (j > submitAt && j < confirmAt && isExecute(s) && s.request.url.includes(`{{${handle}}}`))
+        return [
+          {
+            ...s,
+            request: { ...s.request, url: s.request.url.replace(`{{${handle}}}`, "{{audit_sibling}}") },
+          },
+        ];
+      return [s];
+    });
+    const r = await replay(task, steps, "poll-a-sibling");
+    // Honest: the job confirmed was never polled.
+    const confirmed = served(r, "POST", /\/confirm$/)[0]
+      ?.url.split("/")
+      .at(-2);
+    expect(confirmed).toBeDefined();
+    expect(served(r, "GET", new RegExp(`/${confirmed}$`))).toEqual([]);
+    expect(r.grade.passed).toBe(false);
+  });
+});
+
 // Tried and graded right on seed audit-jan (no test needed beyond the existing ones): decoy reads
 // percent-encoded (`/%762/ops/…`, `/v3/ops/%70ublic/…`) fail on their forbid; a correct read written
 // `/v3//ops/./vehicles/%38462`, with a bare `?`, or with encoded query keys passes; a trailing slash
