@@ -182,7 +182,7 @@ describe("agent audit (jan): a work record opened through its parent's documente
     const at = stepAt(t, isCreate);
     const create = t.golden[at];
     return (
-      at >= 0 &&
+      create !== undefined &&
       isExecute(create) &&
       world?.routes.some(
         (r) =>
