@@ -373,6 +373,64 @@ describe("agent audit (jan): the async job polled is the job confirmed", () => {
   });
 });
 
+describe("agent audit (jan): a link written through the record's documented settings route", () => {
+  // fleet-telemetry-sub03 of seed audit-jan: "record it on TRK-2944 itself through
+  // `active_job_id`". Written through `PUT /api/v3/trucks/TRK-2944/settings` (documented: it takes
+  // `active_job_id` with the version read; a 409, a re-read, the resend answered 200), the link
+  // reads back and G2 passes, but id_stored_and_reused fails: its destination is the record's own
+  // URL only. A false fail of the other-route kind for writes: legitimate_variants' other_route
+  // moves reads only; a write's use destination should take the record's canonical settings and
+  // thresholds routes too (as data flows' also_from do for reads).
+  const link = solo.find(
+    (t) =>
+      t.grader.g1.some((p) => p.kind === "workspace_value") &&
+      /record it on/.test(t.ticket) &&
+      t.golden.some((s) => s.op === "store"),
+  );
+  const linkAt = link ? stepAt(link, (s) => ["PUT", "PATCH"].includes(s.request.method)) : -1;
+
+  it("the task this test needs exists in the default bank, with a settings route", () => {
+    expect(link).toBeDefined();
+    const step = link?.golden[linkAt];
+    const world = bank.worlds.find((w) => w.id === link?.world);
+    expect(step && isExecute(step)).toBe(true);
+    expect(
+      world?.routes.some((r) => r.path.endsWith("/settings") && ["PUT", "PATCH"].includes(r.method)),
+    ).toBe(true);
+  });
+
+  it.fails("the link written through the settings route (re-read and resent after a 409) passes", async () => {
+    if (!link) throw new Error("no link task");
+    const world = bank.worlds.find((w) => w.id === link.world);
+    const steps = swap(link, linkAt, (s) => {
+      const url = `${s.request.url}/settings`;
+      const method = world?.routes.find(
+        (r) => r.path.endsWith("/settings") && ["PUT", "PATCH"].includes(r.method),
+      )?.method as string;
+      const { "Content-Type": _ct, ...auth } = s.request.headers ?? {};
+      const read = (v: string): Execute => ({
+        op: "execute",
+        request: { method: "GET", url, headers: auth },
+        capture: { [v]: "version" },
+      });
+      const write = (v: string, last: boolean): Execute => ({
+        ...s,
+        capture: last ? s.capture : {},
+        request: { ...s.request, method, url, body: { ...body(s), version: `{{${v}}}` } },
+      });
+      return [read("audit_v1"), write("audit_v1", false), read("audit_v2"), write("audit_v2", true)];
+    });
+    const r = await replay(link, steps, "link-via-settings");
+    // Honest: the last write through the settings route was accepted.
+    expect(
+      r.events
+        .filter((e) => e.type === "exchange" && e.url.endsWith("/settings") && e.method !== "GET")
+        .at(-1)?.status,
+    ).toBe(200);
+    expect(r.grade.failure_reason).toBe("");
+  });
+});
+
 // Tried and graded right on seed audit-jan (no test needed beyond the existing ones): decoy reads
 // percent-encoded (`/%762/ops/…`, `/v3/ops/%70ublic/…`) fail on their forbid; a correct read written
 // `/v3//ops/./vehicles/%38462`, with a bare `?`, or with encoded query keys passes; a trailing slash
