@@ -422,11 +422,10 @@ describe("agent audit (jan): a link written through the record's documented sett
     });
     const r = await replay(link, steps, "link-via-settings");
     // Honest: the last write through the settings route was accepted.
-    expect(
-      r.events
-        .filter((e) => e.type === "exchange" && e.url.endsWith("/settings") && e.method !== "GET")
-        .at(-1)?.status,
-    ).toBe(200);
+    const writes = r.events.flatMap((e) =>
+      e.type === "exchange" && e.url.endsWith("/settings") && e.method !== "GET" ? [e.status] : [],
+    );
+    expect(writes.at(-1)).toBe(200);
     expect(r.grade.failure_reason).toBe("");
   });
 });
