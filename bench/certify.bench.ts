@@ -10,8 +10,8 @@ import type { BenchFigure, Benchmark } from "./figure.js";
 
 /**
  * Issue 8: full certification of the default bank — grader triad, oracle ×10, discoverability,
- * leak, chain replays, exploit audit — ≤ 30 s on this 2-core machine, on as many threads as the
- * machine has cores (this one and n - 1 workers). One run (it is long). Beside the total: the CPU seconds of this process
+ * leak, chain replays, exploit audit — ≤ 30 s on this 2-core machine, on as many worker threads
+ * as the machine has cores (this thread only hands out tasks). One run (it is long). Beside the total: the CPU seconds of this process
  * and its workers, the load average before and after (the machine is shared; a busy machine
  * stretches wall time, not CPU time), and each gate's share in thread-seconds (its wall time summed
  * over the workers; Node 20 has no per-thread CPU clock) with how many tasks failed it (a failing

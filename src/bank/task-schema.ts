@@ -338,6 +338,11 @@ const requirementBase = {
   /** The ticket's sentence stating it, rendered from this object (the ticket contains it verbatim). */
   sentence: z.string().min(1).optional(),
   /**
+   * The requirement in brief, as a chain's step states it (the step contains it verbatim); without
+   * one the chain states `sentence`.
+   */
+  brief: z.string().min(1).optional(),
+  /**
    * What holds it: ids of G1 predicates and forbid constraints of the same grader, and answer
    * fields as `answer:<field>`. Certification refuses a requirement that names none, or a name
    * the grader does not have.
@@ -508,6 +513,8 @@ export const SubtaskSchema = z.strictObject({
   grader: GraderSpecSchema,
   /** The ticket's requirements as data (banks from before requirements have none). */
   requirements: z.array(RequirementSchema).optional(),
+  /** The ticket's story parts, verbatim (see `TaskSchema.story`). */
+  story: z.array(z.string().min(1)).optional(),
 });
 export type Subtask = z.infer<typeof SubtaskSchema>;
 
@@ -539,5 +546,13 @@ export const TaskSchema = z.strictObject({
    * their `segment`). Banks from before requirements have none.
    */
   requirements: z.array(RequirementSchema).optional(),
+  /**
+   * The ticket's story, verbatim: the parts that tell what happened and what the world is like
+   * (the opener, the broken call and its error, facts the `premises` gate checks), never what the
+   * agent must do. Every other sentence of the ticket is a requirement's `sentence` or the answer
+   * card instruction; the sentence check (`unbackedSentences`) holds a ticket to that. Tickets
+   * written before it have none.
+   */
+  story: z.array(z.string().min(1)).optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;

@@ -316,9 +316,18 @@ export function chainSegments(
  * @example occursAsToken("GET /v3/vessels/V-204", "V-204") // true
  */
 export function occursAsToken(text: string, literal: string, caseInsensitive = false): boolean {
-  if (literal === "") return true;
+  return literal === "" || tokenPattern(literal, caseInsensitive).test(text);
+}
+
+/**
+ * The pattern of `literal` as a whole token (what `occursAsToken` searches for), to search many
+ * texts with one pattern.
+ *
+ * @example tokenPattern("V-204").test("GET /v3/vessels/V-2040") // false
+ */
+export function tokenPattern(literal: string, caseInsensitive = false): RegExp {
   const escaped = literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, caseInsensitive ? "i" : "").test(text);
+  return new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, caseInsensitive ? "i" : "");
 }
 
 /** Every key and scalar of a JSON value as text, one per line: what can be searched for literals. */

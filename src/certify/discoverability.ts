@@ -7,7 +7,15 @@ import type { World } from "../bank/world-schema.js";
 import { worldSpec } from "../workspace/workspace.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
-import { describeStep, isSendStep, jsonAtoms, occursAsToken, routeFor, worldOf } from "./certify-kit.js";
+import {
+  describeStep,
+  isSendStep,
+  jsonAtoms,
+  occursAsToken,
+  routeFor,
+  tokenPattern,
+  worldOf,
+} from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
 import { type NativeRequest, nativeOperations, parseGraphql } from "./native-request.js";
 import { freshTrials, sharedTrials, type TrialRunner } from "./trial-tree.js";
@@ -146,6 +154,29 @@ function safeDecode(segment: string): string {
 }
 
 /** Text of what an agent has seen of the world by an exchange: response bodies and headers. */
+/**
+ * Whether `literal` occurs as a token (`occursAsToken`) in the texts joined by newlines. A newline
+ * is no letter or digit, so a literal without one occurs in the joined text exactly when it occurs
+ * in one of the texts: each text is searched alone, and the joined text is built only for a
+ * literal that holds a newline.
+ */
+function occursInCorpus(texts: readonly string[], literal: string, caseInsensitive: boolean): boolean {
+  if (literal.includes("\n")) return occursAsToken(texts.join("\n"), literal, caseInsensitive);
+  const token = tokenPattern(literal, caseInsensitive);
+  return literal === "" || texts.some((t) => token.test(t));
+}
+
+/** Every key and scalar of a world's spec entity (`jsonAtoms`), built once per world. */
+const specAtomsOf = new WeakMap<World, string>();
+function specAtoms(world: World): string {
+  let atoms = specAtomsOf.get(world);
+  if (atoms === undefined) {
+    atoms = jsonAtoms(worldSpec(world));
+    specAtomsOf.set(world, atoms);
+  }
+  return atoms;
+}
+
 function exchangeText(e: ExchangeEvent): string {
   return `${jsonAtoms(e.response_body)}\n${jsonAtoms(e.response_headers)}`;
 }
@@ -229,8 +260,13 @@ export async function firstUndiscoverable(
   const r = await runner.run(task, goldenAgentFactory, 1);
   const seeds = resolveCanaries(task.workspace, r.trial_seed);
   // The spec entity the agent can read: OpenAPI for REST, the SDL or the tool list for GraphQL/MCP.
-  const known = [task.ticket, jsonAtoms(worldSpec(world)), jsonAtoms(seeds)];
+  const known = [task.ticket, specAtoms(world), jsonAtoms(seeds)];
   const exchanges = r.events.filter((e): e is ExchangeEvent => e.type === "exchange");
+  const texts: string[] = [];
+  const textOf = (i: number) => {
+    texts[i] ??= exchangeText(exchanges[i] as ExchangeEvent);
+    return texts[i];
+  };
   const goldenSends = task.golden.flatMap((s, i) => (isSendStep(s) ? [{ step: s, index: i }] : []));
   const results = new Map<string, string>();
   for (const m of r.messages) if (m.role === "tool" && m.tool_call_id) results.set(m.tool_call_id, m.content);
@@ -246,11 +282,12 @@ export async function firstUndiscoverable(
       if (!request || !golden)
         return `execute call ${sent} of the golden run has no request or no golden step`;
       const served = results.get(call.id ?? "")?.includes('"response_ref"') ?? false;
-      const corpus = [...known, ...exchanges.slice(0, seen).map(exchangeText)].join("\n");
+      // What the agent has seen: the known texts and the responses so far, one after another.
+      const corpus = [...known, ...Array.from({ length: seen }, (_, i) => textOf(i))];
       for (const literal of sentLiterals(request)) {
         const header = literal.where === "header name";
         if (header && PROTOCOL_HEADERS.has(literal.value.toLowerCase())) continue;
-        if (occursAsToken(corpus, literal.value, header || literal.value.toLowerCase() === "bearer"))
+        if (occursInCorpus(corpus, literal.value, header || literal.value.toLowerCase() === "bearer"))
           continue;
         return `golden step ${golden.index + 1} (${describeStep(golden.step)}) sends ${literal.where} ${JSON.stringify(literal.value)}, which is not in the ticket, the spec, the workspace or any earlier response`;
       }

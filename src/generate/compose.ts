@@ -1,6 +1,6 @@
 import type { JsonValue } from "../bank/json.js";
 import type { Premise } from "../bank/premise-schema.js";
-import type { G1Predicate, GoldenStep, GraderSpec, Subtask, Task } from "../bank/task-schema.js";
+import type { G1Predicate, GoldenStep, GraderSpec, Requirement, Subtask, Task } from "../bank/task-schema.js";
 import type { Probe } from "./story-state.js";
 
 /** The answer-card instruction every ticket ends with (the wording of the 1.0 tickets). */
@@ -42,6 +42,7 @@ export function composeSolo(
     grader: sub.grader,
     ...premisesOf(sub),
     ...(sub.requirements ? { requirements: sub.requirements } : {}),
+    ...(sub.story ? { story: sub.story } : {}),
   };
 }
 
@@ -72,7 +73,15 @@ export function composeChain(
   storyline: readonly Subtask[],
   n: number,
   workspace: Task["workspace"],
-  options: { mode: "selective" | "full"; intro: string; steps: readonly string[] },
+  options: {
+    mode: "selective" | "full";
+    intro: string;
+    steps: readonly string[];
+    /** The story parts of the intro and the steps (see `TaskSchema.story`). */
+    story?: readonly string[];
+    /** Requirements of the whole chain (no segment), stated in the introduction. */
+    requirements?: readonly Requirement[];
+  },
 ): Task {
   if (storyline.length < n) throw new Error(`storyline has fewer than ${n} subtasks`);
   const { subs, steps } = renameCollidingFields(storyline.slice(0, n), options.steps.slice(0, n));
@@ -128,8 +137,14 @@ export function composeChain(
     ],
     grader,
     ...(options.mode === "selective" ? { graded_segments: graded } : {}),
+    ...(options.story ? { story: [...options.story] } : {}),
     ...(subs.some((s) => s.requirements)
-      ? { requirements: subs.flatMap((s) => tag(s.requirements ?? [], s.position)) }
+      ? {
+          requirements: [
+            ...subs.flatMap((s) => tag(s.requirements ?? [], s.position)),
+            ...(options.requirements ?? []),
+          ],
+        }
       : {}),
   };
 }
@@ -161,12 +176,22 @@ function renameCollidingFields(
       return;
     }
     const to = (f: string) => rename.get(f) ?? f;
-    const cut = step.lastIndexOf("report");
-    if (cut >= 0) {
-      let tail = step.slice(cut);
-      for (const [from, target] of rename) tail = tail.replaceAll(`\`${from}\``, `\`${target}\``);
-      step = step.slice(0, cut) + tail;
+    const renamed = (text: string) => {
+      let out = text;
+      for (const [from, target] of rename) out = out.replaceAll(`\`${from}\``, `\`${target}\``);
+      return out;
+    };
+    // A step stated from requirements names the fields in its report requirement's brief: that
+    // brief is renamed, in the requirement and in the step. Otherwise the "report …" clause is.
+    const reports = (s.requirements ?? []).filter(
+      (r) => r.kind === "report" && step.includes(r.brief ?? r.sentence ?? "\0"),
+    );
+    for (const r of reports) {
+      const said = (r.brief ?? r.sentence) as string;
+      step = step.replace(said, renamed(said));
     }
+    const cut = step.lastIndexOf("report");
+    if (reports.length === 0 && cut >= 0) step = step.slice(0, cut) + renamed(step.slice(cut));
     outSteps.push(step);
     outSubs.push({
       ...s,
@@ -189,7 +214,15 @@ function renameCollidingFields(
             requirements: s.requirements.map((r) => ({
               ...r,
               predicates: r.predicates.map((p) => (p.startsWith("answer:") ? `answer:${to(p.slice(7))}` : p)),
-              ...(r.kind === "report" ? { fields: r.fields.map(to) } : {}),
+              ...(r.kind === "report"
+                ? {
+                    fields: r.fields.map(to),
+                    ...(r.brief !== undefined ? { brief: renamed(r.brief) } : {}),
+                    ...(r.brief === undefined && r.sentence !== undefined
+                      ? { sentence: renamed(r.sentence) }
+                      : {}),
+                  }
+                : {}),
             })) as Subtask["requirements"],
           }
         : {}),

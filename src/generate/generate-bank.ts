@@ -5,10 +5,13 @@ import type { World } from "../bank/world-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { requirementFindings } from "./requirements.js";
+import type { GenSubtask } from "./story-state.js";
 import { buildStoryline, type Redraw, type Storyline, type StorylineOptions } from "./storyline.js";
 import { measuredDifficulty, taskFeatures } from "./task-features.js";
+import { chainCanonicalSentence, DECOY_CONSTRAINT_IDS } from "./templates/common.js";
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
 import { worldLayout } from "./world-layout.js";
+import type { WorldTemplate } from "./world-template.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";
@@ -72,6 +75,40 @@ function chainMode(_subs: readonly Subtask[], rng: Rng): "full" {
 }
 
 /**
+ * A chain `1toN` of a generated storyline: its introduction is story and the decoy constraint's
+ * sentence; each step is its subtask's brief, whose story parts join the chain's story.
+ */
+function chainOf(
+  template: WorldTemplate,
+  subtasks: readonly GenSubtask[],
+  n: number,
+  workspace: Task["workspace"],
+  options: { mode: "selective" | "full"; introStory: string },
+): Task {
+  const segments = subtasks.slice(0, n);
+  const canonical = chainCanonicalSentence(template);
+  // The introduction states the decoy constraint; when no segment's requirement does (segments
+  // with their own constraints), the chain states it as a requirement of its own.
+  const stated = segments.some((s) => s.requirements?.some((r) => r.brief === canonical));
+  const decoys = [...new Set(segments.flatMap((s) => s.grader.constraints.map((c) => c.id)))].filter((id) =>
+    DECOY_CONSTRAINT_IDS.includes(id),
+  );
+  return composeChain(template.id, subtasks, n, workspace, {
+    mode: options.mode,
+    intro: `${options.introStory} ${canonical}`,
+    steps: subtasks.map((s) => s.brief),
+    story: [options.introStory, ...segments.flatMap((s) => s.briefStory ?? [])].filter((p) => p.length > 0),
+    ...(stated || decoys.length === 0
+      ? {}
+      : {
+          requirements: [
+            { kind: "stay_canonical", id: "stay_canonical", sentence: canonical, predicates: decoys },
+          ],
+        }),
+  });
+}
+
+/**
  * Generate a bank forward from one seed: build each world, build its storyline position by
  * position, then compose solo tasks (position k with the state 1..k-1 left) and chains `1toN`.
  *
@@ -125,21 +162,21 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
         ),
       );
     }
-    const version = /\/(v\d+)/.exec(template.base)?.[1] ?? "v3";
-    const intro = (n: number) =>
-      `${storyRng.pick([
-        `${built.world.title}: hand-over for tonight. Work through these ${n} jobs in order; later ones build on what earlier ones found, created or stored.`,
-        `A batch of ${n} open tickets for ${built.world.title}, oldest first. Do them in this order — several depend on values from earlier steps.`,
-        `${n} things to sort out on ${built.world.title} today, in sequence. Keep what you find; later steps need it.`,
-        `Shift queue for ${built.world.title} (${n} items). Same session, same world: finish each before starting the next.`,
-      ])} Throughout, stay on the current ${version} routes: no deprecated or ${template.lookalike.audience} routes.`;
+    // The introduction's story says how the jobs hang together; its demand is the decoy constraint
+    // every segment states (the brief of its stay_canonical requirement).
+    const introStory = (n: number) =>
+      storyRng.pick([
+        `${built.world.title}: hand-over for tonight, ${n} jobs; later ones build on what earlier ones found, created or stored.`,
+        `A batch of ${n} open tickets for ${built.world.title}, oldest first: several depend on values from earlier steps.`,
+        `${n} things to sort out on ${built.world.title} today, listed in sequence; later steps rely on what earlier ones find.`,
+        `Shift queue for ${built.world.title} (${n} items), one after the other in the same session on the same world.`,
+      ]);
     for (let n = 2; n <= shape.maxChain; n++) {
       tasks.push(
         measured(
-          composeChain(template.id, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
+          chainOf(template, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
             mode: chainMode(story.subtasks.slice(0, n), storyRng),
-            intro: intro(n),
-            steps: story.subtasks.map((s) => s.brief),
+            introStory: introStory(n),
           }),
           built.world,
         ),

@@ -51,6 +51,8 @@ export interface GenSubtask extends Subtask {
   coupling: Coupling;
   /** One-line version of the ticket for a chain's compressed instruction. */
   brief: string;
+  /** The story parts of `brief` (the rest of it is its requirements' briefs). */
+  briefStory?: string[];
   probes: Probe[];
   /** What else the ticket claims about the world (e.g. the body fields the spec documents). */
   premises?: Premise[];

@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { writeBank } from "../../bank/load-bank.js";
@@ -63,6 +64,8 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
         seed: options.seed,
         ...(worlds !== undefined ? { worlds } : {}),
         ...(positions !== undefined ? { positions } : {}),
+        // Tasks spread over one worker thread per core, as `apiflow verify` does.
+        certify: { workers: availableParallelism() },
       });
       if (!result.success) throw new UsageError(`generate: ${result.error.message}`);
       const { report, log } = result.data;

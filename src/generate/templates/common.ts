@@ -15,20 +15,77 @@ import { attachRequirements } from "../requirements.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
-import type { AssetTemplate } from "../world-template.js";
+import { fieldList, sentence, type TicketGrammar } from "../ticket-grammar.js";
+import type { AssetTemplate, WorldTemplate } from "../world-template.js";
 
 /** An answer-card field; strings compare exactly, numbers with the default tolerance. */
 export function field(name: string, expected: ExpectedValue, explain: string): AnswerField {
   return { field: name, comparator: typeof expected === "number" ? "numeric" : "string", expected, explain };
 }
 
-/** Assemble a generated subtask from its parts. */
+/**
+ * A part of a ticket or of a chain step, in order: story (what happened or what the world is like,
+ * kept verbatim, demanding nothing) or a requirement, whose sentence (in a chain step, its brief)
+ * is rendered from it. Empty and `false` parts are left out.
+ */
+export type TicketPart = string | false | undefined | Requirement;
+
+/**
+ * Render ticket parts: the text (see `sentence`), its story parts and its requirements (each once,
+ * in order). In a chain step (`brief`) a requirement states its `brief`, else its sentence.
+ *
+ * @example renderParts(["The job gets a 409.", statusReq]).text // "The job gets a 409. Move CN-12 to `settled`."
+ */
+export function renderParts(
+  parts: readonly TicketPart[],
+  brief = false,
+): { text: string; story: string[]; requirements: Requirement[] } {
+  const story: string[] = [];
+  const requirements: Requirement[] = [];
+  const text: string[] = [];
+  for (const p of parts) {
+    if (p === false || p === undefined || p === "") continue;
+    if (typeof p === "string") {
+      story.push(p);
+      text.push(p);
+      continue;
+    }
+    const said = brief ? (p.brief ?? p.sentence) : p.sentence;
+    if (said === undefined) throw new Error(`requirement ${p.id} has no sentence to render`);
+    text.push(said);
+    if (!requirements.some((r) => r.id === p.id)) requirements.push(p);
+  }
+  return { text: sentence(...text), story, requirements };
+}
+
+/**
+ * The sentence a chain's introduction states the decoy constraints in; every segment's
+ * `stay_canonical` requirement has it as its brief.
+ */
+export function chainCanonicalSentence(t: WorldTemplate): string {
+  const version = /\/(v\d+)/.exec(t.base)?.[1] ?? "v3";
+  return `Throughout, stay on the current ${version} routes: no deprecated or ${t.lookalike.audience} routes.`;
+}
+
+/**
+ * Assemble a generated subtask from its parts. A template states its ticket either as parts in
+ * order (`ticket` as `TicketPart`s: story, and requirements whose sentences are rendered), or as
+ * `story` (what happened and what the world is like, no requirement language) and `requirements`
+ * (each with the sentence it renders and the predicates that hold it), the ticket then being the
+ * story, then the requirements' sentences in their order. Either way the stay-on-canonical-routes
+ * sentence ends it (itself a requirement held by the decoy constraints, whose brief a chain's
+ * introduction states). A template not yet so converted passes `ticket` whole as a string.
+ */
 export function subtask(
   ctx: TemplateContext,
   template: string,
   parts: {
-    ticket: string;
-    brief: string;
+    /** The ticket as parts in order, or whole (no story recorded) but the stay-canonical sentence. */
+    ticket?: string | readonly TicketPart[];
+    /** The ticket's story parts (see `TaskSchema.story`); empty parts are dropped. */
+    story?: string[];
+    /** A chain's step for this position: whole, or as parts (requirements state their brief). */
+    brief: string | readonly TicketPart[];
     golden: GoldenStep[];
     builder: GoldenBuilder;
     answer: AnswerField[];
@@ -44,8 +101,26 @@ export function subtask(
 ): GenSubtask {
   // Every task forbids the decoy families, and says so: a decoy read must never pass.
   const constraints = parts.constraints ?? forbidDecoys(ctx);
-  const ticket = parts.constraints ? parts.ticket : `${parts.ticket} ${ctx.grammar.stayCanonical()}`;
-  const held = attachRequirements(parts.requirements ?? [], {
+  const declared = [...(parts.requirements ?? [])];
+  const told = Array.isArray(parts.ticket) ? renderParts(parts.ticket as readonly TicketPart[]) : null;
+  const brief = renderParts(typeof parts.brief === "string" ? [parts.brief] : parts.brief, true);
+  for (const r of [...(told?.requirements ?? []), ...brief.requirements])
+    if (!declared.some((d) => d.id === r.id)) declared.push(r);
+  if (!parts.constraints)
+    declared.push({
+      ...stayCanonicalRequirement(ctx.grammar, constraints),
+      brief: chainCanonicalSentence(ctx.built.template),
+    });
+  const story = told ? told.story : (parts.story ?? []).filter((p) => p.length > 0);
+  const stated = declared.flatMap((r) => (r.sentence === undefined ? [] : [r.sentence]));
+  const ticket = told
+    ? sentence(told.text, parts.constraints ? "" : (stated.at(-1) ?? ""))
+    : parts.story
+      ? sentence(...story, ...stated)
+      : parts.constraints
+        ? String(parts.ticket ?? "")
+        : `${parts.ticket ?? ""} ${stated.at(-1) ?? ""}`;
+  const held = attachRequirements(declared, {
     g1: [...parts.g1, ...answerProvenance(parts.golden, parts.g1)],
     answer: parts.answer,
     constraints,
@@ -64,9 +139,11 @@ export function subtask(
       checkpoints: [],
     },
     requirements: held.requirements,
+    ...(told || parts.story ? { story } : {}),
     template,
     coupling: parts.coupling ?? "none",
-    brief: parts.brief,
+    brief: brief.text,
+    ...(typeof parts.brief === "string" ? {} : { briefStory: brief.story }),
     probes: parts.probes ?? [],
     ...(parts.premises ? { premises: parts.premises } : {}),
     chained: (ledger) => parts.builder.chained(ledger),
@@ -89,11 +166,49 @@ function templateAxis(template: string): GenSubtask["axis"] {
   }
 }
 
+/**
+ * The requirement that the answer card carries `fields`, stated by `text` (by default the
+ * grammar's "Report `a` and `b`."), and in a chain's step as "Report `a` and `b`.".
+ *
+ * @example reportRequirement(ctx.grammar, ["berth", "draft_m"]) // { kind: "report", sentence: "Tell me `berth` and `draft_m`.", … }
+ */
+export function reportRequirement(g: TicketGrammar, fields: readonly string[], text?: string): Requirement {
+  return {
+    kind: "report",
+    id: "report",
+    sentence: text ?? g.report(fields),
+    brief: `Report ${fieldList(fields)}.`,
+    fields: [...fields],
+    predicates: fields.map((f) => `answer:${f}`),
+  };
+}
+
+/**
+ * The requirement that no call goes to the routes `constraints` forbid, stated by the grammar's
+ * "Stay on the current v3 routes." (`subtask` adds it to a ticket that passes no `constraints`).
+ *
+ * @example stayCanonicalRequirement(ctx.grammar, forbidDecoys(ctx)).predicates // ["no_deprecated_family", "no_lookalike_family"]
+ */
+export function stayCanonicalRequirement(
+  g: TicketGrammar,
+  constraints: readonly ForbidConstraint[],
+): Requirement {
+  return {
+    kind: "stay_canonical",
+    id: "stay_canonical",
+    sentence: g.stayCanonical(),
+    predicates: constraints.map((c) => c.id),
+  };
+}
+
 /** Claim a fresh asset for this position (one no earlier position used) and its id. */
 export function claimTarget(ctx: TemplateContext): { target: SymRecord; id: string } {
   const target = ctx.state.claimAsset(ctx.rng);
   return { target, id: ctx.state.assetId(target) };
 }
+
+/** The ids of the constraints `forbidDecoys` sets (a chain's introduction states them). */
+export const DECOY_CONSTRAINT_IDS: readonly string[] = ["no_deprecated_family", "no_lookalike_family"];
 
 /** Forbid both decoy families of the world (deprecated and look-alike). */
 export function forbidDecoys(ctx: TemplateContext): ForbidConstraint[] {
@@ -101,13 +216,13 @@ export function forbidDecoys(ctx: TemplateContext): ForbidConstraint[] {
   return [
     {
       kind: "forbid",
-      id: "no_deprecated_family",
+      id: DECOY_CONSTRAINT_IDS[0] as string,
       explain: `The deprecated ${t.deprecatedBase} family serves a stale nightly snapshot.`,
       url_pattern: `^${re(t.deprecatedBase)}/`,
     },
     {
       kind: "forbid",
-      id: "no_lookalike_family",
+      id: DECOY_CONSTRAINT_IDS[1] as string,
       explain: `The ${t.lookalike.segment} family is for ${t.lookalike.audience}: redacted and cached.`,
       url_pattern: `^${re(`${t.base}/${t.lookalike.segment}`)}/`,
     },

@@ -1,10 +1,9 @@
-import type { G1Predicate } from "../../bank/task-schema.js";
+import type { G1Predicate, Requirement } from "../../bank/task-schema.js";
 import { isRecordRef } from "../../grade/final-state.js";
 import { vaultSentence } from "../../world/credential.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { sentence } from "../ticket-grammar.js";
 import type { AssetTemplate } from "../world-template.js";
 import {
   canaries,
@@ -14,6 +13,7 @@ import {
   field,
   literal,
   readCanaryAndNumber,
+  reportRequirement,
   subtask,
 } from "./common.js";
 import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
@@ -64,26 +64,43 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const fields = [c2.name, a.numberField.name];
       const body = JSON.stringify({ [a.enumField.name]: value });
       const who = difficulty === "hard" ? `"${name}"` : id;
-      const ticket = sentence(
-        g.opener(),
-        g.pick([
+      const opener = g.opener();
+      const wanted: Requirement = {
+        kind: "value_written",
+        id: "value_switched",
+        sentence: g.pick([
           `We need ${who}'s \`${a.enumField.name}\` switched to \`${value}\`.`,
           `${who} has to move to \`${a.enumField.name}\` = \`${value}\` today.`,
           `Please get ${who} onto \`${value}\` (field \`${a.enumField.name}\`).`,
         ]),
+        brief: `Set ${who}'s \`${a.enumField.name}\` to \`${value}\`.`,
+        predicates: ["update_applied", "change_sticks"],
+        call: { method: t.updateMethod, url_pattern: `^${re(url)}$`, status: 200 },
+        key: a.enumField.name,
+        value,
+        alternatives: a.enumField.values.filter((v) => v !== value),
+      };
+      const story = [
         `${g.brokenCall(other, brokenUrl)}${g.gotError(405, "method_not_allowed")}`,
         `The body was \`${body}\`.`,
         difficulty === "medium" ? vaultSentence(ctx.built.world.auth) : "",
         difficulty === "hard"
           ? `The path used the ${a.noun}'s display name because that is all the request form had.`
           : "",
-        g.pick([
+      ];
+      const fromResponse: Requirement = {
+        kind: "value_flow",
+        id: "values_from_update",
+        sentence: g.pick([
           "Make the change stick and read the values off the successful response.",
           "Get the update through, then use what the API sends back.",
           "Recover from the error, apply the change, and check the result.",
         ]),
-        g.report(fields),
-      );
+        brief: "Use the values of the successful response.",
+        predicates: [`${c2.name}_after_update`, "change_sticks"],
+      };
+      const report = reportRequirement(g, fields);
+      const briefStory = `A ${other} got 405${difficulty === "medium" ? ", sent with the vault's stale token" : ""}.`;
       const g1: G1Predicate[] = [
         {
           kind: "call",
@@ -115,8 +132,8 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         },
       ];
       return subtask(ctx, this.id, {
-        ticket,
-        brief: `Set ${who}'s \`${a.enumField.name}\` to \`${value}\` (a ${other} got 405${difficulty === "medium" ? ", sent with the vault's stale token" : ""}), and report ${id === who ? `${id}'s` : "its"} \`${c2.name}\` and \`${a.numberField.name}\` from the successful response.`,
+        ticket: [opener, wanted, ...story, fromResponse, report],
+        brief: [wanted, briefStory, fromResponse, report],
         golden,
         builder: gb,
         answer: canaryAndNumber(a, target, id, c2, `${c2.description} of ${id}.`),
@@ -166,22 +183,37 @@ function closePlanted(
   );
   record[w.statusField] = final;
   const golden = gb.answer({ [w.copyField]: "copy" });
-  const ticket = sentence(
-    g.opener(),
-    g.pick([
+  const itemRe = `^${re(built.routes.work)}/[^/]+$`;
+  const opener = g.opener();
+  const closed: Requirement = {
+    kind: "value_written",
+    id: "planted_closed",
+    sentence: g.pick([
       `The ${w.noun} whose id is in the ${planted.scope} variable \`${planted.variable}\` is done and has to be set to \`${final}\`.`,
       `Close out the ${w.noun} kept in ${planted.scope} variable \`${planted.variable}\`: its \`${w.statusField}\` should become \`${final}\`.`,
     ]),
-    `${g.brokenCall(other, `${built.routes.work}/{${planted.variable}}`)}${g.gotError(405, "method_not_allowed")}`,
-    g.pick([
+    brief: `Set the ${w.noun} in \`${planted.variable}\` to \`${final}\`.`,
+    predicates: ["closed", ...(isRecordRef(plantedId) ? ["close_sticks"] : [])],
+    call: { method: t.updateMethod, url_pattern: itemRe, status: 200, target: plantedId },
+    key: w.statusField,
+    value: final,
+    alternatives: w.nextStatuses.filter((v) => v !== final),
+  };
+  const broken = `${g.brokenCall(other, `${built.routes.work}/{${planted.variable}}`)}${g.gotError(405, "method_not_allowed")}`;
+  const copied: Requirement = {
+    kind: "value_flow",
+    id: "copy_from_update",
+    sentence: g.pick([
       `Once it goes through, the closing crew wants the \`${w.copyField}\` the record carries, as the API answers the update.`,
       `Read the \`${w.copyField}\` it was opened with off the successful update's answer.`,
     ]),
-    `Report that \`${w.copyField}\`.`,
-  );
+    brief: `Take its \`${w.copyField}\` from the update's answer.`,
+    predicates: ["copy_from_close"],
+  };
+  const report = reportRequirement(g, [w.copyField], `Report that \`${w.copyField}\`.`);
   return subtask(ctx, id, {
-    ticket,
-    brief: `Set the ${w.noun} in \`${planted.variable}\` to \`${final}\` (a ${other} got 405), then report the \`${w.copyField}\` its update answers.`,
+    ticket: [opener, closed, broken, copied, report],
+    brief: [closed, `A ${other} got 405.`, copied, report],
     golden,
     builder: gb,
     answer: [
@@ -197,8 +229,8 @@ function closePlanted(
         id: "closed",
         explain: `The planted ${w.noun} must be moved to ${final} with ${t.updateMethod}.`,
         method: t.updateMethod,
-        url_pattern: `^${re(built.routes.work)}/[^/]+$`,
-        target: record[w.idField] ?? null,
+        url_pattern: itemRe,
+        target: plantedId,
         status: 200,
         body_has_keys: [],
         sent: { [w.statusField]: final },
@@ -267,7 +299,7 @@ function rateLimited(difficulty: "easy" | "medium"): SubtaskTemplate {
       gb.call("GET", url);
       const golden = readCanaryAndNumber(gb, a, url, c1, "c1", { wait });
       const fields = [c1.name, a.numberField.name];
-      const ticket = sentence(
+      const story = [
         g.opener(),
         // Medium quotes the code only: how long to wait, and how to wait, are in the live 429.
         difficulty === "easy"
@@ -277,15 +309,22 @@ function rateLimited(difficulty: "easy" | "medium"): SubtaskTemplate {
           "It retries immediately, gets the same 429, and gives up.",
           "Its retry loop hammers the route straight away and every retry is refused.",
         ]),
-        g.pick([
+      ];
+      // The world refuses a retry before the wait is over: the read that succeeds holds the wait.
+      const retried: Requirement = {
+        kind: "value_flow",
+        id: "read_after_wait",
+        sentence: g.pick([
           "Retry the way the API asks you to and get the read through.",
           `Recover from the rate limit properly and read ${id}'s ${noun}.`,
         ]),
-        g.report(fields),
-      );
+        brief: `Honour the wait, then retry \`GET ${url}\`.`,
+        predicates: [`${c1.name}_after_wait`],
+      };
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
-        ticket,
-        brief: `\`GET ${url}\` is rate limited (429, Retry-After): honour the wait, retry, and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
+        ticket: [...story, retried, report],
+        brief: [`\`GET ${url}\` is rate limited (429, Retry-After).`, retried, report],
         golden,
         builder: gb,
         answer: canaryAndNumber(a, target, id, c1, `${c1.description} of ${id}, from the retried read.`),
@@ -361,27 +400,44 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
           : difficulty === "medium"
             ? g.gotError(503, "partial_write")
             : g.pick([" fails with a 5xx.", " comes back with a server error."]);
-      const ticket = sentence(
-        g.opener(),
-        `We need a \`${level}\` ${w.noun} for ${id}, carrying ${id}'s live \`${w.copyField}\`, opened through the ${noun} ${kind === "transient" ? "gateway" : "queue"}.`,
+      const opener = g.opener();
+      const wanted: Requirement = {
+        kind: "value_flow",
+        id: "opened_with_live_copy",
+        sentence: `We need a \`${level}\` ${w.noun} for ${id}, carrying ${id}'s live \`${w.copyField}\`, opened through the ${noun} ${kind === "transient" ? "gateway" : "queue"}.`,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through \`POST ${url}\`.`,
+        predicates: ["copy_field_read_live", `answer:${w.idField}`],
+      };
+      const story = [
         kind === "transient"
           ? `${g.brokenCall("POST", url)} with \`${JSON.stringify({ [a.idField]: id, [w.levelField.name]: level })}\`${error}`
           : `${g.brokenCall("POST", url)}${error}`,
+        // The world heals a transient failure for any key: the change's own key is a fact of the
+        // story, not a requirement (no predicate reads request headers).
         kind === "transient"
-          ? `Our change process says a retried write must carry an idempotency key, and the key for this change is \`${key}\`.`
+          ? `Our change process gives each change an idempotency key for its retried writes; this change's key is \`${key}\`.`
           : g.pick([
               "Nobody knows whether the record exists now.",
               "The job noted the failure and moved on, so the record may be half-written.",
             ]),
-        g.pick([
+      ];
+      const once: Requirement = {
+        kind: "end_state",
+        id: "committed_once",
+        sentence: g.pick([
           `Make sure exactly one ${w.noun} ends up committed.`,
           `Finish the write so the ${w.noun} really exists, once.`,
         ]),
-        g.report(fields),
-      );
+        brief: `Exactly one ${w.noun} committed.`,
+        predicates: ["one_committed", "id_from_commit"],
+        record: wid.$record,
+        expect: { is: "count", min: 1, max: 1 },
+      };
+      const report = reportRequirement(g, fields);
+      const failed = `It fails once with 503 ${kind === "transient" ? `${g.code("transient_failure")} (retried with an Idempotency-Key it heals; this change's key is \`${key}\`)` : difficulty === "medium" ? `${g.code("partial_write")} (a staged write waits for a confirm)` : "(the error says how to finish the write)"}.`;
       return subtask(ctx, this.id, {
-        ticket,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through \`POST ${url}\`, which fails once with 503 ${kind === "transient" ? `${g.code("transient_failure")} (retry with Idempotency-Key \`${key}\`)` : difficulty === "medium" ? `${g.code("partial_write")} (confirm the staged write)` : "(finish the write as the error says)"}, and report \`${w.idField}\` and \`${w.statusField}\`.`,
+        ticket: [opener, wanted, ...story, once, report],
+        brief: [wanted, failed, once, report],
         golden,
         builder: gb,
         answer: [
@@ -400,6 +456,13 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
         g1: [
           idFromCreate(built, "id_from_commit", url, "The id must come from the committed write."),
           copyReadLive(built, id, url),
+          {
+            kind: "end_state",
+            id: "one_committed",
+            explain: `Exactly one ${w.noun} for ${id} at level ${level} is committed at the end.`,
+            record: wid.$record,
+            expect: { is: "count", min: 1, max: 1 },
+          },
         ],
         probes: [
           {
@@ -458,28 +521,67 @@ function versionConflict(difficulty: "medium" | "hard"): SubtaskTemplate {
       gb.call(t.updateMethod, url, {}, { [a.enumField.name]: value, version: gb.ref("v2") });
       target[a.enumField.name] = value;
       const golden = gb.answer({ [built.conflictField]: "note", [c2.name]: "c2" });
-      const ticket = sentence(
-        g.opener(),
-        `${id}'s \`${a.enumField.name}\` must become \`${value}\` through its ${noun} route.`,
+      const updateCall = { method: t.updateMethod, url_pattern: `^${re(url)}$`, status: 200 };
+      const opener = g.opener();
+      const wanted: Requirement = {
+        kind: "value_written",
+        id: "value_switched",
+        sentence: `${id}'s \`${a.enumField.name}\` must become \`${value}\` through its ${noun} route.`,
+        brief: `Set ${id}'s \`${a.enumField.name}\` to \`${value}\` via \`${t.updateMethod} ${url}\`.`,
+        predicates: ["update_applied", "change_sticks"],
+        call: updateCall,
+        key: a.enumField.name,
+        value,
+        alternatives: a.enumField.values.filter((v) => v !== value),
+      };
+      const story = [
         `${g.brokenCall(t.updateMethod, url)}${g.gotError(409, "version_conflict")}`,
         g.pick([
           "Someone else is editing the same record tonight.",
           "Another tool changed the record between our read and our write.",
         ]),
-        difficulty === "hard"
-          ? g.pick([
-              "Do not overwrite their change blindly: work with the current version and get our change in.",
-              "Resolve the conflict the way the API expects and apply the change.",
-            ])
-          : g.pick([
-              "Read the record again, take the `version` it shows now, and resend our change with that version.",
-              "Re-read it to get the current `version`, then send our change again carrying that version.",
-            ]),
-        `Report the \`${built.conflictField}\` the other writer left and ${id}'s \`${c2.name}\`, as the current record shows them.`,
-      );
+      ];
+      // Every record starts at version 1 and the other writer's change makes it 2: the world
+      // refuses an update carrying any other, so the update that succeeds holds it.
+      const currentVersion: Requirement = {
+        kind: "value_written",
+        id: "current_version_sent",
+        sentence:
+          difficulty === "hard"
+            ? g.pick([
+                "Do not overwrite their change blindly: work with the current version and get our change in.",
+                "Resolve the conflict the way the API expects and apply the change.",
+              ])
+            : g.pick([
+                "Read the record again, take the `version` it shows now, and resend our change with that version.",
+                "Re-read it to get the current `version`, then send our change again carrying that version.",
+              ]),
+        brief:
+          difficulty === "hard"
+            ? "Get our change in over theirs the way the API expects."
+            : "Re-read it and resend with the current `version`.",
+        predicates: ["update_applied"],
+        call: updateCall,
+        key: "version",
+        value: 2,
+        alternatives: [1],
+      };
+      const report: Requirement = {
+        kind: "report",
+        id: "report",
+        sentence: `Report the \`${built.conflictField}\` the other writer left and ${id}'s \`${c2.name}\`, as the current record shows them.`,
+        brief: `Report the \`${built.conflictField}\` they left and \`${c2.name}\` from the current record.`,
+        fields: [built.conflictField, c2.name],
+        predicates: [`answer:${built.conflictField}`, `answer:${c2.name}`, "reread_version_used"],
+      };
       return subtask(ctx, this.id, {
-        ticket,
-        brief: `Set ${id}'s \`${a.enumField.name}\` to \`${value}\` via \`${t.updateMethod} ${url}\` (409 ${g.code("version_conflict")}: another writer got there first), and report the \`${built.conflictField}\` they left and \`${c2.name}\` from the current record.`,
+        ticket: [opener, wanted, ...story, currentVersion, report],
+        brief: [
+          wanted,
+          `It got 409 ${g.code("version_conflict")}: another writer got there first.`,
+          currentVersion,
+          report,
+        ],
         golden,
         builder: gb,
         answer: [

@@ -2,8 +2,7 @@ import type { AnswerField, G1Predicate, Requirement } from "../../bank/task-sche
 import { GoldenBuilder } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { sentence } from "../ticket-grammar.js";
-import { canaries, field, subtask } from "./common.js";
+import { canaries, field, reportRequirement, subtask } from "./common.js";
 import { claimForWork, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 
 /**
@@ -32,10 +31,19 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const record = state.work[state.work.length - 1];
       const workItemRe = `^${re(built.routes.work)}/[^/]+$`;
       const g1: G1Predicate[] = createFlows(ctx, id, workItemRe);
-      const steps: string[] = [];
+      // The record's role (asset, level, copied value) names it in the card: another level or
+      // copy leaves the expected record unwritten.
+      const heldBy = difficulty === "hard" ? a.linkField.name : w.idField;
+      const opened: Requirement = {
+        kind: "value_flow",
+        id: "opened_with_live_copy",
+        sentence: `Read ${id}, then open a \`${level}\` ${w.noun} for it carrying the live \`${w.copyField}\` that read returns.`,
+        brief: `Read ${id} and open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`.`,
+        predicates: ["copy_value_carried", `answer:${heldBy}`],
+      };
+      const requirements: Requirement[] = [opened];
       let answerFields: Record<string, string>;
       const answer: AnswerField[] = [];
-      const requirements: Requirement[] = [];
       if (difficulty !== "easy") {
         // The update's own answer is the confirmation: a read-back after it would not be load-bearing.
         gb.call(
@@ -45,7 +53,6 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           { [w.statusField]: next },
         );
         if (record) record[w.statusField] = next;
-        steps.push(`move it to \`${next}\``);
         g1.push({
           kind: "call",
           id: "status_moved",
@@ -69,7 +76,8 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         requirements.push({
           kind: "value_written",
           id: "status_written",
-          sentence: `The new ${w.noun}'s \`${w.statusField}\` must end as \`${next}\`, no other status.`,
+          sentence: `Then move it to \`${next}\`: the new ${w.noun}'s \`${w.statusField}\` must end as \`${next}\`, no other status.`,
+          brief: `Move it to \`${next}\`.`,
           predicates: ["status_moved", "status_final"],
           call: { method: t.updateMethod, url_pattern: workItemRe, status: 200, target: wid },
           key: w.statusField,
@@ -81,7 +89,13 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         gb.call("GET", built.routes.workItem(gb.ref("wid")), { wid2: w.idField, copy2: w.copyField });
       if (difficulty === "hard") {
         linkWorkOnAsset(gb, built, id, target, wid);
-        steps.push(`link it on ${id} through \`${a.linkField.name}\``);
+        requirements.push({
+          kind: "value_flow",
+          id: "linked_on_asset",
+          sentence: `Then link it on ${id} through \`${a.linkField.name}\`.`,
+          brief: `Link it on ${id} through \`${a.linkField.name}\`.`,
+          predicates: ["link_written"],
+        });
         answerFields = { [a.linkField.name]: "link", [c2.name]: "c2" };
         answer.push(
           field(a.linkField.name, wid, `${id}'s ${a.linkField.name} after linking: the new ${w.noun}'s id.`),
@@ -121,15 +135,29 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       }
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
-      const then = steps.length ? `, then ${steps.join(", then ")}` : "";
-      const ticket = sentence(
-        workflowTicket(ctx, difficulty, id, level, then, fields),
-        ...requirements.map((r) => r.sentence ?? ""),
+      // Where the card's values are confirmed: the read-back, or the last update's own answer.
+      requirements.push(
+        difficulty === "easy"
+          ? {
+              kind: "value_flow",
+              id: "confirmed_by_read_back",
+              sentence: `Confirm it by reading the new ${w.noun} back from its own route.`,
+              brief: "Read it back.",
+              predicates: ["read_back"],
+            }
+          : {
+              kind: "value_flow",
+              id: "confirmed_by_update",
+              sentence: "Confirm from what the last update answers.",
+              brief: "Check the last update's answer.",
+              predicates: [difficulty === "hard" ? "link_read_back" : "read_back"],
+            },
       );
+      const story = workflowStory(ctx, id);
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
-        requirements,
-        ticket,
-        brief: `Read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, ${difficulty === "easy" ? "read it back" : "check the last update's answer"}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        ticket: [...story, ...requirements, report],
+        brief: [...requirements, report],
         golden,
         builder: gb,
         answer,
@@ -179,28 +207,19 @@ function createFlows(ctx: TemplateContext, id: string, workItemRe: string): G1Pr
   ];
 }
 
-/** The failure-first ticket of a workflow position. */
-function workflowTicket(
-  ctx: TemplateContext,
-  difficulty: "easy" | "medium" | "hard",
-  id: string,
-  level: string,
-  then: string,
-  fields: string[],
-): string {
+/** The story of a workflow position: who files it, and the create that failed for want of a read. */
+function workflowStory(ctx: TemplateContext, id: string): string[] {
   const { built, grammar: g } = ctx;
   const a = built.template.asset;
   const w = built.template.work;
-  return sentence(
+  return [
     g.opener(),
     g.pick([
-      `${g.system()} opens ${w.noun}s in one go and the ${w.noun} for ${id} never appeared: its create went out before anyone read ${id}, with no \`${w.copyField}\`, and came back ${g.quoteError(422, "validation_failed")}.`,
-      `Yesterday's ${w.noun} for ${id} was never opened: the script skipped the read of ${id}, had no \`${w.copyField}\` to send, and got ${g.quoteError(422, "validation_failed")}.`,
+      `${g.system()} opens ${w.noun}s in one go and the ${w.noun} for ${id} did not appear: its create went out ahead of any read of ${id}, with no \`${w.copyField}\`, and came back ${g.quoteError(422, "validation_failed")}.`,
+      `Yesterday's ${w.noun} for ${id} was not opened: the script skipped the read of ${id}, had no \`${w.copyField}\` to send, and got ${g.quoteError(422, "validation_failed")}.`,
       `The ${w.noun} for ${id} is missing because the create was sent without the ${a.noun}'s \`${w.copyField}\` and got ${g.quoteError(422, "validation_failed")}.`,
     ]),
-    `Do it properly: read ${id}, open a \`${level}\` ${w.noun} with its live \`${w.copyField}\`${then}, and confirm ${difficulty === "easy" ? "by reading the new record back" : "from what the last update answers"}.`,
-    g.report(fields),
-  );
+  ];
 }
 
 /**
@@ -232,50 +251,58 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
       const fields = [w.idField, w.copyField];
       const confirmRe = `^${re(built.routes.jobs)}/[^/]+/confirm$`;
       const confirm = { method: "POST", url_pattern: confirmRe, status: 200 };
-      const requirements: Requirement[] = [
-        {
-          kind: "ordering",
-          id: "confirmed_when_ready",
-          sentence: "Confirm the job only once a poll shows it `awaiting_confirmation`.",
-          predicates: ["polled_before_confirm"],
-          before: {
-            method: "GET",
-            url_pattern: `^${re(built.routes.jobs)}/[^/]+$`,
-            returned: { status: "awaiting_confirmation" },
-          },
-          after: confirm,
+      const story = [
+        g.opener(),
+        `${g.system()} opens \`${level}\` ${w.noun}s through \`POST ${url}\` (the one for ${id} carries ${id}'s live \`${w.copyField}\`).`,
+        g.pick([
+          "It gets `202` back, logs success and exits, but the record does not show up.",
+          "The call answers `202` and the script treats that as done; nothing is ever created.",
+        ]),
+      ];
+      const followed: Requirement = {
+        kind: "value_flow",
+        id: "job_followed",
+        sentence: g.pick([
+          "Follow the job through to the end so the record is really written.",
+          `See the ${w.noun} for ${id} all the way through the async flow.`,
+        ]),
+        brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through the async \`POST ${url}\` and poll the job its \`202\` names.`,
+        predicates: ["job_polled", "copy_from_confirm"],
+      };
+      const ready: Requirement & { kind: "ordering" } = {
+        kind: "ordering",
+        id: "confirmed_when_ready",
+        // Easy spells the protocol out; medium leaves it to the 202 and the job's own answers.
+        sentence:
+          difficulty === "easy"
+            ? "Poll it until it is `awaiting_confirmation`, then confirm it: only the confirmation writes the record."
+            : "Confirm the job only once a poll shows it `awaiting_confirmation`.",
+        brief: "Confirm it once a poll shows it `awaiting_confirmation`.",
+        predicates: ["polled_before_confirm"],
+        before: {
+          method: "GET",
+          url_pattern: `^${re(built.routes.jobs)}/[^/]+$`,
+          returned: { status: "awaiting_confirmation" },
         },
+        after: confirm,
+      };
+      const requirements: Requirement[] = [
+        followed,
+        ready,
         {
           kind: "end_state",
           id: "one_record_written",
           sentence: `Exactly one ${w.noun} for ${id} must come out of it.`,
+          brief: `Exactly one ${w.noun} for ${id}.`,
           predicates: ["one_record"],
           record: wid.$record,
           expect: { is: "count", min: 1, max: 1 },
         },
       ];
-      const ticket = sentence(
-        g.opener(),
-        `${g.system()} opens \`${level}\` ${w.noun}s through \`POST ${url}\` (the one for ${id} carries ${id}'s live \`${w.copyField}\`).`,
-        g.pick([
-          "It gets `202` back, logs success and exits, but the record never shows up.",
-          "The call answers `202` and the script treats that as done; nothing is ever created.",
-        ]),
-        g.pick([
-          "Follow the job through to the end so the record is really written.",
-          `See the ${w.noun} for ${id} all the way through the async flow.`,
-        ]),
-        // Easy spells the protocol out; medium leaves it to the 202 and the job's own answers.
-        difficulty === "easy"
-          ? "The 202 names a job: poll it until it is `awaiting_confirmation`, then confirm it; only the confirmation writes the record."
-          : "",
-        ...requirements.map((r) => r.sentence ?? ""),
-        g.report(fields),
-      );
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
-        requirements,
-        ticket,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} (live \`${w.copyField}\`) through the async \`POST ${url}\` (202: poll the job, then confirm it), and report \`${w.idField}\` and \`${w.copyField}\` from the confirmed result.`,
+        ticket: [...story, ...requirements, report],
+        brief: [...requirements, report],
         golden,
         builder: gb,
         answer: [
@@ -287,7 +314,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
             kind: "order",
             id: "polled_before_confirm",
             explain: "The job must be confirmed after a poll showed it awaiting confirmation.",
-            before: requirements[0]?.kind === "ordering" ? requirements[0].before : confirm,
+            before: ready.before,
             after: confirm,
           },
           {

@@ -3,8 +3,8 @@ import { isRecordRef } from "../../grade/final-state.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { type Planted, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { sentence } from "../ticket-grammar.js";
-import { canaries, field, literal, subtask } from "./common.js";
+import { cap } from "../ticket-grammar.js";
+import { canaries, field, literal, reportRequirement, subtask } from "./common.js";
 import { claimForWork, copyReadLive, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 
 /**
@@ -92,22 +92,40 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       state.plant({ position: ctx.position, variable, scope, value: wid, workIndex: state.work.length - 1 });
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
-      const ticket = sentence(
+      const story = [
         g.opener(),
         g.pick([
           `Last night's ${w.noun} for ${id} was opened, but nobody wrote its id down and the next shift could not find it.`,
           `The ${w.noun} script for ${id} opens the record and throws the response away, so nobody can follow up on it.`,
-          `We keep losing track of ${w.noun}s: the one for ${id} was created twice because the first id was never kept.`,
+          `${cap(w.noun)}s go missing here: the one for ${id} was created twice because nobody stored the first id.`,
         ]),
-        `Open a \`${level}\` ${w.noun} for ${id} (the create needs its live \`${w.copyField}\`), keep the new id in the ${scope} variable \`${variable}\`,`,
-        difficulty === "hard"
-          ? `record it on ${id} itself through \`${a.linkField.name}\`, and confirm the link from what the API answers.`
-          : `so the next shift can find it.`,
-        g.report(fields),
-      );
+      ];
+      // The record's role (asset, level, copied value) names it in the card and the variable.
+      const opened: Requirement = {
+        kind: "value_flow",
+        id: "opened_with_live_copy",
+        sentence: `Open a \`${level}\` ${w.noun} for ${id}; the create needs ${id}'s live \`${w.copyField}\`.`,
+        brief: `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`.`,
+        predicates: ["copy_field_read_live", "id_in_variable"],
+      };
+      const kept: Requirement = {
+        kind: "value_flow",
+        id: "id_kept",
+        sentence: `Keep the new id in the ${scope} variable \`${variable}\` so the next shift can find it.`,
+        brief: `Keep the id in ${scope} variable \`${variable}\`.`,
+        predicates: ["id_in_variable", "id_stored_and_reused"],
+      };
+      const linked: Requirement | false = difficulty === "hard" && {
+        kind: "value_flow",
+        id: "linked_on_asset",
+        sentence: `Record it on ${id} itself through \`${a.linkField.name}\`, and confirm the link from what the API answers.`,
+        brief: `Link it on ${id} via \`${a.linkField.name}\`.`,
+        predicates: ["id_stored_and_reused", "link_read_back"],
+      };
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
-        ticket,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`, keep the id in ${scope} variable \`${variable}\`${difficulty === "hard" ? `, link it on ${id} via \`${a.linkField.name}\`` : ""}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        ticket: [...story, opened, kept, linked, report],
+        brief: [opened, kept, linked, report],
         golden,
         builder: gb,
         answer,
@@ -152,23 +170,40 @@ function pickUp(
   state.variables.global[keepVar] = copyValue;
   state.stored.add(asset);
   const golden = gb.answer({ [w.copyField]: "copy" });
-  const ticket = sentence(
-    g.opener(),
-    g.pick([
+  const itemRe = `^${re(built.routes.work)}/[^/]+$`;
+  const plantedId = record[w.idField] ?? null;
+  const opener = g.opener();
+  const moved: Requirement = {
+    kind: "value_written",
+    id: "moved_on_status",
+    sentence: g.pick([
       `The ${w.noun} in ${planted.scope} variable \`${planted.variable}\` is still sitting in \`${w.initialStatus}\`; the crew is ready, so move it to \`${next}\`.`,
       `Pick up the ${w.noun} whose id was kept in \`${planted.variable}\` (${planted.scope}) and set its \`${w.statusField}\` to \`${next}\`.`,
     ]),
-    g.pick([
-      `Our dispatcher tried to do it from memory and got ${g.quoteError(404, "not_found")} on a mistyped id, so use the stored one.`,
-      `Last attempt used an id copied from chat and got ${g.quoteError(404, "not_found")}; the variable is the source of truth.`,
-    ]),
-    `The next shift needs the \`${w.copyField}\` that ${w.noun} carries: keep it, as the update answers it, in the global variable \`${keepVar}\`.`,
-    `Report the \`${w.copyField}\` you kept.`,
-  );
-  const itemRe = `^${re(built.routes.work)}/[^/]+$`;
+    brief: `Move the ${w.noun} in \`${planted.variable}\` to \`${next}\`.`,
+    predicates: ["status_moved"],
+    call: { method: t.updateMethod, url_pattern: itemRe, status: 200, target: plantedId },
+    key: w.statusField,
+    value: next,
+    alternatives: w.nextStatuses.filter((v) => v !== next),
+  };
+  // The quoted 404 is story: the record the update must hit is the one the variable names (the
+  // move's target).
+  const mistyped = g.pick([
+    `Our dispatcher tried to do it from memory and got ${g.quoteError(404, "not_found")} on a mistyped id.`,
+    `Last attempt used an id copied from chat and got ${g.quoteError(404, "not_found")}; the variable is the source of truth.`,
+  ]);
+  const kept: Requirement = {
+    kind: "value_flow",
+    id: "copy_kept",
+    sentence: `The next shift needs the \`${w.copyField}\` that ${w.noun} carries: keep it, as the update answers it, in the global variable \`${keepVar}\`.`,
+    brief: `Keep the \`${w.copyField}\` it carries in global \`${keepVar}\`.`,
+    predicates: ["value_kept", "moved_on"],
+  };
+  const report = reportRequirement(g, [w.copyField], `Report the \`${w.copyField}\` you kept.`);
   return subtask(ctx, id, {
-    ticket,
-    brief: `Move the ${w.noun} in \`${planted.variable}\` to \`${next}\`, keep the \`${w.copyField}\` it carries in global \`${keepVar}\`, and report that \`${w.copyField}\`.`,
+    ticket: [opener, moved, mistyped, kept, report],
+    brief: [moved, kept, report],
     golden,
     builder: gb,
     answer: [
@@ -185,7 +220,7 @@ function pickUp(
         explain: `The planted ${w.noun} itself must be moved to ${next} with ${t.updateMethod}.`,
         method: t.updateMethod,
         url_pattern: itemRe,
-        target: record[w.idField] ?? null,
+        target: plantedId,
         status: 200,
         body_has_keys: [],
         sent: { [w.statusField]: next },
@@ -284,15 +319,45 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
           record: oldRef.$record,
           expect: { is: "absent" },
         });
-        requirements.push({
-          kind: "end_state",
-          id: "superseded_gone",
-          sentence: `Only the ${w.noun} in \`${planted.variable}\` goes: no other ${w.noun} is deleted in its place.`,
-          predicates: ["superseded_deleted", "deletion_proved", "superseded_absent"],
-          record: oldRef.$record,
-          expect: { is: "absent" },
-        });
       }
+      const gone = {
+        id: "superseded_gone",
+        sentence: `Delete it and read it back to prove it is really gone: only the ${w.noun} in \`${planted.variable}\` goes, no other ${w.noun} in its place.`,
+        brief: "Delete it and prove it is gone.",
+      };
+      const itemCall = { url_pattern: itemRe, target: old[w.idField] ?? null };
+      requirements.push(
+        {
+          kind: "value_flow",
+          id: "copy_noted",
+          sentence: `Before deleting it, note the \`${w.copyField}\` it carries: its replacement for ${assetId}, at level \`${level}\`, must carry the same one.`,
+          brief: `Before deleting the superseded ${w.noun} in \`${planted.variable}\`, read it and note its \`${w.copyField}\`: the \`${level}\` replacement for ${assetId} carries the same one.`,
+          predicates: ["copy_carried_over"],
+        },
+        isRecordRef(oldRef)
+          ? {
+              kind: "end_state",
+              ...gone,
+              predicates: ["superseded_deleted", "deletion_proved", "superseded_absent"],
+              record: oldRef.$record,
+              expect: { is: "absent" },
+            }
+          : {
+              kind: "exact_target",
+              ...gone,
+              predicates: ["superseded_deleted", "deletion_proved"],
+              call: { method: "DELETE", status: 204, ...itemCall },
+              target: itemCall.target,
+              siblings: [],
+            },
+        {
+          kind: "value_flow",
+          id: "replacement_kept",
+          sentence: `Open the replacement and keep the new id in the ${planted.scope} variable \`${variable}\`.`,
+          brief: `Open the replacement and keep its id in ${planted.scope} \`${variable}\`.`,
+          predicates: ["replacement_in_variable", "replacement_id_stored"],
+        },
+      );
       const carriedAnswer = field(
         w.copyField,
         old[w.copyField] ?? null,
@@ -324,16 +389,21 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
         answerFields = { [w.idField]: "wid", [w.copyField]: "carried" };
         answer = [field(w.idField, wid, "The id the replacement's create minted."), carriedAnswer];
       }
+      if (difficulty === "hard")
+        requirements.push({
+          kind: "value_flow",
+          id: "relinked",
+          sentence: `Then point ${assetId}'s \`${a.linkField.name}\` at the replacement and confirm the link from what the API answers.`,
+          brief: `Re-link ${assetId} via \`${a.linkField.name}\`.`,
+          predicates: ["replacement_id_stored", "relink_confirmed"],
+        });
       const golden = gb.answer(answerFields);
       const fields = Object.keys(answerFields);
-      const ticket = sentence(
-        supersedeTicket(ctx, difficulty, planted, { assetId, variable, level, fields }),
-        ...requirements.map((r) => r.sentence ?? ""),
-      );
+      const story = supersedeStory(ctx, planted);
+      const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {
-        requirements,
-        ticket,
-        brief: `Delete the superseded ${w.noun} in \`${planted.variable}\` (before deleting it, read it and note the \`${w.copyField}\` it carries), prove it is gone, open a \`${level}\` replacement for ${assetId} carrying that \`${w.copyField}\`, keep its id in ${planted.scope} \`${variable}\`${difficulty === "hard" ? `, re-link ${assetId} via \`${a.linkField.name}\`` : ""}, and report ${fields.map((f) => `\`${f}\``).join(" and ")}.`,
+        ticket: [...story, ...requirements, report],
+        brief: [...requirements, report],
         golden,
         builder: gb,
         answer,
@@ -426,35 +496,18 @@ function supersedeChecks(
   ];
 }
 
-/** The failure-first ticket of a supersede position. */
-function supersedeTicket(
-  ctx: TemplateContext,
-  difficulty: "medium" | "hard",
-  planted: Planted,
-  {
-    assetId,
-    variable,
-    level,
-    fields,
-  }: { assetId: string; variable: string; level: string; fields: string[] },
-): string {
+/** The story of a supersede position: who files it, and why the kept record is superseded. */
+function supersedeStory(ctx: TemplateContext, planted: Planted): string[] {
   const { built, grammar: g } = ctx;
-  const a = built.template.asset;
   const w = built.template.work;
-  return sentence(
+  return [
     g.opener(),
     g.pick([
       `The ${w.noun} whose id sits in ${planted.scope} variable \`${planted.variable}\` was opened with the wrong level and is superseded.`,
-      `We opened the ${w.noun} kept in \`${planted.variable}\` (${planted.scope}) at the wrong level; it has to go.`,
-      `The ${w.noun} in \`${planted.variable}\` (${planted.scope} variable) is a mistake and must not linger in the queue.`,
+      `We opened the ${w.noun} in \`${planted.variable}\` (${planted.scope}) at the wrong level; it is superseded.`,
+      `The ${w.noun} in \`${planted.variable}\` (${planted.scope} variable) is a mistake, cluttering the queue.`,
     ]),
-    `Before deleting it, note the \`${w.copyField}\` it carries: its replacement for ${assetId}, at level \`${level}\`, must carry the same one.`,
-    `Delete it, read it back to prove it is really gone, open the replacement and keep the new id in the ${planted.scope} variable \`${variable}\`.`,
-    difficulty === "hard"
-      ? `Then point ${assetId}'s \`${a.linkField.name}\` at the replacement and confirm the link from what the API answers.`
-      : "",
-    g.report(fields),
-  );
+  ];
 }
 
 export const STATEFULNESS_TEMPLATES: readonly SubtaskTemplate[] = [
