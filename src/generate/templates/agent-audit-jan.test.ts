@@ -126,7 +126,7 @@ describe("agent audit (jan): what is written into the world is compared as the w
   const link = solo.find(
     (t) =>
       t.grader.g1.some((p) => p.kind === "workspace_value") &&
-      /record it on/.test(t.ticket) &&
+      /record it on/i.test(t.ticket) &&
       t.golden.some((s) => s.op === "store") &&
       stepAt(t, isCreate) >= 0,
   );
@@ -233,11 +233,12 @@ describe("agent audit (jan): the idempotent retry the ticket prescribes", () => 
   // grid-substations-sub20 of seed audit-jan: "a retried write must carry an idempotency key, and
   // the key for this change is `chg-64185-relay`. Finish the write so the switching order really
   // exists, once." The grader is three data flows: the key is not held (any key passes), and a
-  // second order opened with another key fails only G2 ("2 records match"), a labour fault
-  // reported as a delivery one. A call predicate cannot name a header today (CallMatch has no
+  // second order opened with another key failed only G2 ("2 records match") on that bank, a labour fault
+  // reported as a delivery one (closed on main since: the default bank now fails it in G1). A call
+  // predicate cannot name a header today (CallMatch has no
   // header slot), so both are left to the template owners.
-  const task = solo.find((t) => /the key for this change is `/.test(t.ticket));
-  const key = task?.ticket.match(/the key for this change is `([^`]+)`/)?.[1];
+  const task = solo.find((t) => /key (?:for this change )?is `[^`]+`/.test(t.ticket));
+  const key = task?.ticket.match(/key (?:for this change )?is `([^`]+)`/)?.[1];
   const at = task
     ? stepAt(task, (s) => Object.keys(s.request.headers ?? {}).includes("Idempotency-Key"))
     : -1;
@@ -273,7 +274,7 @@ describe("agent audit (jan): the idempotent retry the ticket prescribes", () => 
     expect(r.grade.passed).toBe(false);
   });
 
-  it.fails("the write done twice (two records, where the ticket says once) fails the labour", async () => {
+  it("the write done twice (two records, where the ticket says once) fails the labour", async () => {
     if (!task || !key) throw new Error("no task");
     const r = await replay(
       task,
@@ -293,7 +294,9 @@ describe("agent audit (jan): a sweep that may mint with client credentials only 
   // call_count on the token route sending grant_type=client_credentials (max 1) holds it; left to
   // the auth template's owner, because legitimate_variants re-mints an expired token as a careful
   // agent would, and that variant must then refresh instead on this template.
-  const task = solo.find((t) => /may mint with the client credentials only once/.test(t.ticket));
+  const task = solo.find(
+    (t) => /client secret is being rotated/.test(t.ticket) && /grant_type=refresh_token/.test(t.ticket),
+  );
   const grant = (s: Execute) => String(body(s).grant_type ?? "");
   const renewals = task
     ? task.golden.flatMap((s, j) => (isExecute(s) && grant(s) === "refresh_token" ? [j] : []))
@@ -384,7 +387,7 @@ describe("agent audit (jan): a link written through the record's documented sett
   const link = solo.find(
     (t) =>
       t.grader.g1.some((p) => p.kind === "workspace_value") &&
-      /record it on/.test(t.ticket) &&
+      /record it on/i.test(t.ticket) &&
       t.golden.some((s) => s.op === "store"),
   );
   const linkAt = link ? stepAt(link, (s) => ["PUT", "PATCH"].includes(s.request.method)) : -1;
