@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { RecordRef, RecordSelector } from "../bank/task-schema.js";
 import { resolveCanaries } from "../world/canary.js";
-import { valuesEqual } from "./values-equal.js";
+import { sameInWorld } from "./values-equal.js";
 
 /**
  * The world's records when the trial ended, by resource: what end-state predicates and record
@@ -26,7 +26,7 @@ export function isRecordRef(value: unknown): value is RecordRef {
 
 /**
  * The records a selector picks in the final state: every record of its resource whose fields equal
- * `where` (canaries resolved for the trial; strings compared as the grader compares everywhere).
+ * `where` (canaries resolved for the trial; strings compared exactly, as the world compares: `sameInWorld`).
  *
  * @example selectRecords({ resource: "runs", where: { status: "confirmed" } }, records, seed).length // 1
  */
@@ -40,7 +40,7 @@ export function selectRecords(
   return list.filter((r) =>
     where.every(([k, v]) => {
       const got = r[k];
-      return got !== undefined && valuesEqual(got, v);
+      return got !== undefined && sameInWorld(got, v);
     }),
   );
 }

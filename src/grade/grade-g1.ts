@@ -22,7 +22,7 @@ import {
   selectRecords,
 } from "./final-state.js";
 import type { CheckpointResult, ConstraintResult, G1Result } from "./grade-schema.js";
-import { valuesEqual } from "./values-equal.js";
+import { sameInWorld, valuesEqual } from "./values-equal.js";
 
 /**
  * Evaluate one G1 predicate over the trial's event log. Pure: the same log, card and seed always
@@ -451,7 +451,7 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
       if (found === undefined) return g1Result(predicate, false, undefined, prepared.missing);
       const want = ctx.resolve(predicate.value);
       if (!want.ok) return g1Result(predicate, false, found, want.reason);
-      return valuesEqual(found, want.value)
+      return sameInWorld(found, want.value)
         ? g1Result(predicate, true, found)
         : g1Result(
             predicate,
@@ -609,7 +609,7 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
       const want = ctx.resolve(expect.value);
       if (!want.ok) return g1Result(predicate, false, undefined, want.reason);
       const got = (picked[0] as Record<string, JsonValue>)[expect.field];
-      if (got !== undefined && valuesEqual(got, want.value)) return g1Result(predicate, true, got);
+      if (got !== undefined && sameInWorld(got, want.value)) return g1Result(predicate, true, got);
       return g1Result(
         predicate,
         false,
@@ -696,7 +696,7 @@ function recordValues(other: PreparedSource, body: JsonValue | null, ctx: TrialC
   for (const held of valuesAtPath(body, other.holder)) {
     for (const item of Array.isArray(held) ? held : [held]) {
       if (item === null || typeof item !== "object" || Array.isArray(item)) continue;
-      if (!where.every(([field, v]) => valuesEqual(item[field] ?? null, v))) continue;
+      if (!where.every(([field, v]) => sameInWorld(item[field] ?? null, v))) continue;
       out.push(...valuesAtPath(item, other.key));
     }
   }
@@ -897,9 +897,9 @@ class TrialContext {
         urls[i] &&
         (method === undefined || e.method.toUpperCase() === method) &&
         (match.status === undefined || e.status === match.status) &&
-        sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => valuesEqual(got, v))) &&
-        returned.every(([key, v]) => valuesAtPath(e.response_body, key).some((got) => valuesEqual(got, v))) &&
-        (target === undefined || pathValues(e.url).some((seg) => valuesEqual(seg, target as JsonValue)))
+        sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => sameInWorld(got, v))) &&
+        returned.every(([key, v]) => valuesAtPath(e.response_body, key).some((got) => sameInWorld(got, v))) &&
+        (target === undefined || pathValues(e.url).some((seg) => sameInWorld(seg, target as JsonValue)))
       )
         hits.push(i);
     }
@@ -1072,9 +1072,9 @@ function inSlot(e: ExchangeEvent, slot: UseSlot, value: JsonValue): boolean {
     case "header": {
       const h = e.request_headers[slot.name.toLowerCase()];
       if (h === undefined) return false;
-      if (valuesEqual(h, value)) return true;
+      if (sameInWorld(h, value)) return true;
       const last = h.slice(h.lastIndexOf(" ") + 1);
-      if (last !== h && valuesEqual(last, value)) return true;
+      if (last !== h && sameInWorld(last, value)) return true;
       return h.includes("<redacted:") && h.endsWith(`<redacted:${shortDigest(String(value))}>`);
     }
   }
@@ -1082,7 +1082,7 @@ function inSlot(e: ExchangeEvent, slot: UseSlot, value: JsonValue): boolean {
 
 /** Whether any of the values equals `value` (a loop, not a closure per call: this is the hot path). */
 function anyEqual(values: readonly JsonValue[], value: JsonValue): boolean {
-  for (const got of values) if (valuesEqual(got, value)) return true;
+  for (const got of values) if (sameInWorld(got, value)) return true;
   return false;
 }
 
@@ -1115,7 +1115,7 @@ function shortDigest(value: string): string {
 }
 
 function containsValue(haystack: JsonValue, value: JsonValue): boolean {
-  if (valuesEqual(haystack, value)) return true;
+  if (sameInWorld(haystack, value)) return true;
   if (Array.isArray(haystack)) return haystack.some((h) => containsValue(h, value));
   if (haystack !== null && typeof haystack === "object")
     return Object.values(haystack).some((h) => containsValue(h, value));
