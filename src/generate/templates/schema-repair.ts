@@ -215,11 +215,14 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       });
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
+      // The hard ticket quotes neither the body nor the validator's message: which names the
+      // validator wants is for the spec and its terse 422 to tell.
+      const hard = difficulty === "hard";
       const ticket = sentence(
         g.opener(),
-        `${g.system()} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built as the published spec documents the body, plus the \`crew_size\` the form asks for:`,
-        `\`${JSON.stringify({ ...snake, [w.copyField]: `<${id}'s live ${w.copyField}>` })}\`.`,
-        `It gets ${g.quoteError(422, "validation_failed", first)}.`,
+        `${g.system()} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built as the published spec documents the body, plus the \`crew_size\` the form asks for${hard ? ", with the level in capitals and the crew size as text." : ":"}`,
+        hard ? "" : `\`${JSON.stringify({ ...snake, [w.copyField]: `<${id}'s live ${w.copyField}>` })}\`.`,
+        `It gets ${hard ? g.quoteError(422, "validation_failed") : g.quoteError(422, "validation_failed", first)}.`,
         g.pick([
           "The spec and the live service clearly disagree; trust the service.",
           "Our docs are behind the deployed validator, so go by what it says.",
@@ -252,7 +255,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
             token: "fresh",
             status: 422,
             error: "validation_failed",
-            message: first,
+            ...(hard ? {} : { message: first }),
           },
         ],
         // The spec (behind the live validator) documents every field but the crew size; the ticket says so.
