@@ -404,6 +404,8 @@ export const RequirementSchema = z.discriminatedUnion("kind", [
     before: CallMatchSchema,
     after: CallMatchSchema,
     min_wait_seconds: z.number().int().positive().optional(),
+    /** As on the order predicate: measured from the first `before` to the next `after`. */
+    from_first_before: z.literal(true).optional(),
   }),
   z.strictObject({
     kind: z.literal("end_state"),
