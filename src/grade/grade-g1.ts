@@ -858,7 +858,7 @@ class TrialContext {
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
 
   constructor(
-    events: readonly TrialEvent[],
+    private readonly events: readonly TrialEvent[],
     readonly card: Record<string, unknown> | null,
     readonly seed: string,
     private readonly state: FinalState,
@@ -877,7 +877,7 @@ class TrialContext {
     if (!r) {
       // Only a record reference reads the final state.
       r = isRecordRef(value)
-        ? resolveExpected(value, this.seed, this.state.finalRecords, this.state.removedRecords)
+        ? resolveExpected(value, this.seed, this.state.finalRecords, this.state.removedRecords, this.events)
         : resolveExpected(value, this.seed, undefined);
       this.resolvedValues.set(value, r);
     }

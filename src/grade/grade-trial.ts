@@ -206,10 +206,16 @@ function gradeResolvedField(
   field: AnswerField,
   card: Record<string, unknown> | null,
   trialSeed: string,
-  state: FinalState,
+  state: FinalState & { events: readonly TrialEvent[] },
 ): FieldGrade {
   if (!isRecordRef(field.expected)) return gradeAnswerField(answerSpec(field, trialSeed), card);
-  const resolved = resolveExpected(field.expected, trialSeed, state.finalRecords, state.removedRecords);
+  const resolved = resolveExpected(
+    field.expected,
+    trialSeed,
+    state.finalRecords,
+    state.removedRecords,
+    state.events,
+  );
   if (!resolved.ok) {
     const graded = gradeAnswerField({ ...answerSpec(field, trialSeed), expected: null }, card);
     const { reason: _reason, ...rest } = graded;

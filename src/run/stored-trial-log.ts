@@ -157,6 +157,7 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
         result.trial_seed,
         result.final_records,
         result.removed_records,
+        result.events,
       );
       return {
         field: f.field,
