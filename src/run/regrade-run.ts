@@ -165,7 +165,13 @@ export function regradeRun(
         g = grade(
           gradeInputOf(
             log,
-            task ? { grader: task.grader, gradedSegments: gradedSegmentsOf(task) } : undefined,
+            task
+              ? {
+                  grader: task.grader,
+                  gradedSegments: gradedSegmentsOf(task),
+                  requirements: task.requirements,
+                }
+              : undefined,
           ),
         );
       } catch (e) {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
 import { resolveExpected } from "../grade/final-state.js";
-import type { GradeInput } from "../grade/grade-trial.js";
+import type { GradeInput, RequirementNote } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
@@ -183,12 +183,18 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
  */
 export function gradeInputOf(
   log: StoredTrialLog,
-  with_?: { grader: GraderSpec; gradedSegments: readonly number[] | undefined },
+  with_?: {
+    grader: GraderSpec;
+    gradedSegments: readonly number[] | undefined;
+    /** The task's requirements, so the failure reason names each by its sentence. */
+    requirements?: readonly RequirementNote[] | undefined;
+  },
 ): GradeInput {
   const gradedSegments = with_ ? with_.gradedSegments : (log.graded_segments ?? undefined);
   return {
     grader: with_?.grader ?? log.grader,
     ...(gradedSegments ? { gradedSegments } : {}),
+    ...(with_?.requirements ? { requirements: with_.requirements } : {}),
     trialSeed: log.trial_seed,
     events: log.events,
     finalMessage: log.final_message,
