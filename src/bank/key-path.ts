@@ -32,3 +32,12 @@ function collect(value: JsonValue, segment: string, out: JsonValue[]): void {
     out.push((value as Record<string, JsonValue>)[segment] as JsonValue);
   }
 }
+
+/**
+ * The last key of a dotted key path.
+ *
+ * @example lastKey("data.refresh_token") // "refresh_token"
+ */
+export function lastKey(path: string): string {
+  return path.slice(path.lastIndexOf(".") + 1);
+}

@@ -1,4 +1,5 @@
 import type { JsonValue } from "../bank/json.js";
+import { lastKey } from "../bank/key-path.js";
 import { wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { CallMatch, ExpectedValue, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
@@ -594,8 +595,6 @@ function indexFree(path: string): string {
     .filter((k) => !/^\d+$/.test(k))
     .join(".");
 }
-
-const lastKey = (path: string) => path.split(".").at(-1);
 
 /** The G1 predicate `id` of the requirement's segment. */
 function predicateOf(task: Task, r: Requirement, id: string) {

@@ -6,15 +6,11 @@ import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { prepareTrialWorld } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
-import {
-  credentialField,
-  credentialHeader,
-  staleCredentialName,
-  tokenRequestBody,
-} from "../world/credential.js";
+import { staleCredentialName } from "../world/credential.js";
 import { requestBodySchema } from "../world/openapi.js";
 import { phraseError, readError } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";
+import { worldCaller } from "../world/world-caller.js";
 import { routeFor, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
 
@@ -89,40 +85,7 @@ type Sender = (premise: Extract<Premise, { kind: "call" }>) => Promise<{ status:
 /** Sends premises to a fresh trial world of `task` (setup replayed), minting tokens as each one asks. */
 async function worldSender(bank: Bank, world: World, task: Task): Promise<Sender> {
   const seed = trialSeed(bank.manifest.seed, task.id, 1);
-  const send = inProcessTransport(await prepareTrialWorld(world, task, seed));
-  const call = async (method: string, url: string, token: string | null, body?: unknown, wait = 0) => {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (token) {
-      const [name, value] = credentialHeader(world.auth, token);
-      headers[name.toLowerCase()] = value;
-    }
-    if (wait > 0) headers["x-apiflow-wait"] = String(wait);
-    const res = await send(
-      new Request(`${world.base_url}${url}`, {
-        method,
-        headers,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      }),
-    );
-    return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
-  };
-  // Under refresh-token rotation each grant spends the newest refresh token and hands the next.
-  let refreshToken = world.auth.initial_refresh_token ?? "";
-  const mint = async () => {
-    const r = await call(
-      "POST",
-      world.auth.token_path,
-      null,
-      tokenRequestBody(world.auth, {
-        clientId: world.auth.client_id,
-        clientSecret: world.auth.client_secret,
-        refreshToken,
-      }),
-    );
-    const body = r.body as Record<string, unknown> | null;
-    if (typeof body?.refresh_token === "string") refreshToken = body.refresh_token;
-    return String(body?.[credentialField(world.auth)]);
-  };
+  const { call, mint } = worldCaller(world, inProcessTransport(await prepareTrialWorld(world, task, seed)));
   const stale = resolveCanaries(task.workspace.vault[staleCredentialName(world.auth)] ?? null, seed);
   // A quoted call on the record a workspace variable holds names it `{{variable}}` (vault, then
   // local, then global, as the agent's own placeholders resolve).

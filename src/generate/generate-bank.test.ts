@@ -7,14 +7,10 @@ import type { World } from "../bank/world-schema.js";
 import { prepareTrialWorld } from "../run/replay-setup.js";
 import { runTrial } from "../run/run-trial.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
-import {
-  credentialField,
-  credentialHeader,
-  staleCredentialName,
-  tokenRequestBody,
-} from "../world/credential.js";
+import { staleCredentialName } from "../world/credential.js";
 import { phraseError, readError } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";
+import { worldCaller } from "../world/world-caller.js";
 import type { BuiltWorld } from "./build-world.js";
 import { bankStats } from "./datasheet.js";
 import { defaultBankContent } from "./default-bank.js";
@@ -260,43 +256,9 @@ describe("tickets quote truthful errors", () => {
         ) as Task;
         const seed = trialSeed(bank.manifest.seed, task.id, 1);
         const trial = await prepareTrialWorld(world, task, seed);
-        const send = inProcessTransport(trial);
-        const call = async (method: string, url: string, token: string | null, body?: unknown, wait = 0) => {
-          const headers: Record<string, string> = { "content-type": "application/json" };
-          if (token) {
-            const [name, value] = credentialHeader(world.auth, token);
-            headers[name.toLowerCase()] = value;
-          }
-          if (wait > 0) headers["x-apiflow-wait"] = String(wait);
-          const res = await send(
-            new Request(`${world.base_url}${url}`, {
-              method,
-              headers,
-              ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-            }),
-          );
-          return {
-            status: res.status,
-            body: (await res.json().catch(() => null)) as Record<string, unknown> | null,
-          };
-        };
         // The world's own scheme: under refresh-token rotation each grant spends the newest refresh
         // token and hands the next.
-        let refreshToken = world.auth.initial_refresh_token ?? "";
-        const mint = async () => {
-          const r = await call(
-            "POST",
-            world.auth.token_path,
-            null,
-            tokenRequestBody(world.auth, {
-              clientId: world.auth.client_id,
-              clientSecret: world.auth.client_secret,
-              refreshToken,
-            }),
-          );
-          if (typeof r.body?.refresh_token === "string") refreshToken = r.body.refresh_token;
-          return String(r.body?.[credentialField(world.auth)]);
-        };
+        const { call, mint } = worldCaller(world, inProcessTransport(trial));
         for (const probe of sub.probes) {
           probes += 1;
           let token = String(task.workspace.vault[staleCredentialName(world.auth)]);

@@ -1,6 +1,6 @@
 import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
-import { valuesAtPath } from "../bank/key-path.js";
+import { lastKey, valuesAtPath } from "../bank/key-path.js";
 import type {
   CallMatch,
   Checkpoint,
@@ -1149,9 +1149,4 @@ function containsValue(haystack: JsonValue, value: JsonValue): boolean {
   if (haystack !== null && typeof haystack === "object")
     return Object.values(haystack).some((h) => containsValue(h, value));
   return false;
-}
-
-/** The last key of a dotted body key: `refresh_token` of `data.refresh_token`. */
-function lastKey(key: string): string {
-  return key.slice(key.lastIndexOf(".") + 1);
 }

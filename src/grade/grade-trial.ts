@@ -8,7 +8,13 @@ import { type AnswerFieldSpec, type FieldGrade, gradeAnswerField } from "./grade
 import { type FinalState, gradeLabour } from "./grade-g1.js";
 import type { G1Result, TrialGrade } from "./grade-schema.js";
 
-export const GRADER_VERSION = "1.0.0";
+/**
+ * Bumped whenever a change can move a verdict, so a manifest and each stored grading say which
+ * grader made them. 1.1.0: requirement predicates (exact target, value written, end state, call
+ * counts, ordering), canonical request forms, values in their slot, identity-based expectations,
+ * delivery-first failure attribution. The published 1.0 sample re-grades unchanged under it.
+ */
+export const GRADER_VERSION = "1.1.0";
 
 export interface GradeInput {
   grader: GraderSpec;

@@ -242,8 +242,9 @@ async function enqueueAndCollect(
 }
 
 /**
- * The workers' 429s, for the progress display: every notice a worker publishes on the queue's
- * rate-limit channel counts as a retry and a 429 of its model. (The workers' windows stay theirs.)
+ * The workers' retries, for the progress display: every notice a worker publishes on the queue's
+ * rate-limit channel counts as a retry of its model, and a `rate_limited` one as a 429 too. (The
+ * workers' windows stay theirs.)
  */
 async function watchRateLimits(
   connection: QueueAddress["connection"] & { maxRetriesPerRequest: null },
@@ -269,7 +270,7 @@ async function watchRateLimits(
       const p = options.progress?.[i];
       if (!p) continue;
       p.retries++;
-      if (p.limiter) p.limiter.rateLimited++;
+      if (p.limiter && notice.data.kind === "rate_limited") p.limiter.rateLimited++;
     }
   });
   await sub.subscribe(channel).catch(() => {});

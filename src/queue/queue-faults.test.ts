@@ -149,8 +149,19 @@ describe.skipIf(!redis)("apiflow run --queue against a model server that injects
     expect(reference.json?.trials.every((t) => t.outcome === "pass")).toBe(true);
 
     const out = tmp();
-    const queued = await run(faulty, out, epochs, ["--queue", redis?.url ?? "", "--queue-name", queueName]);
+    const queued = await run(faulty, out, epochs, [
+      "--queue",
+      redis?.url ?? "",
+      "--queue-name",
+      queueName,
+      "--progress-every",
+      "0.01",
+    ]);
     expect(queued.code, queued.io.err()).toBe(0);
+    // The coordinator's progress counts every retry a worker made, not only its 429s: the 5xx and
+    // timeouts the workers retried show up too.
+    const lastRetries = [...queued.io.err().matchAll(/^progress: \S+\s+.*?(\d+) retries/gm)].at(-1)?.[1];
+    expect(Number(lastRetries)).toBeGreaterThan(faulty.injected.rate_limit);
     const trials = queued.json?.trials ?? [];
     // None lost: the whole grid is in the store, each trial once.
     expect(trials).toHaveLength(tasks.length * epochs);

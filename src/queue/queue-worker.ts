@@ -206,8 +206,9 @@ function workerAgents(
           retry: job.retry,
           limiter: shared.limiter(modelApi, options.concurrency),
           onEvent: (e) => {
-            if (e.type === "retry" && e.failure.kind === "rate_limited")
-              void shared.report(modelApi, e.delayMs);
+            if (e.type !== "retry") return;
+            if (e.failure.kind === "rate_limited") void shared.report(modelApi, e.delayMs);
+            else void shared.reportRetry(modelApi);
           },
         }),
       },

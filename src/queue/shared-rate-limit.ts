@@ -5,8 +5,13 @@ import { AimdLimiter } from "../agents/aimd-limiter.js";
 import { abortableSleep } from "../agents/model-call-retry.js";
 import type { QueueConnection } from "./queue-url.js";
 
-/** A 429 one worker saw, broadcast to the others on the queue. */
+/**
+ * A retry one worker made, broadcast on the queue: a 429 (`rate_limited`, which every other worker
+ * obeys) or any other retried failure (`retry`: only counted by the coordinator's progress display).
+ */
 export const RateLimitNoticeSchema = z.strictObject({
+  /** `rate_limited` (the default, as older workers send it) or `retry`. */
+  kind: z.enum(["rate_limited", "retry"]).default("rate_limited"),
   /** `provider/model` as in the job's agent settings. */
   model: z.string(),
   /** The worker that saw it (it has already slowed itself down). */
@@ -102,7 +107,8 @@ export class SharedRateLimit {
         return;
       }
       const notice = RateLimitNoticeSchema.safeParse(raw);
-      if (!notice.success || notice.data.from === this.workerId) return;
+      if (!notice.success || notice.data.from === this.workerId || notice.data.kind !== "rate_limited")
+        return;
       for (const gate of this.limiters.get(notice.data.model) ?? []) gate.tighten(notice.data.pause_ms);
     });
   }
@@ -127,11 +133,17 @@ export class SharedRateLimit {
     return gate;
   }
 
+  /** This worker retried a call to `model` for another reason than a 429: told to the coordinator's progress only. */
+  async reportRetry(model: string): Promise<void> {
+    const notice: RateLimitNotice = { kind: "retry", model, from: this.workerId, pause_ms: 0 };
+    await this.publisher.publish(this.channel, JSON.stringify(notice));
+  }
+
   /** This worker saw a 429 on `model`: hold back its other calls and tell every other worker. */
   async report(model: string, pauseMs: number): Promise<void> {
     const until = Date.now() + pauseMs;
     for (const gate of this.limiters.get(model) ?? []) gate.pausedUntil = Math.max(gate.pausedUntil, until);
-    const notice: RateLimitNotice = { model, from: this.workerId, pause_ms: pauseMs };
+    const notice: RateLimitNotice = { kind: "rate_limited", model, from: this.workerId, pause_ms: pauseMs };
     await Promise.all([
       this.publisher.publish(this.channel, JSON.stringify(notice)),
       pauseMs > 0 ? this.queue.rateLimit(Math.ceil(pauseMs)) : Promise.resolve(),

@@ -13,7 +13,7 @@ import type { Task } from "../bank/task-schema.js";
 import { bufferIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { defaultBankContent } from "../generate/default-bank.js";
-import { gradeTrial } from "../grade/grade-trial.js";
+import { GRADER_VERSION, gradeTrial } from "../grade/grade-trial.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { RegradeSummarySchema, regradeRun } from "./regrade-run.js";
 import { runIntoDir } from "./run-into-dir.js";
@@ -109,8 +109,8 @@ describe("apiflow regrade", () => {
     }
     const manifest = readRunManifest(runDir) as Record<string, unknown>;
     expect(manifest.gradings).toMatchObject([
-      { id: 1, source: "run", grader_version: "1.0.0" },
-      { id: 2, source: "regrade", grader_version: "1.0.0", grader_bank_hash: null },
+      { id: 1, source: "run", grader_version: GRADER_VERSION },
+      { id: 2, source: "regrade", grader_version: GRADER_VERSION, grader_bank_hash: null },
     ]);
   }, 120_000);
 

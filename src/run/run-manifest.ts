@@ -8,8 +8,12 @@ import { TOOL_CONTRACT_VERSION } from "../workspace/tool-definitions.js";
 import type { RunManifest } from "./store.js";
 import { type Grading, GradingSchema } from "./store-gradings.js";
 
-/** Bumped when the trial loop, the session or the transcript writer changes what a trial records. */
-export const HARNESS_VERSION = "1.0.0";
+/**
+ * Bumped when the trial loop, the session or the transcript writer changes what a trial records.
+ * 1.1.0: the stored event log beside each trial, the per-run salt, MCP transcripts recording the
+ * client's instructions.
+ */
+export const HARNESS_VERSION = "1.1.0";
 
 /** What `apiflow run` pins beside the store's base manifest fields. */
 export const RunPinsSchema = z.object({
