@@ -517,6 +517,8 @@ export const SubtaskSchema = z.strictObject({
   grader: GraderSpecSchema,
   /** The ticket's requirements as data (banks from before requirements have none). */
   requirements: z.array(RequirementSchema).optional(),
+  /** The ticket's story parts, verbatim (see `TaskSchema.story`). */
+  story: z.array(z.string().min(1)).optional(),
 });
 export type Subtask = z.infer<typeof SubtaskSchema>;
 
@@ -548,5 +550,13 @@ export const TaskSchema = z.strictObject({
    * their `segment`). Banks from before requirements have none.
    */
   requirements: z.array(RequirementSchema).optional(),
+  /**
+   * The ticket's story, verbatim: the parts that tell what happened and what the world is like
+   * (the opener, the broken call and its error, facts the `premises` gate checks), never what the
+   * agent must do. Every other sentence of the ticket is a requirement's `sentence` or the answer
+   * card instruction; the sentence check (`unbackedSentences`) holds a ticket to that. Tickets
+   * written before it have none.
+   */
+  story: z.array(z.string().min(1)).optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;

@@ -42,6 +42,7 @@ export function composeSolo(
     grader: sub.grader,
     ...premisesOf(sub),
     ...(sub.requirements ? { requirements: sub.requirements } : {}),
+    ...(sub.story ? { story: sub.story } : {}),
   };
 }
 
@@ -72,7 +73,13 @@ export function composeChain(
   storyline: readonly Subtask[],
   n: number,
   workspace: Task["workspace"],
-  options: { mode: "selective" | "full"; intro: string; steps: readonly string[] },
+  options: {
+    mode: "selective" | "full";
+    intro: string;
+    steps: readonly string[];
+    /** The story parts of the intro and the steps (see `TaskSchema.story`). */
+    story?: readonly string[];
+  },
 ): Task {
   if (storyline.length < n) throw new Error(`storyline has fewer than ${n} subtasks`);
   const { subs, steps } = renameCollidingFields(storyline.slice(0, n), options.steps.slice(0, n));
@@ -128,6 +135,7 @@ export function composeChain(
     ],
     grader,
     ...(options.mode === "selective" ? { graded_segments: graded } : {}),
+    ...(options.story ? { story: [...options.story] } : {}),
     ...(subs.some((s) => s.requirements)
       ? { requirements: subs.flatMap((s) => tag(s.requirements ?? [], s.position)) }
       : {}),

@@ -2,21 +2,14 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import type { Bank } from "../bank/bank.js";
-import type { Task } from "../bank/task-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
+import { GRADER_VERSION, type GradeInput } from "../grade/grade-trial.js";
+import { type BankGrader, type RegradeJob, type RegradeOutcome, regradeJob } from "./regrade-trial.js";
+import { defaultRegradeWorkers, regradeInParallel } from "./regrade-workers.js";
 import { RunPinsSchema, withGradings } from "./run-manifest.js";
-import { outcomeOf } from "./run-trial.js";
 import { RUN_LAYOUT, readRunManifest, tryOpenStore, writeRunManifest } from "./store.js";
 import { type GradedVerdict, GradingSchema } from "./store-gradings.js";
-import {
-  gradedSegmentsOf,
-  gradeInputOf,
-  readTrialLog,
-  TrialLogPayloadError,
-  trialLogPath,
-} from "./stored-trial-log.js";
-import { trialFailureReason } from "./transcript-writer.js";
+import { gradedSegmentsOf, trialLogPath } from "./stored-trial-log.js";
 import { isScored, OutcomeSchema, type TrialRecord } from "./trial-record.js";
 
 /** A trial whose verdict changed between the latest grading and this one. */
@@ -73,6 +66,12 @@ export interface RegradeOptions {
   grade?: (input: GradeInput) => TrialGrade;
   /** The version the stored grading records; default `GRADER_VERSION`. */
   graderVersion?: string;
+  /**
+   * Worker threads beside the calling one (each re-grades a share of the trials; the outcome is the
+   * same as on one thread); default: one per spare core for a run of `PARALLEL_MIN_JOBS` trials or
+   * more, else none. Always none with `grade`.
+   */
+  workers?: number;
   /** Compute the changes without storing a grading. */
   dryRun?: boolean;
   /** Creation time of the grading (ISO); default now. It is metadata only, never graded. */
@@ -110,8 +109,14 @@ export function regradeRun(
     if (records.length === 0) {
       return { success: false, error: { code: "empty", message: `${runDir} holds no trials` } };
     }
-    const grade = options.grade ?? gradeTrial;
-    const tasks = options.bank ? new Map(options.bank.tasks.map((t) => [t.id, t])) : null;
+    const graders = options.bank
+      ? new Map(
+          options.bank.tasks.map((t): [string, BankGrader] => [
+            t.id,
+            { grader: t.grader, gradedSegments: gradedSegmentsOf(t), requirements: t.requirements },
+          ]),
+        )
+      : null;
     const verdicts: GradedVerdict[] = [];
     const summary: RegradeSummary = {
       trials: records.length,
@@ -124,63 +129,50 @@ export function regradeRun(
       changes: [],
       grading: null,
     };
+    // The trials to re-grade, in store order; a trial without a transcript has no log to read.
+    const jobs: RegradeJob[] = [];
+    const slots: Array<{ rec: TrialRecord; job: number } | { rec: TrialRecord; refused: string }> = [];
     for (const rec of records) {
       if (!isScored(rec)) {
         summary.unscored++;
         continue;
       }
-      const refused = (code: string, message: string) =>
+      if (!rec.transcript) {
+        slots.push({ rec, refused: "the trial has no transcript, so no stored event log" });
+        continue;
+      }
+      const transcript = isAbsolute(rec.transcript) ? rec.transcript : join(runDir, rec.transcript);
+      slots.push({ rec, job: jobs.length });
+      jobs.push({
+        bank_hash: rec.bank_hash,
+        agent: rec.agent,
+        task_id: rec.task_id,
+        epoch: rec.epoch,
+        path: trialLogPath(transcript),
+      });
+    }
+    // A grader passed as a function cannot cross to another thread: it grades here.
+    const workers = options.grade ? 0 : (options.workers ?? defaultRegradeWorkers(jobs.length));
+    const outcomes =
+      workers > 0
+        ? regradeInParallel(jobs, graders, workers)
+        : jobs.map((job) => regradeJob(job, graders, options.grade));
+    for (const slot of slots) {
+      const { rec } = slot;
+      const outcome: RegradeOutcome =
+        "refused" in slot
+          ? { refused: { code: "missing", message: slot.refused } }
+          : (outcomes[slot.job] as RegradeOutcome);
+      if ("refused" in outcome) {
         summary.not_regradable.push({
           agent: rec.agent,
           task_id: rec.task_id,
           epoch: rec.epoch,
-          code,
-          message,
+          ...outcome.refused,
         });
-      if (!rec.transcript) {
-        refused("missing", "the trial has no transcript, so no stored event log");
         continue;
       }
-      const path = trialLogPath(isAbsolute(rec.transcript) ? rec.transcript : join(runDir, rec.transcript));
-      const read = readTrialLog(path, { lazy: true });
-      if (!read.success) {
-        refused(read.error.code, read.error.message);
-        continue;
-      }
-      const log = read.data;
-      if (log.agent !== rec.agent || log.task_id !== rec.task_id || log.epoch !== rec.epoch) {
-        refused("invalid", `${path} is the log of ${log.agent}/${log.task_id}/t${log.epoch}`);
-        continue;
-      }
-      let task: Task | undefined;
-      if (tasks) {
-        task = tasks.get(rec.task_id);
-        if (!task) {
-          refused("unknown_task", `the bank has no task ${rec.task_id}`);
-          continue;
-        }
-      }
-      let g: TrialGrade;
-      try {
-        g = grade(
-          gradeInputOf(
-            log,
-            task
-              ? {
-                  grader: task.grader,
-                  gradedSegments: gradedSegmentsOf(task),
-                  requirements: task.requirements,
-                }
-              : undefined,
-          ),
-        );
-      } catch (e) {
-        // A payload the grader read first here (the log is read lazily) that does not parse.
-        if (!(e instanceof TrialLogPayloadError)) throw e;
-        refused(e.code, `${path}: ${e.message}`);
-        continue;
-      }
-      const verdict = verdictOf(rec, g, log.stop_reason, log.stop_detail);
+      const { verdict } = outcome;
       verdicts.push(verdict);
       summary.regraded++;
       if (verdict.passed !== rec.passed) {
@@ -226,28 +218,6 @@ export function regradeRun(
   } finally {
     store.close();
   }
-}
-
-/** A trial's verdict under a new grade: the outcome as the runner would have recorded it. */
-function verdictOf(
-  rec: TrialRecord,
-  grade: TrialGrade,
-  stopReason: Parameters<typeof outcomeOf>[0],
-  stopDetail: string,
-): GradedVerdict {
-  const outcome = outcomeOf(stopReason, grade.passed);
-  return {
-    bank_hash: rec.bank_hash,
-    agent: rec.agent,
-    task_id: rec.task_id,
-    epoch: rec.epoch,
-    outcome,
-    passed: outcome === "pass",
-    g1_passed: grade.g1_passed,
-    g2_passed: grade.g2_passed,
-    failure_reason: trialFailureReason({ outcome, stop_reason: stopReason, stop_detail: stopDetail, grade }),
-    partial_score: grade.partial_score,
-  };
 }
 
 /** The "first failure" clause of a failure reason (the whole reason when it has none). */

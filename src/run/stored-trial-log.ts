@@ -89,6 +89,19 @@ export const StoredTrialLogSchema = z.strictObject({
   final_records: FinalRecordsSchema,
   /** Records deleted during the trial (record references still name them); absent in older logs. */
   removed_records: z.record(z.string(), z.array(ParsedJsonObject)).optional(),
+  /**
+   * The task's requirements as the failure reason names them (id, segment, sentence), so a
+   * re-grade with the stored grader words it as the run did; absent in older logs.
+   */
+  requirements: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        sentence: z.string().optional(),
+        segment: z.number().int().positive().optional(),
+      }),
+    )
+    .optional(),
 });
 export type StoredTrialLog = z.infer<typeof StoredTrialLogSchema>;
 
@@ -149,6 +162,15 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
     grader_version: result.grade.grader_version || GRADER_VERSION,
     grader: task.grader,
     graded_segments: gradedSegmentsOf(task)?.slice() ?? null,
+    ...(task.requirements
+      ? {
+          requirements: task.requirements.map((r) => ({
+            id: r.id,
+            ...(r.sentence !== undefined ? { sentence: r.sentence } : {}),
+            ...(r.segment !== undefined ? { segment: r.segment } : {}),
+          })),
+        }
+      : {}),
     // A record reference is resolved from the trial's final records (left as its reference, canaries
     // resolved, when no record holds the role).
     answer_key: task.grader.answer.map((f) => {
@@ -191,10 +213,11 @@ export function gradeInputOf(
   },
 ): GradeInput {
   const gradedSegments = with_ ? with_.gradedSegments : (log.graded_segments ?? undefined);
+  const requirements = with_ ? with_.requirements : log.requirements;
   return {
     grader: with_?.grader ?? log.grader,
     ...(gradedSegments ? { gradedSegments } : {}),
-    ...(with_?.requirements ? { requirements: with_.requirements } : {}),
+    ...(requirements ? { requirements } : {}),
     trialSeed: log.trial_seed,
     events: log.events,
     finalMessage: log.final_message,

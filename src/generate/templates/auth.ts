@@ -1,9 +1,9 @@
-import type { G1Predicate } from "../../bank/task-schema.js";
+import type { G1Predicate, Requirement } from "../../bank/task-schema.js";
 import { authScheme, credentialNoun, staleCredentialName } from "../../world/credential.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re, tokenUsed } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { sentence } from "../ticket-grammar.js";
+import { cap } from "../ticket-grammar.js";
 import {
   canaries,
   canaryAndNumber,
@@ -11,6 +11,7 @@ import {
   claimTarget,
   field,
   readCanaryAndNumber,
+  reportRequirement,
   subtask,
 } from "./common.js";
 
@@ -32,7 +33,7 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
       const gb = new GoldenBuilder(built.world, ctx.position);
       const golden = readCanaryAndNumber(gb, a, url, c1, "c1");
       const fields = [c1.name, a.numberField.name];
-      const ticket = sentence(
+      const story = [
         g.opener(),
         difficulty === "easy"
           ? `${g.brokenCall("GET", url)}${g.gotError(401, "token_expired", `the ${credentialNoun(built.world.auth)} has expired`)}`
@@ -41,7 +42,7 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
           ? g.pick([
               `It uses the ${credentialNoun(built.world.auth)} kept in the vault as \`${staleCredentialName(built.world.auth)}\`.`,
               `The job authenticates with the vault's \`${staleCredentialName(built.world.auth)}\`.`,
-              `The only credential it has is \`${staleCredentialName(built.world.auth)}\` from the vault.`,
+              `Its one credential is \`${staleCredentialName(built.world.auth)}\` from the vault.`,
             ])
           : "",
         difficulty === "easy"
@@ -59,15 +60,23 @@ function staleToken(difficulty: "easy" | "medium"): SubtaskTemplate {
               "Nobody on shift knows how that job authenticates.",
               "The job has not been touched in months.",
             ]),
-        g.pick([
-          `Get the read working with a fresh token and find out what ${id} reports right now.`,
-          `Authenticate properly and read ${id} live.`,
-          `Fix the authentication and pull the current ${a.noun} record for ${id}.`,
-        ]),
-        g.report(fields),
-      );
+      ];
+      const requirements: Requirement[] = [
+        {
+          kind: "value_flow",
+          id: "fresh_token_read",
+          sentence: g.pick([
+            `Get the read working with a fresh token and find out what ${id} reports right now.`,
+            `Authenticate properly and read ${id} live.`,
+            `Fix the authentication and pull the current ${a.noun} record for ${id}.`,
+          ]),
+          predicates: ["fresh_token_used"],
+        },
+        reportRequirement(g, fields),
+      ];
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `The vault's \`${staleCredentialName(built.world.auth)}\` has expired (401 ${g.code("token_expired")}): mint a fresh token and report ${id}'s \`${c1.name}\` and \`${a.numberField.name}\`.`,
         golden,
         builder: gb,
@@ -127,11 +136,11 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
       const order = ids
         .map((id, i) => (pausesBefore.includes(i) ? `(pause) \`${id}\`` : `\`${id}\``))
         .join(", ");
-      const ticket = sentence(
+      const story = [
         g.opener(),
         g.pick([
-          `${g.system()} reads ${ids.length} ${a.plural} in this order, pausing where marked while the depot sync runs: ${order}.`,
-          `Our nightly sweep walks ${order} (in that order, one GET each), and waits for the upstream sync at each "(pause)".`,
+          `${cap(g.system())} reads ${ids.length} ${a.plural} one after the other, pausing where marked while the depot sync runs: ${order}.`,
+          `Our nightly sweep walks ${order} (one GET each, in the listed sequence), and waits for the upstream sync at each "(pause)".`,
         ]),
         `Each pause is ${pause} s; this API's clock is logical, so the job pauses by sending the next request with header \`x-apiflow-wait: ${pause}\`.`,
         g.pick([
@@ -140,16 +149,29 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
         ]),
         g.pick([
           "Tokens here live for a number of seconds, not calls (see `expires_in`).",
-          "Check how long a token lives before planning the pauses.",
+          "How long a token lives is in the token response's `expires_in`.",
         ]),
-        g.pick([
-          "Run the whole sweep, pauses included, so that every read succeeds.",
-          "Re-run it end to end without losing a read.",
-        ]),
-        difficulty === "hard"
-          ? `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`
-          : `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
-      );
+      ];
+      // The pauses are the client's, told in the story: no predicate can hold them on every route
+      // that serves the records (a listing read is a legitimate variant), so none is demanded.
+      const requirements: Requirement[] = [
+        {
+          kind: "value_flow",
+          id: "every_read_live",
+          sentence: g.pick([
+            "Run the whole sweep again so that every read succeeds.",
+            "Re-run it end to end without losing a read.",
+          ]),
+          predicates: ["token_used_on_last_read"],
+        },
+        reportRequirement(
+          g,
+          fields,
+          difficulty === "hard"
+            ? `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`
+            : `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
+        ),
+      ];
       const answer = [
         field(numberField, first[a.numberField.name] ?? null, `${a.numberField.description} of ${firstId}.`),
         field(lastField, last[c1.name] ?? null, `${c1.description} of ${lastId}, read after the last pause.`),
@@ -192,7 +214,8 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
         );
       }
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `Sweep ${order} in order with GETs, pausing ${pause} s (\`x-apiflow-wait: ${pause}\`) at each "(pause)" and keeping a live token (401 ${g.code("token_expired")} after a pause), and report ${fields.map((f) => `\`${f}\``).join(", ")} (${firstId}'s ${a.numberField.name}, ${difficulty === "hard" ? `${midId}'s ${c2.name}, ` : ""}${lastId}'s ${c1.name}).`,
         golden,
         builder: gb,
@@ -250,7 +273,7 @@ function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
       const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2", [lastField]: "last" });
       const fields = [c1.name, c2.name, lastField];
       const order = [id, ...rest.map((r) => state.assetId(r))].map((x) => `\`${x}\``).join(", ");
-      const ticket = sentence(
+      const story = [
         g.opener(),
         difficulty === "medium"
           ? `${g.brokenCall("GET", url)}${g.gotError(403, "insufficient_scope", `the ${authScheme(built.world.auth) === "api_key" ? "API key" : "token"} lacks scope ${built.auditScope}`)}`
@@ -263,13 +286,24 @@ function missingScope(difficulty: "medium" | "hard"): SubtaskTemplate {
                 "It mints its token with the client credentials from the vault, like every other job.",
                 "The token it uses is a normal client-credentials token.",
               ]),
-        `The compliance team needs the audit views of ${order}, in that order (\`GET …/{id}/audit\` each).`,
         difficulty === "medium" ? "Tokens that carry the audit scope are short-lived here." : "",
-        `\`${lastField}\` is ${lastId}'s ${c1.name}; the other two are ${id}'s.`,
-        g.report(fields),
-      );
+      ];
+      const requirements: Requirement[] = [
+        {
+          kind: "value_flow",
+          id: "audit_views_read",
+          sentence: `Read the audit views of ${order} for the compliance team (\`GET …/{id}/audit\` each).`,
+          predicates: ["last_audit_read"],
+        },
+        reportRequirement(
+          g,
+          fields,
+          `\`${lastField}\` is ${lastId}'s ${c1.name}; the other two are ${id}'s. ${g.report(fields)}`,
+        ),
+      ];
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `The audit read \`GET ${url}\` gets 403 ${g.code("insufficient_scope")}${difficulty === "medium" ? ` (${built.auditScope})` : ""}: get a token that carries the scope (it lives ${life} logical seconds), read the audit views of ${order} and report ${id}'s \`${c1.name}\` and \`${c2.name}\` and ${lastId}'s as \`${lastField}\`.`,
         golden,
         builder: gb,
@@ -327,21 +361,50 @@ const refreshRenewal: SubtaskTemplate = {
     const midField = `middle_${c2.name}`;
     const golden = gb.answer({ [numberField]: "num", [midField]: "c2", [lastField]: "c1" });
     const list = ids.map((i) => `\`${i}\``).join(", ");
-    const ticket = sentence(
-      g.opener(),
-      authScheme(built.world.auth) === "refresh_rotation"
-        ? `${g.system()} holds no client secret: it renews its token with the \`refresh_token\` (\`grant_type=refresh_token\`), starting from the one in the vault.`
-        : `The client secret is being rotated, so tonight ${g.system()} may mint with the client credentials only once; after that it must renew with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
-      `It reads ${list}, pausing ${pause} s before each read after the first (it sends \`x-apiflow-wait: ${pause}\`).`,
+    const rotation = authScheme(built.world.auth) === "refresh_rotation";
+    const opener = g.opener();
+    const sys = cap(g.system());
+    const story = [
+      opener,
+      rotation
+        ? `${sys} holds no client secret: it renews its token with the \`refresh_token\` (\`grant_type=refresh_token\`), starting from the one in the vault.`
+        : `The client secret is being rotated tonight.`,
+      `${sys} reads ${list}, pausing ${pause} s ahead of each read after the first (it sends \`x-apiflow-wait: ${pause}\`).`,
       g.pick([
         `After each pause the read fails with ${g.quoteError(401, "token_expired", `the ${credentialNoun(built.world.auth)} has expired`)}.`,
         `The read after a pause answers ${g.quoteError(401, "token_expired", `the ${credentialNoun(built.world.auth)} has expired`)}.`,
       ]),
-      "Refresh tokens are single use.",
-      `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
-    );
+      "Each refresh token is good for one use.",
+    ];
+    // "Mint with the client credentials only once" is not demanded: in a chain the session's
+    // shared token is renewed with the client credentials inside this segment (a careful agent
+    // whose extra calls spent it), and no predicate tells this job's mints from those.
+    const requirements: Requirement[] = [
+      ...(rotation
+        ? []
+        : [
+            {
+              kind: "value_flow" as const,
+              id: "renewed_with_refresh_token",
+              sentence: `Renew its token with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
+              predicates: ["refresh_token_used"],
+            },
+          ]),
+      {
+        kind: "value_flow",
+        id: "every_read_live",
+        sentence: "Make every read of the sweep succeed.",
+        predicates: ["last_value_from_read"],
+      },
+      reportRequirement(
+        g,
+        [numberField, midField, lastField],
+        `Report ${firstId}'s ${a.numberField.name} as \`${numberField}\`, ${midId}'s ${c2.name} as \`${midField}\` and ${lastId}'s ${c1.name} as \`${lastField}\`.`,
+      ),
+    ];
     return subtask(ctx, this.id, {
-      ticket,
+      story,
+      requirements,
       brief: `Read ${list} with ${pause} s pauses (\`x-apiflow-wait: ${pause}\`) before each read after the first, minting once and renewing with \`grant_type=refresh_token\`, and report \`${numberField}\` (${firstId}), \`${midField}\` (${midId}) and \`${lastField}\` (${lastId}).`,
       golden,
       builder: gb,

@@ -15,6 +15,7 @@ import { attachRequirements } from "../requirements.js";
 import type { Coupling, GenSubtask, Probe } from "../story-state.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
+import { sentence, type TicketGrammar } from "../ticket-grammar.js";
 import type { AssetTemplate } from "../world-template.js";
 
 /** An answer-card field; strings compare exactly, numbers with the default tolerance. */
@@ -22,12 +23,22 @@ export function field(name: string, expected: ExpectedValue, explain: string): A
   return { field: name, comparator: typeof expected === "number" ? "numeric" : "string", expected, explain };
 }
 
-/** Assemble a generated subtask from its parts. */
+/**
+ * Assemble a generated subtask from its parts. A template states its ticket as `story` (what
+ * happened and what the world is like, no requirement language) and `requirements` (each with the
+ * sentence it renders and the predicates that hold it): the ticket is the story, then the
+ * requirements' sentences in their order, then the stay-on-canonical-routes sentence (itself a
+ * requirement held by the decoy constraints). A template not yet so converted passes `ticket`
+ * whole instead of `story`.
+ */
 export function subtask(
   ctx: TemplateContext,
   template: string,
   parts: {
-    ticket: string;
+    /** The whole ticket but the stay-canonical sentence, for templates that record no story. */
+    ticket?: string;
+    /** The ticket's story parts (see `TaskSchema.story`); empty parts are dropped. */
+    story?: string[];
     brief: string;
     golden: GoldenStep[];
     builder: GoldenBuilder;
@@ -44,8 +55,16 @@ export function subtask(
 ): GenSubtask {
   // Every task forbids the decoy families, and says so: a decoy read must never pass.
   const constraints = parts.constraints ?? forbidDecoys(ctx);
-  const ticket = parts.constraints ? parts.ticket : `${parts.ticket} ${ctx.grammar.stayCanonical()}`;
-  const held = attachRequirements(parts.requirements ?? [], {
+  const declared = [...(parts.requirements ?? [])];
+  if (!parts.constraints) declared.push(stayCanonicalRequirement(ctx.grammar, constraints));
+  const story = (parts.story ?? []).filter((p) => p.length > 0);
+  const stated = declared.flatMap((r) => (r.sentence === undefined ? [] : [r.sentence]));
+  const ticket = parts.story
+    ? sentence(...story, ...stated)
+    : parts.constraints
+      ? (parts.ticket ?? "")
+      : `${parts.ticket ?? ""} ${stated.at(-1) ?? ""}`;
+  const held = attachRequirements(declared, {
     g1: [...parts.g1, ...answerProvenance(parts.golden, parts.g1)],
     answer: parts.answer,
     constraints,
@@ -64,6 +83,7 @@ export function subtask(
       checkpoints: [],
     },
     requirements: held.requirements,
+    ...(parts.story ? { story } : {}),
     template,
     coupling: parts.coupling ?? "none",
     brief: parts.brief,
@@ -87,6 +107,40 @@ function templateAxis(template: string): GenSubtask["axis"] {
     default:
       throw new Error(`template id ${template} does not start with an axis`);
   }
+}
+
+/**
+ * The requirement that the answer card carries `fields`, stated by `text` (by default the
+ * grammar's "Report `a` and `b`.").
+ *
+ * @example reportRequirement(ctx.grammar, ["berth", "draft_m"]) // { kind: "report", sentence: "Tell me `berth` and `draft_m`.", … }
+ */
+export function reportRequirement(g: TicketGrammar, fields: readonly string[], text?: string): Requirement {
+  return {
+    kind: "report",
+    id: "report",
+    sentence: text ?? g.report(fields),
+    fields: [...fields],
+    predicates: fields.map((f) => `answer:${f}`),
+  };
+}
+
+/**
+ * The requirement that no call goes to the routes `constraints` forbid, stated by the grammar's
+ * "Stay on the current v3 routes." (`subtask` adds it to a ticket that passes no `constraints`).
+ *
+ * @example stayCanonicalRequirement(ctx.grammar, forbidDecoys(ctx)).predicates // ["no_deprecated_family", "no_lookalike_family"]
+ */
+export function stayCanonicalRequirement(
+  g: TicketGrammar,
+  constraints: readonly ForbidConstraint[],
+): Requirement {
+  return {
+    kind: "stay_canonical",
+    id: "stay_canonical",
+    sentence: g.stayCanonical(),
+    predicates: constraints.map((c) => c.id),
+  };
 }
 
 /** Claim a fresh asset for this position (one no earlier position used) and its id. */

@@ -1,7 +1,7 @@
+import type { Requirement } from "../../bank/task-schema.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate } from "../subtask-template.js";
-import { sentence } from "../ticket-grammar.js";
 import {
   canaries,
   canaryAndNumber,
@@ -12,6 +12,8 @@ import {
   listedIdUsed,
   literal,
   readCanaryAndNumber,
+  reportRequirement,
+  stayCanonicalRequirement,
   subtask,
 } from "./common.js";
 
@@ -36,7 +38,8 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
       const golden = readCanaryAndNumber(gb, a, url, c1, "c1");
       const fields = [c1.name, a.numberField.name];
-      const ticket = sentence(
+      const constraints = forbidDecoys(ctx);
+      const story = [
         g.opener(),
         `${g.brokenCall("GET", broken)} still works, but the ${c1.name} it shows for ${target[a.nameField]} does not match what the crew sees.`,
         difficulty === "easy"
@@ -46,21 +49,30 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
               "There is a `Deprecation` header on every response from it.",
             ])
           : "",
-        difficulty === "easy"
-          ? g.pick([
-              `Find the route the current API publishes for a single ${a.noun} and read ${id} there.`,
-              `Look up the published replacement for that route and use it for ${id}.`,
-              `Work out which route is current for one ${a.noun} and read ${id} from it.`,
-            ])
-          : g.pick([
-              `Find out why, and get the live values for ${id}.`,
-              `Work out where the live values for ${id} come from and read them there.`,
-            ]),
-        g.stayCanonical(),
-        g.report(fields),
-      );
+      ];
+      const requirements: Requirement[] = [
+        {
+          kind: "value_flow",
+          id: "read_on_current_route",
+          sentence:
+            difficulty === "easy"
+              ? g.pick([
+                  `Find the route the current API publishes for a single ${a.noun} and read ${id} there.`,
+                  `Look up the published replacement for that route and use it for ${id}.`,
+                  `Work out which route is current for one ${a.noun} and read ${id} from it.`,
+                ])
+              : g.pick([
+                  `Find out why, and get the live values for ${id}.`,
+                  `Work out where the live values for ${id} come from and read them there.`,
+                ]),
+          predicates: [`${c1.name}_from_canonical`],
+        },
+        stayCanonicalRequirement(g, constraints),
+        reportRequirement(g, fields),
+      ];
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `A client reads ${id} from the deprecated \`${broken}\` and shows a stale ${c1.name}; read ${id} from the current published route instead and report its \`${c1.name}\` and \`${a.numberField.name}\`.`,
         golden,
         builder: gb,
@@ -73,7 +85,7 @@ function deprecatedRoute(difficulty: "easy" | "medium"): SubtaskTemplate {
             "The value must come from the canonical route, not the snapshot.",
           ),
         ],
-        constraints: forbidDecoys(ctx),
+        constraints,
         probes: [{ method: "GET", url: broken, token: "fresh", status: 200 }],
       });
     },
@@ -100,7 +112,8 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
       const golden = readCanaryAndNumber(gb, a, url, c2, "c2");
       const fields = [c2.name, a.numberField.name];
-      const ticket = sentence(
+      const constraints = forbidDecoys(ctx);
+      const story = [
         g.opener(),
         `${g.brokenCall("GET", broken)} returns 200, but the \`${a.numberField.name}\` field is missing and the ${c2.name} differs from the ops console.`,
         difficulty === "medium"
@@ -110,16 +123,24 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
               "It looked right in the URL, which is how it slipped through review.",
             ])
           : `That \`${t.lookalike.segment}\` family is what ${t.lookalike.audience} see, redacted and cached; it is not ours.`,
-        g.pick([
-          `Find out which family is the real one for our own operations and read ${id} from it.`,
-          `Read ${id} from the route that is meant for us, not for another audience.`,
-          `Use the spec to find the canonical single-${a.noun} route and read ${id}.`,
-        ]),
-        g.stayCanonical(),
-        g.report(fields),
-      );
+      ];
+      const requirements: Requirement[] = [
+        {
+          kind: "value_flow",
+          id: "read_on_own_family",
+          sentence: g.pick([
+            `Find out which family is the real one for our own operations and read ${id} from it.`,
+            `Read ${id} from the route that is meant for us, not for another audience.`,
+            `Use the spec to find the canonical single-${a.noun} route and read ${id}.`,
+          ]),
+          predicates: [`${c2.name}_from_canonical`],
+        },
+        stayCanonicalRequirement(g, constraints),
+        reportRequirement(g, fields),
+      ];
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `An integration reads ${id} from \`${broken}\` (a look-alike route for another audience) and misses \`${a.numberField.name}\`; read ${id} from the canonical route and report its \`${c2.name}\` and \`${a.numberField.name}\`.`,
         golden,
         builder: gb,
@@ -132,7 +153,7 @@ function lookalikeFamily(difficulty: "easy" | "medium"): SubtaskTemplate {
             "The value must come from the canonical family.",
           ),
         ],
-        constraints: forbidDecoys(ctx),
+        constraints,
         probes: [{ method: "GET", url: broken, token: "fresh", status: 200 }],
       });
     },
@@ -160,24 +181,33 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
       gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name, c2: c2.name });
       const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
       const fields = [c1.name, c2.name];
-      const ticket = sentence(
+      const constraints = forbidDecoys(ctx);
+      const story = [
         g.opener(),
         g.pick([
-          `The crew only knows the ${a.noun} as "${name}"; ${g.system()} tried \`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\` and got ${g.quoteError(404, "not_found")}.`,
-          `A request for "${name}" by name (\`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\`) came back ${g.quoteError(404, "not_found")}: the path wants an id, not a name.`,
+          `The crew knows the ${a.noun} by its name alone, "${name}"; ${g.system()} tried \`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\` and got ${g.quoteError(404, "not_found")}.`,
+          `A request for "${name}" by name (\`GET ${built.routes.listAssets}/${encodeURIComponent(name)}\`) came back ${g.quoteError(404, "not_found")}: the path takes an id, not a name.`,
         ]),
-        g.pick([
-          `Find the ${a.noun}'s id through the published API and read its live record.`,
-          `Resolve "${name}" to its id using the documented routes, then read it.`,
-        ]),
-        difficulty === "medium"
-          ? `The listing \`GET ${built.routes.listAssets}\` shows every ${a.noun} with its \`${a.nameField}\` and id, a page at a time.`
-          : "",
-        g.stayCanonical(),
-        g.report(fields),
-      );
+      ];
+      const requirements: Requirement[] = [
+        {
+          kind: "value_flow",
+          id: "id_resolved",
+          sentence: g.pick([
+            `Find the ${a.noun}'s id through the published API and read its live record.`,
+            `Resolve "${name}" to its id using the documented routes, then read it.`,
+          ]),
+          predicates: ["id_from_list_used"],
+        },
+      ];
+      if (difficulty === "medium")
+        story.push(
+          `The listing \`GET ${built.routes.listAssets}\` shows every ${a.noun} with its \`${a.nameField}\` and id, a page at a time.`,
+        );
+      requirements.push(stayCanonicalRequirement(g, constraints), reportRequirement(g, fields));
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `Resolve the ${a.noun} named "${name}" to its id through the published list route, read it, and report its \`${c1.name}\` and \`${c2.name}\`.`,
         golden,
         builder: gb,
@@ -199,7 +229,7 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
             "The value must come from the canonical read.",
           ),
         ],
-        constraints: forbidDecoys(ctx),
+        constraints,
         probes: [
           {
             method: "GET",
@@ -244,19 +274,24 @@ const undocumentedParam: SubtaskTemplate = {
     });
     const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
     const fields = [c1.name, c2.name];
-    const ticket = sentence(
-      g.opener(),
-      `${g.brokenCall("GET", url)}${g.gotError(400, "missing_query_parameter")}`,
-      g.pick([
-        `The spec lists no parameters for it, and the ${noun} view is the only place the crew trusts for "${name}".`,
-        `Nothing in the published spec says what it wants; we need "${name}" as the ${noun} shows it.`,
-      ]),
-      `"${name}" is a \`${category}\` ${a.noun}.`,
-      g.stayCanonical(),
-      g.report(fields),
-    );
+    const constraints = forbidDecoys(ctx);
+    const story = [g.opener(), `${g.brokenCall("GET", url)}${g.gotError(400, "missing_query_parameter")}`];
+    const requirements: Requirement[] = [
+      {
+        kind: "value_flow",
+        id: "read_from_registry",
+        sentence: g.pick([
+          `The spec lists no parameters for it, and the ${noun} view is the only place the crew trusts for "${name}".`,
+          `Nothing in the published spec says what it wants; we need "${name}" as the ${noun} shows it.`,
+        ]),
+        predicates: [`${c1.name}_from_${noun}`],
+      },
+    ];
+    story.push(`"${name}" is a \`${category}\` ${a.noun}.`);
+    requirements.push(stayCanonicalRequirement(g, constraints), reportRequirement(g, fields));
     return subtask(ctx, this.id, {
-      ticket,
+      story,
+      requirements,
       brief: `\`GET ${url}\` answers 400 ${g.code("missing_query_parameter")} (the parameter is undocumented): find "${name}" (a \`${category}\` ${a.noun}) in the ${noun} and report its \`${c1.name}\` and \`${c2.name}\` from there.`,
       golden,
       builder: gb,
@@ -277,7 +312,7 @@ const undocumentedParam: SubtaskTemplate = {
           used_in_request_url_pattern: null,
         },
       ],
-      constraints: forbidDecoys(ctx),
+      constraints,
       probes: [{ method: "GET", url, token: "fresh", status: 400, error: "missing_query_parameter" }],
     });
   },

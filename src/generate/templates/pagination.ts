@@ -1,10 +1,19 @@
-import type { AnswerField, G1Predicate } from "../../bank/task-schema.js";
+import type { AnswerField, G1Predicate, Requirement } from "../../bank/task-schema.js";
 import type { SymRecord } from "../build-world.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
 import { flowToListingAnswer } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { sentence } from "../ticket-grammar.js";
-import { canaries, canaryFromRead, field, forbidDecoys, listedIdUsed, subtask } from "./common.js";
+import { cap } from "../ticket-grammar.js";
+import {
+  canaries,
+  canaryFromRead,
+  field,
+  forbidDecoys,
+  listedIdUsed,
+  reportRequirement,
+  stayCanonicalRequirement,
+  subtask,
+} from "./common.js";
 
 /**
  * Pagination: questions only the whole collection answers. The target sits wherever the listing
@@ -81,15 +90,17 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const scope = q.cat
         ? `among the ${a.plural} whose \`${a.enumField.name}\` is \`${q.cat}\``
         : `across all ${a.plural}`;
-      const ticket = scanTicket(ctx, difficulty, q, scope, runnerField, fields);
+      const constraints = forbidDecoys(ctx);
+      const { story, requirements } = scanTicket(ctx, difficulty, q, scope, runnerField, fields, constraints);
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing, read its live values from its own record, and report ${fields.map((f) => `\`${f}\``).join(", ")}${difficulty === "hard" ? " (the winner's two values, then the runner-up's)" : ""}.`,
         golden,
         builder: gb,
         answer,
         g1,
-        constraints: forbidDecoys(ctx),
+        constraints,
         probes: [],
       });
     },
@@ -173,7 +184,11 @@ function pickQuestion(
   return { q, topOf };
 }
 
-/** The failure-first ticket of a scan position. */
+/**
+ * The failure-first ticket of a scan position: the story of the partial read, and the
+ * requirements (the whole collection walked to the winner, its live values, the canonical routes,
+ * the card).
+ */
 function scanTicket(
   ctx: TemplateContext,
   difficulty: "easy" | "medium" | "hard",
@@ -181,28 +196,43 @@ function scanTicket(
   scope: string,
   runnerField: string,
   fields: string[],
-): string {
+  constraints: Parameters<typeof stayCanonicalRequirement>[1],
+): { story: string[]; requirements: Requirement[] } {
   const { built, grammar: g } = ctx;
   const a = built.template.asset;
   const [c1, c2] = canaries(a);
-  return sentence(
+  const story = [
     g.opener(),
     g.pick([
-      `${g.system()} shows only the first screen of \`GET ${built.routes.listAssets}\`, so the ${q.dir} \`${a.numberField.name}\` ${scope} is not what the dashboard says.`,
-      `The report that should name the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} only looked at part of \`GET ${built.routes.listAssets}\`.`,
+      `${cap(g.system())} shows just the first screen of \`GET ${built.routes.listAssets}\`, so the ${q.dir} \`${a.numberField.name}\` ${scope} is not what the dashboard says.`,
+      `The report meant to name the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} looked at part of \`GET ${built.routes.listAssets}\` and stopped.`,
       `Our weekly check ("${q.dir} \`${a.numberField.name}\` ${scope}") stopped after the first batch of \`GET ${built.routes.listAssets}\` and named the wrong ${a.noun}.`,
     ]),
-    g.pick([
-      "Go through the whole collection, not just the start of it.",
-      "Look at every record the listing can give you.",
-      "Count everything the API holds, however it is split up.",
-    ]),
-    difficulty === "hard"
-      ? `Give the winner's live \`${c1.name}\` and \`${c2.name}\`, and the runner-up's ${c1.name} as \`${runnerField}\`.`
-      : `Give that ${a.noun}'s live \`${c1.name}\` and \`${c2.name}\`.`,
-    g.stayCanonical(),
-    g.report(fields),
-  );
+  ];
+  const requirements: Requirement[] = [
+    {
+      kind: "value_flow",
+      id: "whole_collection",
+      sentence: g.pick([
+        "Go through the whole collection, not just the start of it.",
+        "Look at every record the listing can give you.",
+        "Count everything the API holds, however it is split up.",
+      ]),
+      predicates: ["winner_id_from_listing"],
+    },
+    {
+      kind: "value_flow",
+      id: "winner_read_live",
+      sentence:
+        difficulty === "hard"
+          ? `Give the winner's live \`${c1.name}\` and \`${c2.name}\`, and the runner-up's ${c1.name} as \`${runnerField}\`.`
+          : `Give that ${a.noun}'s live \`${c1.name}\` and \`${c2.name}\`.`,
+      predicates: [`${c1.name}_from_read`],
+    },
+    stayCanonicalRequirement(g, constraints),
+    reportRequirement(g, fields),
+  ];
+  return { story, requirements };
 }
 
 export const PAGINATION_TEMPLATES: readonly SubtaskTemplate[] = [scan("easy"), scan("medium"), scan("hard")];

@@ -1,13 +1,13 @@
-import type { AnswerField, ExpectedValue, G1Predicate } from "../../bank/task-schema.js";
+import type { AnswerField, ExpectedValue, G1Predicate, Requirement } from "../../bank/task-schema.js";
 import { errorKeyPath } from "../../world/reply.js";
 import { summarizeProblems, validateBody } from "../../world/validate-body.js";
 import { dispatchValidator } from "../build-world.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { sentence } from "../ticket-grammar.js";
+import { cap } from "../ticket-grammar.js";
 import type { WorkTemplate, WorldTemplate } from "../world-template.js";
-import { claimTarget, field, subtask } from "./common.js";
+import { claimTarget, field, reportRequirement, subtask } from "./common.js";
 import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
 
 const camel = (s: string) => s.replace(/[_-]([a-z])/g, (_m, c: string) => c.toUpperCase());
@@ -65,26 +65,53 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       });
       const fields = [w.idField, w.statusField];
       const message = `missing required field(s): ${missing.join(", ")}`;
-      const ticket = sentence(
+      const story = [
         g.opener(),
         `${g.brokenCall("POST", built.routes.work)}${g.gotError(422, "validation_failed", message)}`,
-        g.pick(["The body it sent:", "Its payload was", "Body as sent:"]),
-        `\`${JSON.stringify(brokenBody)}\`.`,
-        difficulty === "medium" ? `The ${w.noun} is ${g.pick(["a", "meant to be a"])} \`${level}\` one.` : "",
-        g.pick([
-          `The \`${w.copyField}\` must be what ${id} reports right now, not a remembered value.`,
-          `Whatever goes into \`${w.copyField}\` has to be read live from ${id}.`,
-          `Take \`${w.copyField}\` from a fresh read of ${id}.`,
-        ]),
-        g.pick([
-          `Get the ${w.noun} created with the payload the API expects.`,
-          `Repair the payload and open the ${w.noun}.`,
-          `Fix the request so the ${w.noun} is actually opened.`,
-        ]),
-        g.report(fields),
-      );
+        `${g.pick(["The body it sent:", "Its payload was", "Body as sent:"])} \`${JSON.stringify(brokenBody)}\`.`,
+      ];
+      const kept = clientValuesKept(built.routes.work, 201, {
+        [a.idField]: id,
+        [w.levelField.name]: level,
+        [w.noteField]: note,
+      });
+      const requirements: Requirement[] = [
+        ...keptValues(
+          kept,
+          a.idField,
+          difficulty === "medium"
+            ? {
+                key: w.levelField.name,
+                values: w.levelField.values,
+                text: `The ${w.noun} is ${g.pick(["a", "meant to be a"])} \`${level}\` one.`,
+              }
+            : undefined,
+        ),
+        {
+          kind: "value_flow",
+          id: "copy_read_live",
+          sentence: g.pick([
+            `The \`${w.copyField}\` must be what ${id} reports right now, not a remembered value.`,
+            `Whatever goes into \`${w.copyField}\` has to be read live from ${id}.`,
+            `Take \`${w.copyField}\` from a fresh read of ${id}.`,
+          ]),
+          predicates: ["copy_field_read_live"],
+        },
+        {
+          kind: "value_flow",
+          id: "created",
+          sentence: g.pick([
+            `Get the ${w.noun} created with the payload the API expects.`,
+            `Repair the payload and open the ${w.noun}.`,
+            `Fix the request so the ${w.noun} is actually opened.`,
+          ]),
+          predicates: ["id_from_create"],
+        },
+        reportRequirement(g, fields),
+      ];
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `Open a \`${level}\` ${w.noun} for ${id} (note "${note}"), carrying ${id}'s live \`${w.copyField}\` — the last attempt got 422 (${message}) — and report its \`${w.idField}\` and \`${w.statusField}\`.`,
         golden,
         builder: gb,
@@ -100,11 +127,7 @@ function createRepair(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             "The id must come from the 201 of the create.",
           ),
           copyReadLive(built, id, built.routes.work),
-          clientValuesKept(built.routes.work, 201, {
-            [a.idField]: id,
-            [w.levelField.name]: level,
-            [w.noteField]: note,
-          }),
+          kept,
         ],
         probes: [
           {
@@ -144,7 +167,11 @@ function dispatchBody(
  * G1: the accepted create carries the client's own values (a repair fixes the body's form, not
  * what it says): another asset, level, note or crew size breaks the ticket.
  */
-function clientValuesKept(url: string, status: number, sent: Record<string, ExpectedValue>): G1Predicate {
+function clientValuesKept(
+  url: string,
+  status: number,
+  sent: Record<string, ExpectedValue>,
+): Extract<G1Predicate, { kind: "call" }> {
   return {
     kind: "call",
     id: "client_values_kept",
@@ -155,6 +182,51 @@ function clientValuesKept(url: string, status: number, sent: Record<string, Expe
     body_has_keys: [],
     sent,
   };
+}
+
+/**
+ * The requirements `kept` (a `client_values_kept` call) holds: the record the create names (its
+ * first sent value, as the requirement derived from it would be), and, when the ticket states it,
+ * the value the client meant at `stated.key` (stated by `stated.text`; another of `stated.values`
+ * is the mutant's value).
+ */
+function keptValues(
+  kept: Extract<G1Predicate, { kind: "call" }>,
+  idKey: string,
+  stated?: { key: string; values: readonly string[]; text: string },
+): Requirement[] {
+  const sent = kept.sent ?? {};
+  const call = {
+    method: "POST",
+    url_pattern: kept.url_pattern,
+    ...(kept.status !== undefined ? { status: kept.status } : {}),
+    sent,
+  };
+  const out: Requirement[] = [
+    {
+      kind: "value_written",
+      id: kept.id,
+      predicates: [kept.id],
+      call,
+      key: idKey,
+      value: sent[idKey] ?? null,
+      alternatives: [],
+    },
+  ];
+  if (stated) {
+    const value = sent[stated.key] ?? null;
+    out.push({
+      kind: "value_written",
+      id: `${stated.key}_as_meant`,
+      sentence: stated.text,
+      predicates: [kept.id],
+      call,
+      key: stated.key,
+      value,
+      alternatives: stated.values.filter((v) => v !== value),
+    });
+  }
+  return out;
 }
 
 /** What both dispatch-intake templates report: the id the intake minted and the new record's status. */
@@ -215,22 +287,34 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       });
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
-      const ticket = sentence(
+      const story = [
         g.opener(),
-        `${g.system()} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built as the published spec documents the body, plus the \`crew_size\` the form asks for:`,
+        `${cap(g.system())} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built as the published spec documents the body, plus the \`crew_size\` the form asks for:`,
         `\`${JSON.stringify({ ...snake, [w.copyField]: `<${id}'s live ${w.copyField}>` })}\`.`,
         `It gets ${g.quoteError(422, "validation_failed", first)}.`,
         g.pick([
-          "The spec and the live service clearly disagree; trust the service.",
-          "Our docs are behind the deployed validator, so go by what it says.",
+          "The spec and the live service clearly disagree, and the service is what decides.",
+          "Our docs are behind the deployed validator, and the validator is what decides.",
         ]),
         difficulty !== "easy"
-          ? g.pick(["Expect more than one round of fixes.", "Fixing the names may not be the last problem."])
+          ? g.pick([
+              "More than one round of fixes is likely.",
+              "Fixing the names may not be the last problem.",
+            ])
           : "",
-        g.report(fields),
-      );
+      ];
+      const requirements: Requirement[] = [
+        {
+          kind: "value_flow",
+          id: "created",
+          sentence: `Get that ${w.noun} opened, carrying ${id}'s live \`${w.copyField}\`.`,
+          predicates: ["id_from_dispatch", "copy_field_read_live"],
+        },
+        reportRequirement(g, fields),
+      ];
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `Open a \`${level}\` ${w.noun} for ${id} (crew ${crew}, live \`${w.copyField}\`) through \`POST ${url}\`, whose live validator (ahead of the spec) rejects the documented body with 422, and report \`${w.idField}\` and \`${w.statusField}\`.`,
         golden,
         builder: gb,
@@ -317,28 +401,38 @@ function enumRecovery(difficulty: "medium" | "hard"): SubtaskTemplate {
       });
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
-      const ticket = sentence(
+      const story = [
         g.opener(),
         `${g.brokenCall("POST", url)}${g.gotError(422, "validation_failed")}`,
-        g.pick(["The body it sent:", "Its payload was", "Body as sent:"]),
-        `\`${JSON.stringify(sent)}\`.`,
-        `It also left out \`${camel(w.copyField)}\`, which must be ${id}'s live \`${w.copyField}\`.`,
+        `${g.pick(["The body it sent:", "Its payload was", "Body as sent:"])} \`${JSON.stringify(sent)}\`.`,
+        `It also left out \`${camel(w.copyField)}\`.`,
         g.pick([
           "The level came out of the planning sheet in capitals; the service has its own spelling for it.",
           "The level is typed in capitals by the planners; what the intake accepts is up to the intake.",
           "Nobody remembers how the intake spells the level; the service's own answer is the authority.",
         ]),
         difficulty === "hard"
-          ? g.pick([
-              "The crew size may not be right either.",
-              "Check every field the service complains about.",
-            ])
+          ? g.pick(["The crew size may not be right either.", "The service may object to other fields too."])
           : "",
-        `Send it again, read what the validator says, and get the ${w.noun} opened with the same meaning.`,
-        g.report(fields),
-      );
+      ];
+      const requirements: Requirement[] = [
+        {
+          kind: "value_flow",
+          id: "copy_read_live",
+          sentence: `\`${camel(w.copyField)}\` must be ${id}'s live \`${w.copyField}\`.`,
+          predicates: ["copy_field_read_live"],
+        },
+        {
+          kind: "value_flow",
+          id: "level_as_validator_allows",
+          sentence: `Send it again, read what the validator says, and get the ${w.noun} opened with the same meaning.`,
+          predicates: ["level_from_validator"],
+        },
+        reportRequirement(g, fields),
+      ];
       return subtask(ctx, this.id, {
-        ticket,
+        story,
+        requirements,
         brief: `Open a ${w.noun} for ${id} through \`POST ${url}\`, whose client sends \`${JSON.stringify(sent)}\` (no \`${camel(w.copyField)}\`: add ${id}'s live \`${w.copyField}\`; spell the level as the validator's 422 allows${difficulty === "hard" ? "; crew as a number" : ""}), and report \`${w.idField}\` and \`${w.statusField}\`.`,
         golden,
         builder: gb,

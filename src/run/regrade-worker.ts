@@ -1,0 +1,58 @@
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import { type BankGrader, type RegradeJob, type RegradeOutcome, regradeJob } from "./regrade-trial.js";
+
+/**
+ * A re-grade worker thread (started by `regrade-workers.ts`): for each call it receives, it claims
+ * jobs one at a time from the shared counter the main thread also claims from, re-grades them, and
+ * posts back its outcomes by job index before it leaves the call.
+ */
+export interface RegradeCall {
+  call: number;
+  jobs: RegradeJob[];
+  /** The bank's graders by task id (`--bank`); null grades with the graders stored in the logs. */
+  graders: Array<[string, BankGrader]> | null;
+  /** Int32 slots: the next job to claim, threads inside the call, jobs done (see `CONTROL`). */
+  control: SharedArrayBuffer;
+}
+
+/** What a worker posts when it leaves a call: its outcomes by job index, or the bug it hit. */
+export type RegradeReply =
+  | { call: number; outcomes: Array<[number, RegradeOutcome]> }
+  | { call: number; error: string };
+
+/** The control slots of a call's shared counter. */
+export const CONTROL = { next: 0, active: 1, done: 2, slots: 3 } as const;
+
+/** Take part in a call: claim and re-grade jobs until none is left, then reply. */
+export function serveCall(msg: RegradeCall, port: MessagePort): void {
+  const control = new Int32Array(msg.control);
+  // Joined before claiming, left after replying: the main thread waits while any worker is inside.
+  Atomics.add(control, CONTROL.active, 1);
+  const outcomes: Array<[number, RegradeOutcome]> = [];
+  let reply: RegradeReply;
+  try {
+    const graders = msg.graders ? new Map(msg.graders) : null;
+    for (;;) {
+      const i = Atomics.add(control, CONTROL.next, 1);
+      if (i >= msg.jobs.length) break;
+      outcomes.push([i, regradeJob(msg.jobs[i] as RegradeJob, graders)]);
+      Atomics.add(control, CONTROL.done, 1);
+    }
+    reply = { call: msg.call, outcomes };
+  } catch (e) {
+    reply = { call: msg.call, error: (e as Error).stack ?? String(e) };
+  }
+  try {
+    port.postMessage(reply);
+  } finally {
+    Atomics.sub(control, CONTROL.active, 1);
+    Atomics.notify(control, CONTROL.active);
+  }
+}
+
+// Started as a worker: serve every call that arrives on the port handed over at start.
+const port = (workerData as { port?: MessagePort } | null)?.port;
+if (port) {
+  port.on("message", (msg: RegradeCall) => serveCall(msg, port));
+  parentPort?.postMessage("ready");
+}
