@@ -512,6 +512,7 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
   if (first === undefined) return g1Result(predicate, false, undefined, `no ${after.words}`);
   const beforeHits = ctx.matching(before);
   if (!Array.isArray(beforeHits)) return g1Result(predicate, false, undefined, beforeHits.reason);
+  if (predicate.from_first_before) return gradeOrderFromFirst(prepared, ctx, afterHits, beforeHits);
   if (prepared.rank > 0) return gradeOrderRanked(prepared, ctx, afterHits, beforeHits);
   const earlier = beforeHits.filter((i) => i < first);
   if (earlier.length === 0)
@@ -530,6 +531,34 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
     false,
     waited,
     `the first of the ${after.words} came ${waited} s after the last of the ${before.words}; at least ${wait} s were required`,
+  );
+}
+
+/**
+ * Ordering measured from the first `before` exchange to the first `after` exchange that follows it
+ * (`from_first_before`): a sweep's pause, whichever route the read after it took.
+ */
+function gradeOrderFromFirst(
+  prepared: PreparedOrder,
+  ctx: TrialContext,
+  afterHits: readonly number[],
+  beforeHits: readonly number[],
+): G1Result {
+  const { predicate, before, after } = prepared;
+  const start = beforeHits[0];
+  if (start === undefined) return g1Result(predicate, false, undefined, `no ${before.words}`);
+  const next = afterHits.find((i) => i > start);
+  if (next === undefined)
+    return g1Result(predicate, false, undefined, `no ${after.words} after the first of the ${before.words}`);
+  const wait = predicate.min_wait_seconds;
+  if (wait === undefined) return g1Result(predicate, true);
+  const waited = ctx.log.clockAt(next) - ctx.log.clockAt(start);
+  if (waited >= wait) return g1Result(predicate, true, waited);
+  return g1Result(
+    predicate,
+    false,
+    waited,
+    `the first of the ${after.words} came ${waited} s after the first of the ${before.words}; at least ${wait} s were required`,
   );
 }
 
@@ -829,7 +858,7 @@ class TrialContext {
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
 
   constructor(
-    events: readonly TrialEvent[],
+    private readonly events: readonly TrialEvent[],
     readonly card: Record<string, unknown> | null,
     readonly seed: string,
     private readonly state: FinalState,
@@ -848,7 +877,7 @@ class TrialContext {
     if (!r) {
       // Only a record reference reads the final state.
       r = isRecordRef(value)
-        ? resolveExpected(value, this.seed, this.state.finalRecords, this.state.removedRecords)
+        ? resolveExpected(value, this.seed, this.state.finalRecords, this.state.removedRecords, this.events)
         : resolveExpected(value, this.seed, undefined);
       this.resolvedValues.set(value, r);
     }
