@@ -2,6 +2,7 @@ import { isScored, OUTCOMES, type Outcome, type TrialRecord } from "../run/trial
 import { intervalHeader } from "./cluster-robust.js";
 import { cleanSlice, consensusScreen } from "./consensus-screen.js";
 import { costFrontier, costSummary } from "./cost.js";
+import { failedRequirements } from "./failed-requirements.js";
 import { itemAnalysis } from "./item-analysis.js";
 import { independentErrorNull } from "./null-model.js";
 import { reliability } from "./reliability.js";
@@ -109,5 +110,6 @@ export function buildReport(records: readonly TrialRecord[], opts: ReportOptions
       ),
     },
     ...(opts.items ? { items: itemAnalysis(records) } : {}),
+    failed_requirements: failedRequirements(records),
   };
 }

@@ -207,9 +207,25 @@ export function reportTables(report: Report): Table[] {
       right: [1, 2],
     },
   ];
+  const failed = report.failed_requirements ?? [];
+  tables.push({
+    title: "Failed requirements (the first failure of failed trials)",
+    note:
+      failed.length > FAILED_REQUIREMENT_ROWS
+        ? `The ${FAILED_REQUIREMENT_ROWS} most failed of ${failed.length}; the JSON report lists all.`
+        : undefined,
+    header: ["requirement", "failed trials", "tasks", "example task", "its sentence"],
+    rows: failed
+      .slice(0, FAILED_REQUIREMENT_ROWS)
+      .map((f) => [f.requirement, num(f.trials), num(f.tasks), f.example_task, f.sentence ?? "—"]),
+    right: [1, 2],
+  });
   if (report.items) tables.push(...itemTables(report.items));
   return tables.filter((table) => table.rows.length > 0);
 }
+
+/** Rows of the failed-requirements table in the terminal and Markdown reports. */
+const FAILED_REQUIREMENT_ROWS = 15;
 
 const FLAG_LABEL: Record<ItemFlag, string> = {
   all_pass: "all pass",

@@ -3,6 +3,7 @@ import { OutcomeSchema } from "../run/trial-record.js";
 import { IntervalHeaderSchema } from "./cluster-robust.js";
 import { ScreenSchema } from "./consensus-screen.js";
 import { CostSummarySchema, FrontierSchema } from "./cost.js";
+import { FailedRequirementSchema } from "./failed-requirements.js";
 import { ItemAnalysisSchema } from "./item-analysis.js";
 import { NullModelPointSchema } from "./null-model.js";
 import { ReliabilitySchema } from "./reliability.js";
@@ -67,5 +68,7 @@ export const ReportSchema = z.object({
   cost: z.object({ frontier: FrontierSchema }),
   /** The item analysis (`apiflow report --items`). */
   items: ItemAnalysisSchema.optional(),
+  /** Which ticket requirements failed first, most failed trials first (absent in older reports). */
+  failed_requirements: z.array(FailedRequirementSchema).optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;

@@ -242,6 +242,13 @@ export const OrderPredicateSchema = z.strictObject({
   before: CallMatchSchema,
   after: CallMatchSchema,
   min_wait_seconds: z.number().int().positive().optional(),
+  /**
+   * Measure from the first `before` exchange to the first `after` exchange that follows it, and
+   * ignore `after` exchanges before it (a sweep's pause: the read after the pause may be taken
+   * through a listing, which the agent may also have read earlier for another record). Default:
+   * the first `after` exchange must itself follow a `before` (a swap breaks it).
+   */
+  from_first_before: z.literal(true).optional(),
 });
 
 /**
@@ -402,6 +409,8 @@ export const RequirementSchema = z.discriminatedUnion("kind", [
     before: CallMatchSchema,
     after: CallMatchSchema,
     min_wait_seconds: z.number().int().positive().optional(),
+    /** As on the order predicate: measured from the first `before` to the next `after`. */
+    from_first_before: z.literal(true).optional(),
   }),
   z.strictObject({
     kind: z.literal("end_state"),

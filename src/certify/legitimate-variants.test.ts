@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { CHANNEL_TASK, channelTask, REQUIREMENT_WORLD } from "../../test/support/requirement-banks.js";
 import { SUB02, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
-import type { Task } from "../bank/task-schema.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import type { TrialEvent } from "../world/event-log.js";
 import { playAndAnswer, scripted, worldOf } from "./certify-kit.js";
-import { legitimateVariants, runVariant } from "./legitimate-variants.js";
+import { legitimateVariants, renewedOnExpiry, runVariant } from "./legitimate-variants.js";
 import { legitimateVariantFindings } from "./requirement-gates.js";
 import { sharedTrials } from "./trial-tree.js";
 
@@ -88,5 +89,42 @@ describe("legitimate variants played as a careful agent plays them", () => {
       "PATCH /v3/vessels/V-412 200",
     ]);
     expect(await legitimateVariantFindings(b, task, runner)).toEqual([]);
+  });
+
+  it("renew a rotating refresh token with the newest one, not the one already spent", () => {
+    // Issue 15: an abandoned job followed to its confirmation outlives the chain's token in a
+    // refresh-rotation world; a copy of the first grant would send the vault's spent refresh token.
+    const grant = (from: string): GoldenStep => ({
+      op: "execute",
+      request: {
+        method: "POST",
+        url: "/v3/oauth/token",
+        headers: { "Content-Type": "application/json" },
+        body: { grant_type: "refresh_token", refresh_token: `{{${from}}}` },
+      },
+      capture: { tok: "access_token", rt: "refresh_token" },
+    });
+    const read: GoldenStep = {
+      op: "execute",
+      request: { method: "GET", url: "/v3/vessels/V-412", headers: { Authorization: "Bearer {{tok}}" } },
+      capture: {},
+    };
+    const exchange = (status: number, body: unknown) =>
+      ({
+        type: "exchange",
+        seq: 0,
+        protocol: "rest",
+        method: "GET",
+        url: "/",
+        request_headers: {},
+        request_body: null,
+        status,
+        response_headers: {},
+        response_body: body,
+      }) as TrialEvent;
+    const events = [exchange(200, {}), exchange(200, {}), exchange(401, { error: "token expired" })];
+    const renewed = renewedOnExpiry(REQUIREMENT_WORLD, [grant("refresh_token"), read, read], events);
+    expect(renewed?.[2]).toMatchObject({ request: { body: { refresh_token: "{{rt}}" } } });
+    expect(renewed?.[0]).toMatchObject({ request: { body: { refresh_token: "{{refresh_token}}" } } });
   });
 });

@@ -47,7 +47,9 @@ export interface LegitimateVariant {
  *
  * - `failed_attempt@N` — before write N, the same request sent without its credentials first
  *   (401, nothing written, no behaviour of the route counts it);
- * - `abandoned_job@N` — before async-job submit N, another submit of the same job, never confirmed;
+ * - `abandoned_job@N` — before async-job submit N, another submit of the same job (the same values),
+ *   polled as the golden polls it until it awaits confirmation, and never confirmed (see
+ *   `abandonedJob`);
  * - `extra_reads` — before the answer, a listing of each canonical collection the golden touches
  *   and a re-read of each record it read;
  * - `reorder@N` — golden step N and the next one sent in the other order, when at least one is a
@@ -96,7 +98,7 @@ export function legitimateVariants(
         name: `abandoned_job@${n}`,
         kind: "abandoned_job",
         step: n,
-        steps: insertBefore(f.index, repeated([withoutCaptures(f.step)], "__abandoned")),
+        steps: insertBefore(f.index, repeated(abandonedJob(facts, f), "__abandoned")),
       });
     }
     const next = facts[f.index + 1];
@@ -185,7 +187,45 @@ export function renewedOnExpiry(
   const mint = steps
     .slice(0, at)
     .findLast((s) => isMintStep(world, s) && isSendStep(s) && tokens.some((t) => t in s.capture));
-  return mint ? [...steps.slice(0, at), mint, ...steps.slice(at)] : null;
+  return mint ? [...steps.slice(0, at), rotated(mint), ...steps.slice(at)] : null;
+}
+
+/**
+ * A mint step to send again, with a single-use credential it rotates sent as its newest value: a
+ * body field the mint's own answer returns anew (a refresh grant's `refresh_token`, captured into
+ * a binding) is sent from that binding, as a careful agent sends the newest refresh token, not the
+ * one already spent.
+ */
+function rotated(mint: GoldenStep): GoldenStep {
+  if (mint.op !== "execute") return mint;
+  const body = mint.request.body;
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return mint;
+  const bindingOf = new Map(Object.entries(mint.capture).map(([binding, key]) => [key, binding]));
+  const renewed = Object.fromEntries(
+    Object.entries(body).map(([key, value]) => {
+      const binding = bindingOf.get(key);
+      return [
+        key,
+        binding && typeof value === "string" && /^\{\{[^}]+\}\}$/.test(value) ? `{{${binding}}}` : value,
+      ];
+    }),
+  );
+  return { ...mint, request: { ...mint.request, body: renewed } };
+}
+
+/**
+ * The abandoned duplicate of async-job submit `f`: the same submit (the same values) and, when the
+ * job waits for a confirmation, the golden's polls of it, so the duplicate is followed as far as it
+ * goes without the decisive step (awaiting confirmation, its preview showing the very record the
+ * ticket asks for) and never confirmed. A job with no confirmation is written by the poll that
+ * finds it done, so its duplicate is only submitted: polling it would commit a second record.
+ */
+function abandonedJob(facts: readonly StepFacts[], f: StepFacts): GoldenStep[] {
+  if (!f.route?.async_job?.confirm) return [withoutCaptures(f.step)];
+  const polls = facts.filter((p) => p.index > f.index && p.route?.action === "job_status" && dependsOn(p, f));
+  return polls.length === 0
+    ? [withoutCaptures(f.step)]
+    : [f.step, ...polls.map((p) => withoutCaptures(p.step))];
 }
 
 function replaced(golden: readonly GoldenStep[], at: number, by: readonly GoldenStep[]): GoldenStep[] {

@@ -13,6 +13,7 @@ import { inProcessTransport } from "../world/transport.js";
 import { worldCaller } from "../world/world-caller.js";
 import { routeFor, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
+import { specBodyMismatches } from "./spec-bodies.js";
 
 export const PREMISES_VERSION = "1.0.0";
 
@@ -21,7 +22,8 @@ export const PREMISES_VERSION = "1.0.0";
  * Each `call` premise is sent to the world in the state the storyline left before the task (its
  * setup replayed), with the credential it names, and must get the status, error code and wording
  * the ticket quotes (and the ticket must quote them as the world words them). Each `spec_body`
- * premise's fields must all be documented in the spec's request body of that route. A task
+ * premise's fields must all be documented in the spec's request body of that route, and that body,
+ * built as the spec documents it, must be one the world accepts (`specBodyMismatches`). A task
  * declaring no premise passes.
  *
  * @example await premiseFindings(bank, task) // [] when every claim holds
@@ -53,6 +55,11 @@ export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailu
           "spec_body:undocumented_field",
           `the ticket says the spec documents ${absent.map((f) => `\`${f}\``).join(", ")} in the body of ${premise.method} ${premise.path}, but the spec's body has no such field`,
         );
+      // What the ticket points at in the spec must be what the world accepts.
+      const refused = specBodyMismatches(world).find(
+        (m) => m.route === `${hit.route.method} ${hit.route.path}`,
+      );
+      if (refused) fail("spec_body:refused", `${premise.method} ${premise.path}: ${refused.message}`);
       continue;
     }
     if (!send) continue;

@@ -201,25 +201,29 @@ export function difficultySection(content: BankContent): string {
     if (!world) return [];
     const f = taskFeatures(t, world);
     return [
-      `| ${t.id} | ${f.calls} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${measuredDifficulty(f)} |`,
+      `| ${t.id} | ${f.calls} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${measuredDifficulty(f)} |`,
     ];
   });
   return `## Difficulty from measured features
 
 A task's difficulty is not its template's say-so: it follows one rule over features measured on
 the task's own data. **calls**: the API calls its golden solution sends (token mints included);
-**decoys**: those calls whose route has a deprecated or look-alike sibling serving the same
-resource and action; **spelled**: the share of the literals those calls send (ids in paths, query
-names and values, body keys and values) that the ticket spells out (hint explicit ≥ 0.75,
-partial ≥ 0.4, else implicit); **live values**: values read from a live response and sent in a
-later call.
+**repeats**: those calls that repeat an earlier one's method and URL (a re-mint, a poll, a retry, a
+re-read); **decoys**: the routes on its path that have a deprecated or look-alike sibling serving
+the same resource and action; **spelled**: the share of the literals those calls send (the ids
+filling path parameters, query names and values, body keys and values) that the ticket spells out
+(hint explicit ≥ 0.75, partial ≥ 0.4, else implicit); **live values**: values read from a live
+response and sent in a later call; **fix from error**: the golden reads its fix (an allowed value,
+an expected name) off an error body. A hard task's errors say what is wrong and never name the fix
+(no hint, allowed values, expected name or allowed methods): the world serves a task the errors
+of its level.
 
 Rule: ${DIFFICULTY_RULE}.
 
 <details><summary>Every task's features (${rows.length} tasks)</summary>
 
-| task | calls | decoys | spelled (hint) | live values | difficulty |
-|---|---:|---:|---:|---:|---|
+| task | calls | repeats | decoys | spelled (hint) | live values | fix from error | difficulty |
+|---|---:|---:|---:|---:|---:|---|---|
 ${rows.join("\n")}
 
 </details>`;

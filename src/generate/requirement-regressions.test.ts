@@ -71,7 +71,7 @@ describe("issue 15: the graders hold the ticket", () => {
     const failed = r.grade.g1.filter((g) => !g.passed);
     expect(failed.map((g) => g.id)).toEqual(expect.arrayContaining(["status_moved", "status_final"]));
     // The reason names the requirement broken and the record meant.
-    expect(r.grade.failure_reason).toContain("(requirement status_written)");
+    expect(r.grade.failure_reason).toContain("(requirement status_written: “");
     expect(failed.find((g) => g.id === "status_final")?.reason).toMatch(
       /^the .* opened for .* ends with status/,
     );
@@ -116,7 +116,7 @@ describe("issue 15: the graders hold the ticket", () => {
     expect(failed.map((g) => g.id)).toEqual(
       expect.arrayContaining(["superseded_deleted", "superseded_absent"]),
     );
-    expect(r.grade.failure_reason).toContain("(requirement superseded_gone)");
+    expect(r.grade.failure_reason).toContain("(requirement superseded_gone: “");
     expect(failed.find((g) => g.id === "superseded_absent")?.reason).toMatch(
       /still there at the end of the trial$/,
     );

@@ -20,19 +20,66 @@ describe("difficulty from measured features", () => {
   });
 
   it("labels by the rule: a one-call task the ticket spells out is easy, a long implicit one with decoys is hard", () => {
-    expect(measuredDifficulty({ calls: 1, decoys: 0, spelled: 1, hint: "explicit", live_values: 0 })).toBe(
-      "easy",
-    );
-    expect(measuredDifficulty({ calls: 5, decoys: 1, spelled: 0.5, hint: "partial", live_values: 0 })).toBe(
-      "medium",
-    );
-    expect(measuredDifficulty({ calls: 9, decoys: 2, spelled: 0.2, hint: "implicit", live_values: 3 })).toBe(
-      "hard",
-    );
+    const f = {
+      calls: 1,
+      decoys: 0,
+      spelled: 1,
+      hint: "explicit",
+      live_values: 0,
+      repeats: 0,
+      fix_from_error: false,
+    } as const;
+    expect(measuredDifficulty(f)).toBe("easy");
+    expect(measuredDifficulty({ ...f, calls: 5, spelled: 0.5, hint: "partial" })).toBe("medium");
+    expect(
+      measuredDifficulty({ ...f, calls: 9, decoys: 2, spelled: 0.2, hint: "implicit", live_values: 3 }),
+    ).toBe("hard");
     // A template's "hard" that is one documented call is not hard (billing-ledger-sub06 of issue 16).
-    expect(measuredDifficulty({ calls: 2, decoys: 0, spelled: 0.9, hint: "explicit", live_values: 0 })).toBe(
-      "easy",
-    );
+    expect(measuredDifficulty({ ...f, calls: 2, spelled: 0.9 })).toBe("easy");
+    // Sends that repeat one (a re-mint, a poll, a retry) count: eight calls with two re-mints are hard.
+    expect(measuredDifficulty({ ...f, calls: 8, repeats: 2 })).toBe("hard");
+    expect(measuredDifficulty({ ...f, calls: 8 })).toBe("medium");
+  });
+
+  it("caps at medium a task whose golden reads its fix off an error (a hard error does not name it)", () => {
+    const f = { calls: 9, decoys: 2, spelled: 0.2, hint: "implicit", live_values: 3, repeats: 2 } as const;
+    expect(measuredDifficulty({ ...f, fix_from_error: false })).toBe("hard");
+    expect(measuredDifficulty({ ...f, fix_from_error: true })).toBe("medium");
+    const reader = bank.tasks.find(
+      (t) =>
+        t.kind === "solo" &&
+        t.golden.some(
+          (s) => s.op === "execute" && Object.values(s.capture).some((p) => /\ballowed\b/.test(p)),
+        ),
+    ) as Task;
+    expect(taskFeatures(reader, worldOf(reader)).fix_from_error).toBe(true);
+    expect(reader.difficulty).not.toBe("hard");
+  });
+
+  it("counts decoyed routes, not calls: a walk of five pages on one decoyed route counts one", () => {
+    const task = bank.tasks.find((t) => t.kind === "solo" && t.axes[0] === "pagination") as Task;
+    const f = taskFeatures(task, worldOf(task));
+    expect(f.calls).toBeGreaterThanOrEqual(4);
+    expect(f.decoys).toBeLessThanOrEqual(2);
+    expect(f.repeats).toBe(0);
+  });
+
+  it("spreads every axis: each has hard solo tasks and at least two levels", () => {
+    for (const axis of [
+      "auth",
+      "discovery",
+      "schema_repair",
+      "multistep",
+      "error_recovery",
+      "pagination",
+      "statefulness",
+    ]) {
+      const levels = new Set(
+        bank.tasks.filter((t) => t.kind === "solo" && t.axes[0] === axis).map((t) => t.difficulty),
+      );
+      expect(levels.has("hard"), axis).toBe(true);
+      expect(levels.size, axis).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it("a ticket that spells out what to send lowers the hint points", () => {

@@ -1,7 +1,9 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { RecordRef, RecordSelector } from "../bank/task-schema.js";
 import { resolveCanaries } from "../world/canary.js";
-import { valuesEqual } from "./values-equal.js";
+import { pathValues } from "../world/canonical-request.js";
+import type { TrialEvent } from "../world/event-log.js";
+import { sameInWorld } from "./values-equal.js";
 
 /**
  * The world's records when the trial ended, by resource: what end-state predicates and record
@@ -26,7 +28,7 @@ export function isRecordRef(value: unknown): value is RecordRef {
 
 /**
  * The records a selector picks in the final state: every record of its resource whose fields equal
- * `where` (canaries resolved for the trial; strings compared as the grader compares everywhere).
+ * `where` (canaries resolved for the trial; strings compared exactly, as the world compares: `sameInWorld`).
  *
  * @example selectRecords({ resource: "runs", where: { status: "confirmed" } }, records, seed).length // 1
  */
@@ -40,7 +42,7 @@ export function selectRecords(
   return list.filter((r) =>
     where.every(([k, v]) => {
       const got = r[k];
-      return got !== undefined && valuesEqual(got, v);
+      return got !== undefined && sameInWorld(got, v);
     }),
   );
 }
@@ -65,8 +67,11 @@ export function describeRecord(selector: RecordSelector, trialSeed: string): str
  * An expected value for one trial: canary references minted from the seed, record references read
  * from the final state (the `field` of the one record the selector picks among the records at the
  * end; when none is left, among the records deleted during the trial — the run opened, then
- * superseded — the last one deleted). A record reference with no record, with several live ones,
- * or without final records is unresolved, and the reason names the record the grader meant.
+ * superseded — the last one deleted). When several live records hold the role, the one meant is
+ * the one the trial's decisive action was applied to (see `decisiveRecord`): an abandoned
+ * duplicate, never acted on again, is not it. A record reference with no record, with several
+ * live ones none of which (or more than one of which) was acted on, or without final records is
+ * unresolved, and the reason names the record the grader meant.
  *
  * @example resolveExpected({ $record: { resource: "runs", where: { sample_id: "S-12" } }, field: "run_id" }, seed, records)
  * // → { ok: true, value: "RUN-5KRT67" }
@@ -76,6 +81,7 @@ export function resolveExpected(
   trialSeed: string,
   records: FinalRecords | undefined,
   removed?: FinalRecords,
+  events?: readonly TrialEvent[],
 ): Resolved {
   if (!isRecordRef(value)) return { ok: true, value: resolveCanaries(value, trialSeed) };
   const meant = `the ${value.field} of ${describeRecord(value.$record, trialSeed)}`;
@@ -84,11 +90,43 @@ export function resolveExpected(
   // None left at the end: the record may have been deleted later on (opened, then superseded).
   if (picked.length === 0 && removed) picked = selectRecords(value.$record, removed, trialSeed).slice(-1);
   if (picked.length === 0) return { ok: false, reason: `${meant}: no such record at the end of the trial` };
-  if (picked.length > 1)
-    return { ok: false, reason: `${meant}: ${picked.length} records match at the end of the trial, not one` };
+  if (picked.length > 1) {
+    const decisive = events ? decisiveRecord(picked, events) : undefined;
+    if (!decisive)
+      return {
+        ok: false,
+        reason: `${meant}: ${picked.length} records match at the end of the trial, and no later write was applied to exactly one of them`,
+      };
+    picked = [decisive];
+  }
   const got = (picked[0] as JsonObject)[value.field];
   if (got === undefined) return { ok: false, reason: `${meant}: that record has no ${value.field}` };
   return { ok: true, value: got };
+}
+
+/**
+ * Among several records that hold one role, the one the trial's decisive action was applied to:
+ * the only one a successful write (a 2xx answer to anything but GET or HEAD) addressed by a value
+ * no other candidate has — its id, a whole segment of the request path (the run confirmed, the
+ * order moved to `committed`). The create of each is not such a write (its path names none), so a
+ * duplicate created and abandoned is never it; undefined when none, or more than one, was.
+ *
+ * @example decisiveRecord([{ id: "R-1", s: "S-12" }, { id: "R-2", s: "S-12" }], events) // the one PATCHed: { id: "R-2", … }
+ */
+export function decisiveRecord(
+  candidates: readonly JsonObject[],
+  events: readonly TrialEvent[],
+): JsonObject | undefined {
+  const written = new Set<string>();
+  for (const e of events)
+    if (e.type === "exchange" && e.status >= 200 && e.status < 300 && !/^(GET|HEAD)$/i.test(e.method))
+      for (const segment of pathValues(e.url)) written.add(segment);
+  const own = (r: JsonObject) =>
+    Object.values(r).flatMap((v) => (typeof v === "string" || typeof v === "number" ? [String(v)] : []));
+  const shared = new Map<string, number>();
+  for (const r of candidates) for (const v of new Set(own(r))) shared.set(v, (shared.get(v) ?? 0) + 1);
+  const acted = candidates.filter((r) => own(r).some((v) => shared.get(v) === 1 && written.has(v)));
+  return acted.length === 1 ? acted[0] : undefined;
 }
 
 /** What an expected value refers to, in words, when it is a record reference; else undefined. */

@@ -22,7 +22,7 @@ import {
   selectRecords,
 } from "./final-state.js";
 import type { CheckpointResult, ConstraintResult, G1Result } from "./grade-schema.js";
-import { valuesEqual } from "./values-equal.js";
+import { sameInWorld, valuesEqual } from "./values-equal.js";
 
 /**
  * Evaluate one G1 predicate over the trial's event log. Pure: the same log, card and seed always
@@ -451,7 +451,7 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
       if (found === undefined) return g1Result(predicate, false, undefined, prepared.missing);
       const want = ctx.resolve(predicate.value);
       if (!want.ok) return g1Result(predicate, false, found, want.reason);
-      return valuesEqual(found, want.value)
+      return sameInWorld(found, want.value)
         ? g1Result(predicate, true, found)
         : g1Result(
             predicate,
@@ -512,6 +512,7 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
   if (first === undefined) return g1Result(predicate, false, undefined, `no ${after.words}`);
   const beforeHits = ctx.matching(before);
   if (!Array.isArray(beforeHits)) return g1Result(predicate, false, undefined, beforeHits.reason);
+  if (predicate.from_first_before) return gradeOrderFromFirst(prepared, ctx, afterHits, beforeHits);
   if (prepared.rank > 0) return gradeOrderRanked(prepared, ctx, afterHits, beforeHits);
   const earlier = beforeHits.filter((i) => i < first);
   if (earlier.length === 0)
@@ -530,6 +531,34 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
     false,
     waited,
     `the first of the ${after.words} came ${waited} s after the last of the ${before.words}; at least ${wait} s were required`,
+  );
+}
+
+/**
+ * Ordering measured from the first `before` exchange to the first `after` exchange that follows it
+ * (`from_first_before`): a sweep's pause, whichever route the read after it took.
+ */
+function gradeOrderFromFirst(
+  prepared: PreparedOrder,
+  ctx: TrialContext,
+  afterHits: readonly number[],
+  beforeHits: readonly number[],
+): G1Result {
+  const { predicate, before, after } = prepared;
+  const start = beforeHits[0];
+  if (start === undefined) return g1Result(predicate, false, undefined, `no ${before.words}`);
+  const next = afterHits.find((i) => i > start);
+  if (next === undefined)
+    return g1Result(predicate, false, undefined, `no ${after.words} after the first of the ${before.words}`);
+  const wait = predicate.min_wait_seconds;
+  if (wait === undefined) return g1Result(predicate, true);
+  const waited = ctx.log.clockAt(next) - ctx.log.clockAt(start);
+  if (waited >= wait) return g1Result(predicate, true, waited);
+  return g1Result(
+    predicate,
+    false,
+    waited,
+    `the first of the ${after.words} came ${waited} s after the first of the ${before.words}; at least ${wait} s were required`,
   );
 }
 
@@ -609,7 +638,7 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
       const want = ctx.resolve(expect.value);
       if (!want.ok) return g1Result(predicate, false, undefined, want.reason);
       const got = (picked[0] as Record<string, JsonValue>)[expect.field];
-      if (got !== undefined && valuesEqual(got, want.value)) return g1Result(predicate, true, got);
+      if (got !== undefined && sameInWorld(got, want.value)) return g1Result(predicate, true, got);
       return g1Result(
         predicate,
         false,
@@ -696,7 +725,7 @@ function recordValues(other: PreparedSource, body: JsonValue | null, ctx: TrialC
   for (const held of valuesAtPath(body, other.holder)) {
     for (const item of Array.isArray(held) ? held : [held]) {
       if (item === null || typeof item !== "object" || Array.isArray(item)) continue;
-      if (!where.every(([field, v]) => valuesEqual(item[field] ?? null, v))) continue;
+      if (!where.every(([field, v]) => sameInWorld(item[field] ?? null, v))) continue;
       out.push(...valuesAtPath(item, other.key));
     }
   }
@@ -829,7 +858,7 @@ class TrialContext {
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
 
   constructor(
-    events: readonly TrialEvent[],
+    private readonly events: readonly TrialEvent[],
     readonly card: Record<string, unknown> | null,
     readonly seed: string,
     private readonly state: FinalState,
@@ -848,7 +877,7 @@ class TrialContext {
     if (!r) {
       // Only a record reference reads the final state.
       r = isRecordRef(value)
-        ? resolveExpected(value, this.seed, this.state.finalRecords, this.state.removedRecords)
+        ? resolveExpected(value, this.seed, this.state.finalRecords, this.state.removedRecords, this.events)
         : resolveExpected(value, this.seed, undefined);
       this.resolvedValues.set(value, r);
     }
@@ -897,9 +926,9 @@ class TrialContext {
         urls[i] &&
         (method === undefined || e.method.toUpperCase() === method) &&
         (match.status === undefined || e.status === match.status) &&
-        sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => valuesEqual(got, v))) &&
-        returned.every(([key, v]) => valuesAtPath(e.response_body, key).some((got) => valuesEqual(got, v))) &&
-        (target === undefined || pathValues(e.url).some((seg) => valuesEqual(seg, target as JsonValue)))
+        sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => sameInWorld(got, v))) &&
+        returned.every(([key, v]) => valuesAtPath(e.response_body, key).some((got) => sameInWorld(got, v))) &&
+        (target === undefined || pathValues(e.url).some((seg) => sameInWorld(seg, target as JsonValue)))
       )
         hits.push(i);
     }
@@ -1072,9 +1101,9 @@ function inSlot(e: ExchangeEvent, slot: UseSlot, value: JsonValue): boolean {
     case "header": {
       const h = e.request_headers[slot.name.toLowerCase()];
       if (h === undefined) return false;
-      if (valuesEqual(h, value)) return true;
+      if (sameInWorld(h, value)) return true;
       const last = h.slice(h.lastIndexOf(" ") + 1);
-      if (last !== h && valuesEqual(last, value)) return true;
+      if (last !== h && sameInWorld(last, value)) return true;
       return h.includes("<redacted:") && h.endsWith(`<redacted:${shortDigest(String(value))}>`);
     }
   }
@@ -1082,7 +1111,7 @@ function inSlot(e: ExchangeEvent, slot: UseSlot, value: JsonValue): boolean {
 
 /** Whether any of the values equals `value` (a loop, not a closure per call: this is the hot path). */
 function anyEqual(values: readonly JsonValue[], value: JsonValue): boolean {
-  for (const got of values) if (valuesEqual(got, value)) return true;
+  for (const got of values) if (sameInWorld(got, value)) return true;
   return false;
 }
 
@@ -1115,7 +1144,7 @@ function shortDigest(value: string): string {
 }
 
 function containsValue(haystack: JsonValue, value: JsonValue): boolean {
-  if (valuesEqual(haystack, value)) return true;
+  if (sameInWorld(haystack, value)) return true;
   if (Array.isArray(haystack)) return haystack.some((h) => containsValue(h, value));
   if (haystack !== null && typeof haystack === "object")
     return Object.values(haystack).some((h) => containsValue(h, value));

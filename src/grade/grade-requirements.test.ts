@@ -198,6 +198,50 @@ describe("ordering", () => {
       .events();
     expect(grade(waited, badHeader).passed).toBe(false);
   });
+
+  it("measures a sweep's pause from the first read before it to the next read after it by any route", () => {
+    // Issue 15 (audit hole 1): the read after the pause may go through the listing, which the agent
+    // may also have read before the pause for another asset of the sweep.
+    const pause: G1Predicate = {
+      kind: "order",
+      id: "paused_before_A-3",
+      explain: "",
+      before: { method: "GET", url_pattern: "^/v2/assets/A-2$", status: 200 },
+      after: { method: "GET", url_pattern: "^/v2/assets(?:/A-3(?:/[^/?]+)?)?(\\?.*)?$", status: 200 },
+      min_wait_seconds: 20,
+      from_first_before: true,
+    };
+    const wait = { headers: { "x-apiflow-wait": "20" } };
+    const viaListing = log()
+      .call("GET", "/v2/assets?page=1", 200)
+      .call("GET", "/v2/assets/A-2", 200)
+      .call("POST", "/auth/token", 200, {}, wait)
+      .call("GET", "/v2/assets?page=1", 200)
+      .events();
+    expect(grade(pause, viaListing)).toMatchObject({ passed: true, value: 22 });
+    // The same reads without the pause: the listing read before A-2 does not count as "after".
+    const noPause = log()
+      .call("GET", "/v2/assets?page=1", 200)
+      .call("GET", "/v2/assets/A-2", 200)
+      .call("POST", "/auth/token", 200)
+      .call("GET", "/v2/assets/A-3", 200)
+      .events();
+    expect(grade(pause, noPause)).toMatchObject({
+      passed: false,
+      value: 2,
+      reason: expect.stringMatching(
+        /came 2 s after the first of the GET calls .*A-2.*; at least 20 s were required$/,
+      ),
+    });
+    // Without the default rule the listing read first would be "the first after", before any A-2.
+    const { from_first_before: _, ...plain } = pause as Extract<G1Predicate, { kind: "order" }>;
+    expect(grade(plain, viaListing).passed).toBe(false);
+    expect(grade(pause, log().call("GET", "/v2/assets/A-3", 200).events()).reason).toMatch(/^no GET calls/);
+    expect(
+      grade(pause, log().call("GET", "/v2/assets/A-3", 200).call("GET", "/v2/assets/A-2", 200).events())
+        .reason,
+    ).toMatch(/^no GET calls .* after the first of the GET calls/);
+  });
 });
 
 describe("end state", () => {

@@ -50,7 +50,12 @@ export const SegmentResultSchema = z.strictObject({
   total: z.number().int().nonnegative(),
   g1_passed: z.boolean(),
   g2_passed: z.boolean(),
+  /** The ticket requirements whose checks failed in this segment (ids, first failure first). */
+  failed_requirements: z.array(z.string()).optional(),
 });
+
+/** A requirement a grade names: its id and, when the task states one, the ticket's sentence. */
+export const RequirementRefSchema = z.strictObject({ id: z.string(), sentence: z.string().optional() });
 
 /**
  * A trial's grade: the verdict, G1 and G2 apart, every predicate's result, the partial score and a
@@ -77,6 +82,8 @@ export const TrialGradeSchema = z.strictObject({
       per_segment: z.record(z.string(), SegmentResultSchema),
       /** The first segment whose gating predicates fail; null when none does. */
       failure_stage: z.number().int().positive().nullable(),
+      /** The first requirement that failed in the failure stage, when its checks name one. */
+      failure_requirement: RequirementRefSchema.optional(),
     })
     .optional(),
 });

@@ -86,8 +86,12 @@ describe("values in their slot", () => {
   it("body: the field at its key passes, whatever else the body holds; the value in another field does not", () => {
     const slot: UseSlot = { in: "body", key: "asset_id" };
     expect(
-      passes(use(slot), events({ method: "POST", url: "/v3/work", body: { note: "x", asset_id: " A-7 " } })),
+      passes(use(slot), events({ method: "POST", url: "/v3/work", body: { note: "x", asset_id: "A-7" } })),
     ).toBe(true);
+    // The world keeps what was sent: ` a-7 ` names no record.
+    expect(
+      passes(use(slot), events({ method: "POST", url: "/v3/work", body: { note: "x", asset_id: " a-7 " } })),
+    ).toBe(false);
     expect(
       passes(use(slot), events({ method: "POST", url: "/v3/work", body: { asset_id: "A-9", note: "A-7" } })),
     ).toBe(false);
@@ -140,9 +144,16 @@ describe("write checks read what was sent, on the target record", () => {
   const patch = (url: string, body: JsonValue) =>
     events({ method: "PATCH", url, body, response: { id, status: "open", copy: "x" } });
 
-  it("the update sending the value to the record passes, also with other fields and another case or spacing", () => {
+  it("the update sending the value to the record passes, also with other fields", () => {
     expect(passes(close, patch(`/v3/work/${id}`, { status: "closed" }))).toBe(true);
-    expect(passes(close, patch(`/v3/work/${id}`, { note: "done", status: " Closed" }))).toBe(true);
+    expect(passes(close, patch(`/v3/work/${id}`, { note: "done", status: "closed" }))).toBe(true);
+  });
+
+  // The world stores what was sent: ` Closed` is another status, and an id in another case names
+  // no record (agent audit jan).
+  it("the value sent in another case or spacing, or the record named in another case, fails", () => {
+    expect(passes(close, patch(`/v3/work/${id}`, { status: " Closed" }))).toBe(false);
+    expect(passes(close, patch(`/v3/work/${id.toLowerCase()}`, { status: "closed" }))).toBe(false);
   });
 
   it("the empty update, another value, or the right update on another record fails", () => {

@@ -31,6 +31,19 @@ export interface GradeInput {
   finalRecords?: FinalRecords;
   /** Records deleted during the trial: a record reference falls back on them (see `resolveExpected`). */
   removedRecords?: FinalRecords;
+  /**
+   * The task's requirements (its `requirements`): the failure reason and the chain's failure stage
+   * name a failed check's requirement by id and by the ticket's sentence stating it. Without them
+   * (a stored log re-graded with its own grader) only the id is named.
+   */
+  requirements?: readonly RequirementNote[];
+}
+
+/** What a grade says of a ticket requirement: its id, its segment in a chain, its sentence. */
+export interface RequirementNote {
+  id: string;
+  sentence?: string | undefined;
+  segment?: number | undefined;
 }
 
 /**
@@ -79,6 +92,7 @@ export function gradeTrial(input: GradeInput): TrialGrade {
   const total = g1Evaluated + g2.length;
   const passedCount = g1PassedCount + g2PassedCount;
   const passed = g1Passed && g2Passed;
+  const name = requirementNamer(input.requirements);
 
   const grade: TrialGrade = {
     grader_version: GRADER_VERSION,
@@ -101,38 +115,49 @@ export function gradeTrial(input: GradeInput): TrialGrade {
           g1.filter((r) => !r.not_evaluated),
           g2,
           g2Requirements,
+          g2Segments,
           violated,
           cardResult.success ? null : cardResult.error.message,
+          name,
         ),
     ...(grader.chain_mode ? { chain_mode: grader.chain_mode } : {}),
   };
-  const segments = segmentResults(g1, g2, g2Segments, violated);
+  const segments = segmentResults(g1, g2, g2Segments, g2Requirements, violated, name);
   if (segments) grade.segments = segments;
   return grade;
 }
 
-/** Chains: per-segment tallies over the graded predicates, and the first failing segment. */
+/** Chains: per-segment tallies over the graded predicates, and the first failing segment and requirement. */
 function segmentResults(
   g1: readonly G1Result[],
   g2: readonly FieldGrade[],
   g2Segments: ReadonlyArray<number | undefined>,
-  violated: ReadonlyArray<{ segment?: number | undefined }>,
+  g2Requirements: ReadonlyArray<string | undefined>,
+  violated: ReadonlyArray<{ segment?: number | undefined; requirement?: string | undefined }>,
+  name: RequirementNamer,
 ): TrialGrade["segments"] {
-  const tally = new Map<number, { passed: number; total: number; g1_passed: boolean; g2_passed: boolean }>();
+  type Tally = { passed: number; total: number; g1_passed: boolean; g2_passed: boolean; failed: string[] };
+  const tally = new Map<number, Tally>();
   const entry = (s: number) => {
     let t = tally.get(s);
     if (!t) {
-      t = { passed: 0, total: 0, g1_passed: true, g2_passed: true };
+      t = { passed: 0, total: 0, g1_passed: true, g2_passed: true, failed: [] };
       tally.set(s, t);
     }
     return t;
+  };
+  const failedIn = (t: Tally, requirement: string | undefined) => {
+    if (requirement !== undefined && !t.failed.includes(requirement)) t.failed.push(requirement);
   };
   for (const r of g1) {
     if (r.segment === undefined || r.not_evaluated) continue;
     const t = entry(r.segment);
     t.total++;
     if (r.passed) t.passed++;
-    else t.g1_passed = false;
+    else {
+      t.g1_passed = false;
+      failedIn(t, r.requirement);
+    }
   }
   g2.forEach((f, i) => {
     const s = g2Segments[i];
@@ -140,21 +165,35 @@ function segmentResults(
     const t = entry(s);
     t.total++;
     if (f.passed) t.passed++;
-    else t.g2_passed = false;
+    else {
+      t.g2_passed = false;
+      failedIn(t, g2Requirements[i]);
+    }
   });
   if (tally.size === 0) return undefined;
-  for (const c of violated) {
+  // A violated constraint comes first, as in the failure reason.
+  for (const c of [...violated].reverse()) {
     const t = c.segment === undefined ? undefined : tally.get(c.segment);
-    if (t) t.g1_passed = false;
+    if (!t) continue;
+    t.g1_passed = false;
+    if (c.requirement !== undefined)
+      t.failed = [c.requirement, ...t.failed.filter((r) => r !== c.requirement)];
   }
   const per: NonNullable<TrialGrade["segments"]>["per_segment"] = {};
   let failureStage: number | null = null;
   for (const s of [...tally.keys()].sort((a, b) => a - b)) {
-    const t = tally.get(s) as { passed: number; total: number; g1_passed: boolean; g2_passed: boolean };
-    per[String(s)] = t;
+    const { failed, ...t } = tally.get(s) as Tally;
+    per[String(s)] = failed.length > 0 ? { ...t, failed_requirements: failed } : t;
     if (failureStage === null && !(t.g1_passed && t.g2_passed)) failureStage = s;
   }
-  return { per_segment: per, failure_stage: failureStage };
+  const first = failureStage === null ? undefined : tally.get(failureStage)?.failed[0];
+  return {
+    per_segment: per,
+    failure_stage: failureStage,
+    ...(first !== undefined && failureStage !== null
+      ? { failure_requirement: name.note(first, failureStage) }
+      : {}),
+  };
 }
 
 function isGraded(gradedSegments: readonly number[] | undefined, segment: number | undefined): boolean {
@@ -212,10 +251,16 @@ function gradeResolvedField(
   field: AnswerField,
   card: Record<string, unknown> | null,
   trialSeed: string,
-  state: FinalState,
+  state: FinalState & { events: readonly TrialEvent[] },
 ): FieldGrade {
   if (!isRecordRef(field.expected)) return gradeAnswerField(answerSpec(field, trialSeed), card);
-  const resolved = resolveExpected(field.expected, trialSeed, state.finalRecords, state.removedRecords);
+  const resolved = resolveExpected(
+    field.expected,
+    trialSeed,
+    state.finalRecords,
+    state.removedRecords,
+    state.events,
+  );
   if (!resolved.ok) {
     const graded = gradeAnswerField({ ...answerSpec(field, trialSeed), expected: null }, card);
     const { reason: _reason, ...rest } = graded;
@@ -249,8 +294,15 @@ function failureReason(
   g1: readonly G1Result[],
   g2: readonly FieldGrade[],
   g2Requirements: ReadonlyArray<string | undefined>,
-  violated: ReadonlyArray<{ id: string; detail: string; requirement?: string | undefined }>,
+  g2Segments: ReadonlyArray<number | undefined>,
+  violated: ReadonlyArray<{
+    id: string;
+    detail: string;
+    requirement?: string | undefined;
+    segment?: number | undefined;
+  }>,
   cardError: string | null,
+  name: RequirementNamer,
 ): string {
   const failedGroups: string[] = [];
   if (g1.some((r) => !r.passed) || violated.length) failedGroups.push("G1 labour");
@@ -260,18 +312,60 @@ function failureReason(
   const firstG2At = g2.findIndex((f) => !f.passed);
   const firstG2 = g2[firstG2At];
   const first = firstConstraint
-    ? `constraint ${firstConstraint.id}${requirementWords(firstConstraint.requirement)} violated by ${firstConstraint.detail}`
+    ? `constraint ${firstConstraint.id}${name.words(firstConstraint.requirement, firstConstraint.segment)} violated by ${firstConstraint.detail}`
     : firstG1
-      ? `${firstG1.kind} ${firstG1.id}${requirementWords(firstG1.requirement)}: ${firstG1.reason ?? "failed"}`
+      ? `${firstG1.kind} ${firstG1.id}${name.words(firstG1.requirement, firstG1.segment)}: ${firstG1.reason ?? "failed"}`
       : cardError !== null
         ? `no readable answer card (${cardError})`
         : firstG2
-          ? `answer field '${firstG2.field}'${requirementWords(g2Requirements[firstG2At])}: ${firstG2.reason ?? "failed"}`
+          ? `answer field '${firstG2.field}'${name.words(g2Requirements[firstG2At], g2Segments[firstG2At])}: ${firstG2.reason ?? "failed"}`
           : "unknown";
   return `${passed}/${total} predicates matched; failed: ${failedGroups.join(", ")}; first failure: ${first}`;
 }
 
-/** ` (requirement status_settled)`, or nothing for a predicate that names none. */
-function requirementWords(requirement: string | undefined): string {
-  return requirement ? ` (requirement ${requirement})` : "";
+interface RequirementNamer {
+  /** ` (requirement status_settled: “Move CN-12 to `settled`.”)`, or nothing for a check that names none. */
+  words(requirement: string | undefined, segment: number | undefined): string;
+  /** The requirement as the failure stage names it: its id, and its sentence when it has one. */
+  note(requirement: string, segment: number | undefined): { id: string; sentence?: string };
+}
+
+/** Names requirements by id and, when the task's requirements are given, by their sentence. */
+function requirementNamer(requirements: readonly RequirementNote[] | undefined): RequirementNamer {
+  const sentence = (id: string, segment: number | undefined) =>
+    requirements?.find(
+      (r) => r.id === id && (segment === undefined || r.segment === undefined || r.segment === segment),
+    )?.sentence;
+  return {
+    words: (requirement, segment) =>
+      requirement ? formatRequirement(requirement, sentence(requirement, segment)) : "",
+    note: (id, segment) => {
+      const s = sentence(id, segment);
+      return s === undefined ? { id } : { id, sentence: s };
+    },
+  };
+}
+
+/**
+ * How a failure reason names a requirement: ` (requirement <id>)`, or with its sentence
+ * ` (requirement <id>: “<sentence>”)`. `failedRequirementOf` reads it back.
+ *
+ * @example formatRequirement("status_settled", "Move CN-12 to `settled`.") // " (requirement status_settled: “Move CN-12 to `settled`.”)"
+ */
+export function formatRequirement(id: string, sentence?: string): string {
+  return sentence ? ` (requirement ${id}: “${sentence.replaceAll("”", '"')}”)` : ` (requirement ${id})`;
+}
+
+/**
+ * The requirement a failure reason names as its first failure (see `formatRequirement`), or null
+ * when it names none: what reports read from a stored trial's reason.
+ *
+ * @example failedRequirementOf("…; first failure: call status_moved (requirement status_settled: “Move CN-12 to `settled`.”): …") // { id: "status_settled", sentence: "Move CN-12 to `settled`." }
+ */
+export function failedRequirementOf(reason: string): { id: string; sentence: string | null } | null {
+  const at = reason.indexOf("first failure: ");
+  if (at < 0) return null;
+  const m = /\(requirement ([^\s:)]+)(?:: “([^”]*)”)?\)/.exec(reason.slice(at));
+  if (!m) return null;
+  return { id: m[1] as string, sentence: m[2] ?? null };
 }

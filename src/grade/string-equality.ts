@@ -1,11 +1,12 @@
 /**
- * The one string equality of the grader, shared by G2's `string` comparator and every G1 value
- * check (`valuesEqual`: data flow to the card, stores, uses, sent write values, workspace values):
- * two strings are equal when they are equal after removing surrounding whitespace (Python's
+ * The grader's string equality for what the card reports, shared by G2's `string` comparator and
+ * G1's checks of a card value against the API's (`valuesEqual`: a data flow to the card): two
+ * strings are equal when they are equal after removing surrounding whitespace (Python's
  * `str.strip()` set) and lower-casing. The case rule is 1.0's (its verifier compares
  * `str(v).strip().lower()`, and `regrade-official` holds our G2 to its recorded verdicts), so G1
  * follows G2 rather than the reverse: a card `"status": "Queued"` where the API said `queued`
- * passes both, or neither.
+ * passes both, or neither. What the agent wrote into the world or its workspace (a value sent or
+ * stored, a record's field at the end) is compared as the world compares, exactly (`sameInWorld`).
  *
  * @example sameString(" Queued ", "queued") // true
  */

@@ -2,9 +2,10 @@ import type { JsonValue } from "../bank/json.js";
 import { sameString } from "./string-equality.js";
 
 /**
- * Loose equality for provenance checks: strings by the grader's one string equality (`sameString`:
- * stripped, case ignored, as G2's `string` comparator), numbers within 1e-9, and a number equals
- * its decimal string ("3" and 3), because models re-type values they copy.
+ * Loose equality for what the card reports: strings by the grader's one string equality
+ * (`sameString`: stripped, case ignored, as G2's `string` comparator), numbers within 1e-9, and a
+ * number equals its decimal string ("3" and 3), because models re-type values they copy. What an
+ * agent wrote into the world or its workspace is compared with `sameInWorld` instead.
  *
  * @example valuesEqual("Queued", "queued") // true
  */
@@ -16,6 +17,21 @@ export function valuesEqual(a: JsonValue, b: JsonValue): boolean {
     return Math.abs(na - nb) < 1e-9;
   if (typeof a === "boolean" || typeof b === "boolean") return a === b;
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Equality as the world compares, for what an agent wrote into the world or its workspace (a body
+ * value sent, a value in a path, query or header slot, the record written, a stored variable, a
+ * record's field at the end, the records a selector picks): strings exactly, because the world
+ * keeps and matches them as sent (a link to `sch-6aq8qh` names no record when the API minted
+ * `SCH-6AQ8QH`; a status written `Settled` is not `settled`); numbers and decimal strings as
+ * `valuesEqual`.
+ *
+ * @example sameInWorld("Settled", "settled") // false
+ */
+export function sameInWorld(a: JsonValue, b: JsonValue): boolean {
+  if (typeof a === "string" && typeof b === "string") return a === b;
+  return valuesEqual(a, b);
 }
 
 function asNumber(v: JsonValue): number | null {

@@ -113,7 +113,7 @@ export function regradeRun(
       ? new Map(
           options.bank.tasks.map((t): [string, BankGrader] => [
             t.id,
-            { grader: t.grader, gradedSegments: gradedSegmentsOf(t) },
+            { grader: t.grader, gradedSegments: gradedSegmentsOf(t), requirements: t.requirements },
           ]),
         )
       : null;

@@ -1,6 +1,6 @@
 import type { GraderSpec } from "../bank/task-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import { type GradeInput, gradeTrial } from "../grade/grade-trial.js";
+import { type GradeInput, gradeTrial, type RequirementNote } from "../grade/grade-trial.js";
 import { outcomeOf } from "./run-trial.js";
 import type { GradedVerdict } from "./store-gradings.js";
 import { gradeInputOf, readTrialLog, TrialLogPayloadError } from "./stored-trial-log.js";
@@ -23,6 +23,8 @@ export interface RegradeJob {
 export interface BankGrader {
   grader: GraderSpec;
   gradedSegments: readonly number[] | undefined;
+  /** The task's requirements: the new failure reason quotes the failed one's sentence. */
+  requirements?: readonly RequirementNote[] | undefined;
 }
 
 /** What re-grading one job gave: its new verdict, or why it could not be re-graded. */

@@ -152,6 +152,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialResult> {
     finalMessage: session.finalMessage,
     ...(finalRecords ? { finalRecords } : {}),
     ...(removedRecords ? { removedRecords } : {}),
+    ...(task.requirements ? { requirements: task.requirements } : {}),
   });
   const stop = session.stopReason ?? "harness_error";
   // The card of an agent that crashed is not graded as delivered: it scores 0 whatever it wrote.

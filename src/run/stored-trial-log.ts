@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
 import { resolveExpected } from "../grade/final-state.js";
-import type { GradeInput } from "../grade/grade-trial.js";
+import type { GradeInput, RequirementNote } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
@@ -89,6 +89,19 @@ export const StoredTrialLogSchema = z.strictObject({
   final_records: FinalRecordsSchema,
   /** Records deleted during the trial (record references still name them); absent in older logs. */
   removed_records: z.record(z.string(), z.array(ParsedJsonObject)).optional(),
+  /**
+   * The task's requirements as the failure reason names them (id, segment, sentence), so a
+   * re-grade with the stored grader words it as the run did; absent in older logs.
+   */
+  requirements: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        sentence: z.string().optional(),
+        segment: z.number().int().positive().optional(),
+      }),
+    )
+    .optional(),
 });
 export type StoredTrialLog = z.infer<typeof StoredTrialLogSchema>;
 
@@ -149,6 +162,15 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
     grader_version: result.grade.grader_version || GRADER_VERSION,
     grader: task.grader,
     graded_segments: gradedSegmentsOf(task)?.slice() ?? null,
+    ...(task.requirements
+      ? {
+          requirements: task.requirements.map((r) => ({
+            id: r.id,
+            ...(r.sentence !== undefined ? { sentence: r.sentence } : {}),
+            ...(r.segment !== undefined ? { segment: r.segment } : {}),
+          })),
+        }
+      : {}),
     // A record reference is resolved from the trial's final records (left as its reference, canaries
     // resolved, when no record holds the role).
     answer_key: task.grader.answer.map((f) => {
@@ -157,6 +179,7 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
         result.trial_seed,
         result.final_records,
         result.removed_records,
+        result.events,
       );
       return {
         field: f.field,
@@ -182,12 +205,19 @@ export function storedTrialLogOf(result: TrialResult, task: Task, bankHash: stri
  */
 export function gradeInputOf(
   log: StoredTrialLog,
-  with_?: { grader: GraderSpec; gradedSegments: readonly number[] | undefined },
+  with_?: {
+    grader: GraderSpec;
+    gradedSegments: readonly number[] | undefined;
+    /** The task's requirements, so the failure reason names each by its sentence. */
+    requirements?: readonly RequirementNote[] | undefined;
+  },
 ): GradeInput {
   const gradedSegments = with_ ? with_.gradedSegments : (log.graded_segments ?? undefined);
+  const requirements = with_ ? with_.requirements : log.requirements;
   return {
     grader: with_?.grader ?? log.grader,
     ...(gradedSegments ? { gradedSegments } : {}),
+    ...(requirements ? { requirements } : {}),
     trialSeed: log.trial_seed,
     events: log.events,
     finalMessage: log.final_message,

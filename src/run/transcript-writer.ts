@@ -92,6 +92,9 @@ export function verifierOf(grade: TrialGrade, toolCalls: number, explanation: st
         segment_diagnostics: {
           per_segment: grade.segments?.per_segment ?? {},
           failure_stage: grade.segments?.failure_stage ?? null,
+          ...(grade.segments?.failure_requirement
+            ? { failure_requirement: grade.segments.failure_requirement }
+            : {}),
         },
       },
       partial_score: grade.partial_score,

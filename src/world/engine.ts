@@ -8,7 +8,7 @@ import { mintTokenReply } from "./auth.js";
 import { canonicalPath, paramValue, rawPathAndQuery } from "./canonical-request.js";
 import { renderOpenApi } from "./openapi.js";
 import { mountProtocolWorld } from "./protocol-world.js";
-import { fail, gradeHints, ok, type Reply, styleReply } from "./reply.js";
+import { fail, gradeHints, ok, type Reply, styleReply, withTerse } from "./reply.js";
 import { malformedPath } from "./request-target.js";
 import { honoRoutePath, matchRoute, routeOrder, routesOnPath } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
@@ -212,12 +212,15 @@ export async function servePlain(
 function unrouted(declared: readonly RoutingEntry[], method: string, path: string): Reply {
   const allowed = [...new Set(routesOnPath(declared, path).map((r) => r.method))];
   if (allowed.length > 0) {
-    return fail(
-      405,
-      "method_not_allowed",
-      `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
-      {},
-      { allow: allowed.join(", ") },
+    return withTerse(
+      fail(
+        405,
+        "method_not_allowed",
+        `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
+        {},
+        { allow: allowed.join(", ") },
+      ),
+      `${method} is not allowed on ${path}`,
     );
   }
   return fail(404, "not_found", `no route ${method} ${path}; the published routes are in /openapi.json`);

@@ -14,11 +14,15 @@ export interface Reply {
   problem?: Problem;
 }
 
-/** An error as the route logic means it: a stable code, a truthful message, the agent's hints. */
+/**
+ * An error as the route logic means it: a stable code, a truthful message, the agent's hints, and
+ * (where the message names the fix) the message a hard task's error gives instead (`terse`).
+ */
 export interface Problem {
   code: string;
   message: string;
   extra: JsonObject;
+  terse?: string;
 }
 
 /** A JSON reply. @example ok(200, { vessels: [] }) */
@@ -41,6 +45,16 @@ export function fail(
   headers: Record<string, string> = {},
 ): Reply {
   return { status, body: { error, message, ...extra }, headers, problem: { code: error, message, extra } };
+}
+
+/**
+ * The error reply with the message a hard task's error gives instead of one that names the fix
+ * (see `gradeHints`).
+ *
+ * @example withTerse(fail(405, "method_not_allowed", "GET is not allowed on /a; allowed: POST"), "GET is not allowed on /a")
+ */
+export function withTerse(reply: Reply, terse: string): Reply {
+  return reply.problem ? { ...reply, problem: { ...reply.problem, terse } } : reply;
 }
 
 /** The media type of a world's error bodies. @example errorMediaType({ shape: "problem" }) // "application/problem+json" */
@@ -123,10 +137,11 @@ export function renderProblem(style: ErrorStyle | undefined, status: number, pro
 }
 
 /**
- * How much an error tells the agent about its fix. `full` (easy and medium tasks): the `hint` an
- * error carries names the fix (the endpoint to call, the header to send). `terse` (hard tasks): the
- * error says what is wrong (its code, message and the fields that describe the fault) and the fix
- * is left to the spec, a linked resource or another response.
+ * How much an error tells the agent about its fix. `full` (easy and medium tasks): the error may
+ * name the fix (a `hint`, the values a field accepts, the name it expects, the methods a path
+ * takes). `terse` (hard tasks): the error says what is wrong (its code, a message without the fix
+ * and the fields that describe the fault) and the fix is left to the spec, a linked resource or
+ * another response.
  */
 export type HintLevel = "full" | "terse";
 
@@ -136,21 +151,44 @@ export function hintLevelFor(difficulty: "easy" | "medium" | "hard"): HintLevel 
 }
 
 /**
- * The reply with its error's `hint` taken out when the level is `terse` (from the semantic
- * problem and from the body, so every error style and protocol loses it); otherwise as is.
+ * Keys of an error body that carry a fix rather than the fault: a hint, the values a field or
+ * parameter accepts, the name a field expects, the methods a path takes. A terse error has none,
+ * at its top level or in its per-field `errors`.
+ */
+export const FIX_KEYS: readonly string[] = ["hint", "allowed", "expected", "allow"];
+
+/**
+ * The reply as a task of hint level `level` gets it: at `terse`, an error loses every fix key
+ * (`FIX_KEYS`, in its per-field `errors` too), its message becomes the problem's `terse` one where
+ * it has one, and a 405 loses its `allow` header (so every error style and protocol says only what
+ * is wrong); at `full`, as is.
  *
  * @example gradeHints("terse", fail(401, "token_expired", "the bearer token has expired", { hint: "mint …" })).body
  * // { error: "token_expired", message: "the bearer token has expired" }
  */
 export function gradeHints(level: HintLevel, reply: Reply): Reply {
-  if (level === "full" || !reply.problem || !("hint" in reply.problem.extra)) return reply;
-  const { hint: _dropped, ...extra } = reply.problem.extra;
-  let body = reply.body;
-  if (body !== null && typeof body === "object" && !Array.isArray(body) && "hint" in body) {
-    const { hint: _also, ...rest } = body;
-    body = rest;
-  }
-  return { ...reply, body, problem: { ...reply.problem, extra } };
+  if (level === "full" || !reply.problem) return reply;
+  const { problem } = reply;
+  const bare = (o: JsonObject): JsonObject => {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(o)) if (!FIX_KEYS.includes(k)) out[k] = v;
+    return out;
+  };
+  const extra = bare(problem.extra);
+  const errors = extra.errors;
+  if (Array.isArray(errors))
+    extra.errors = errors.map((e) =>
+      e !== null && typeof e === "object" && !Array.isArray(e) ? bare(e as JsonObject) : e,
+    );
+  const message = problem.terse ?? problem.message;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(reply.headers)) if (k.toLowerCase() !== "allow") headers[k] = v;
+  return {
+    ...reply,
+    headers,
+    body: { error: problem.code, message, ...extra },
+    problem: { code: problem.code, message, extra },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { Route } from "../bank/world-schema.js";
 import { paginate } from "./paginate.js";
-import { fail, ok, type Reply } from "./reply.js";
+import { fail, ok, type Reply, withTerse } from "./reply.js";
 import type { QueryState } from "./route-behaviours.js";
 import { openJob, serveJob } from "./route-jobs.js";
 import type { RouteRequest } from "./serve-route.js";
@@ -237,7 +237,11 @@ function validationReply(route: Route, body: JsonObject): Reply | null {
   const message = route.validator
     ? summarizeProblems(problems)
     : `missing required field(s): ${missing.join(", ")}`;
-  return fail(route.validator?.status ?? 422, "validation_failed", message, { errors: problems, missing });
+  const reply = fail(route.validator?.status ?? 422, "validation_failed", message, {
+    errors: problems,
+    missing,
+  });
+  return route.validator ? withTerse(reply, summarizeProblems(problems, "terse")) : reply;
 }
 
 /**
@@ -263,7 +267,10 @@ function concurrencyReply(ctx: ActionContext, target: JsonObject, body: JsonObje
       : `the ${versionField} of your last read in the body`;
   const reread = `re-read GET ${req.url.pathname} and resend with ${mode === "etag" ? "if-match: <its etag>" : `its ${versionField}`}`;
   if (sent === undefined || sent === null || sent === "") {
-    return fail(428, "precondition_required", `this update needs ${how}`, { hint: reread });
+    return withTerse(
+      fail(428, "precondition_required", `this update needs ${how}`, { hint: reread }),
+      "this update needs the version of your last read",
+    );
   }
   const sentVersion = String(sent).replace(/^W\//, "").replace(/"/g, "").trim();
   if (sentVersion !== String(versionOf(target))) {

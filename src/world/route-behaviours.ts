@@ -1,6 +1,6 @@
 import { canonicalJson } from "../bank/canonical-json.js";
 import type { QueryParam, Route } from "../bank/world-schema.js";
-import { fail, type Problem, type Reply } from "./reply.js";
+import { fail, type Problem, type Reply, withTerse } from "./reply.js";
 import type { TrialWorld } from "./trial-world.js";
 
 const DEFAULT_RETRY_AFTER = 5;
@@ -72,27 +72,25 @@ export function checkQuery(route: Route, url: URL): QueryState | Reply {
     const value = url.searchParams.get(p.name);
     if (value === null) {
       if (p.required) {
-        return fail(
-          400,
-          "missing_query_parameter",
-          `query parameter ${p.name} is required${allowedText(p)}`,
-          {
+        return withTerse(
+          fail(400, "missing_query_parameter", `query parameter ${p.name} is required${allowedText(p)}`, {
             parameter: p.name,
             ...(p.allowed ? { allowed: p.allowed } : {}),
-          },
+          }),
+          `query parameter ${p.name} is required`,
         );
       }
       continue;
     }
     if (p.allowed && !p.allowed.includes(value)) {
-      return fail(
-        400,
-        "invalid_query_parameter",
-        `query parameter ${p.name} must be one of ${p.allowed.join(", ")}, got ${JSON.stringify(value)}`,
-        {
-          parameter: p.name,
-          allowed: p.allowed,
-        },
+      return withTerse(
+        fail(
+          400,
+          "invalid_query_parameter",
+          `query parameter ${p.name} must be one of ${p.allowed.join(", ")}, got ${JSON.stringify(value)}`,
+          { parameter: p.name, allowed: p.allowed },
+        ),
+        `query parameter ${p.name} does not accept ${JSON.stringify(value)}`,
       );
     }
     if (value !== "false" && value !== "0") state.on.add(p.name);

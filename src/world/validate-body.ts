@@ -44,7 +44,7 @@ export function validateBody(
         field: name,
         code: "wrong_name",
         expected,
-        message: `unknown field ${name}, did you mean ${expected}?`,
+        message: `unknown field ${name}`,
       });
     } else if (validator.reject_unknown) {
       problems.push({ field: name, code: "unknown_field", message: `unknown field ${name}` });
@@ -65,9 +65,32 @@ export function validateBody(
   return problems;
 }
 
-/** One line naming every problem, e.g. `durationMin: missing; priority: must be one of low, high`. */
-export function summarizeProblems(problems: readonly FieldProblem[]): string {
-  return problems.map((p) => (p.code === "wrong_name" ? p.message : `${p.field}: ${p.message}`)).join("; ");
+/**
+ * One line naming every problem. `full` names each fix (the name a field expects, the type or values
+ * it accepts); `terse`, for a hard task's error, says only what is wrong (each problem's own
+ * message, which never names the fix).
+ *
+ * @example summarizeProblems(problems) // "unknown field duration_min, did you mean durationMin?; priority: must be one of low, high, got \"HIGH\""
+ * @example summarizeProblems(problems, "terse") // "unknown field duration_min; priority: not an accepted value: \"HIGH\""
+ */
+export function summarizeProblems(
+  problems: readonly FieldProblem[],
+  level: "full" | "terse" = "full",
+): string {
+  const fixed = (p: FieldProblem): string => {
+    if (level === "terse") return p.code === "wrong_name" ? p.message : `${p.field}: ${p.message}`;
+    switch (p.code) {
+      case "wrong_name":
+        return `${p.message}, did you mean ${String(p.expected)}?`;
+      case "invalid_type":
+        return `${p.field}: must be of type ${String(p.expected)}, got ${String(p.got)}`;
+      case "invalid_enum":
+        return `${p.field}: must be one of ${(p.allowed as JsonValue[]).map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}, got ${JSON.stringify(p.got)}`;
+      default:
+        return `${p.field}: ${p.message}`;
+    }
+  };
+  return problems.map(fixed).join("; ");
 }
 
 export function isAbsent(value: JsonValue | undefined): boolean {
@@ -87,7 +110,7 @@ function checkValue(field: string, def: BodyField, value: JsonValue): FieldProbl
       code: "invalid_type",
       expected: def.type,
       got,
-      message: `must be of type ${def.type}, got ${got}`,
+      message: `wrong type, got ${got}`,
     };
   }
   if (def.enum && !def.enum.some((allowed) => JSON.stringify(allowed) === JSON.stringify(value))) {
@@ -96,7 +119,7 @@ function checkValue(field: string, def: BodyField, value: JsonValue): FieldProbl
       code: "invalid_enum",
       allowed: def.enum,
       got: value,
-      message: `must be one of ${def.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}, got ${JSON.stringify(value)}`,
+      message: `not an accepted value: ${JSON.stringify(value)}`,
     };
   }
   return null;

@@ -48,7 +48,11 @@ export function register(program: Command, io: CliIo, setExit: SetExit): void {
       if (flags.bank !== undefined) {
         const task = bankFromOption(flags.bank, io.cwd).tasks.find((t) => t.id === log.task_id);
         if (!task) throw new UsageError(`explain: the bank has no task ${log.task_id}`);
-        input = gradeInputOf(log, { grader: task.grader, gradedSegments: gradedSegmentsOf(task) });
+        input = gradeInputOf(log, {
+          grader: task.grader,
+          gradedSegments: gradedSegmentsOf(task),
+          requirements: task.requirements,
+        });
       }
       const explanation = explainVerdict(input);
       io.stdout(formatExplanation(explanation, `${log.agent}/${log.task_id}/t${log.epoch}`));

@@ -69,16 +69,32 @@ describe("agent audit (dec): an auth sweep's pauses are part of the job", () => 
     expect((await replay(task, task.golden, "golden")).grade.passed).toBe(true);
   });
 
-  // HOLE (open): the pauses (`x-apiflow-wait` between the marked reads) have no predicate. An
-  // `order` predicate with `min_wait_seconds` per pause closes it, but as tried here it fails the
-  // legitimate other_route variant (hotel-housekeeping-sub04: the read after the pause taken
-  // through another route), so it is left to the template owners.
-  it.fails("a sweep that never pauses (so no token ever expires) fails", async () => {
+  // Closed: each pause carries an `order` predicate (`paused_before_<id>`) measured from the read
+  // before the pause (on its own route) to the first read after it by any route (own, nested or
+  // the listing: `from_first_before`), so the legitimate other_route variant still passes.
+  it("a sweep that never pauses (so no token ever expires) fails", async () => {
     if (!task) throw new Error("no auth sweep with pauses");
     const r = await replay(task, noPauses(task), "no-pauses");
     // Honest: every read the world served answered 200; the auth challenge was never met.
     expect(statuses(r.events, "GET", /./).every((s) => s === 200)).toBe(true);
     expect(r.grade.passed).toBe(false);
+  });
+
+  it("a sweep that reads every asset but drops the pauses fails, naming the pause", async () => {
+    if (!task) throw new Error("no auth sweep with pauses");
+    const steps = task.golden.map((s): GoldenStep => {
+      if (!isExecute(s) || !waits(s)) return s;
+      const headers = Object.fromEntries(
+        Object.entries(s.request.headers ?? {}).filter(([h]) => h.toLowerCase() !== WAIT),
+      );
+      return { ...s, request: { ...s.request, headers } };
+    });
+    const r = await replay(task, steps, "all-reads-no-pauses");
+    expect(r.grade.passed).toBe(false);
+    const failed = r.grade.g1.filter((p) => !p.passed).map((p) => p.id);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((id) => id.startsWith("paused_before_"))).toBe(true);
+    expect(r.grade.failure_reason).toMatch(/order paused_before_\S+ \(requirement paused_before_/);
   });
 });
 

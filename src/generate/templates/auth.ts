@@ -205,6 +205,7 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
           "The first read must succeed.",
         ),
       ];
+      g1.push(...pausesBefore.map((at) => pauseKept(built, ids, at, pause)));
       // Under refresh-token rotation the token after a pause can only come from the refresh token
       // an earlier grant returned: the renewal is the auth work, and the pauses force it.
       if (authScheme(built.world.auth) === "refresh_rotation")
@@ -471,6 +472,37 @@ function briefed(r: Requirement): Requirement {
 }
 
 /** G1: a refresh token the token endpoint issued is sent back to it (`grant_type=refresh_token`). */
+/**
+ * A sweep's pause before read `at`: the read after it comes at least `pause` logical seconds after
+ * the read before it. The read before (`at - 1`) captures nothing, so a careful agent reads it on
+ * its own route; the read after may be taken through the asset's nested routes or the listing, and
+ * is measured from the first read before the pause (`from_first_before`), so a listing read earlier
+ * for another asset of the sweep does not count.
+ */
+function pauseKept(
+  built: TemplateContext["built"],
+  ids: readonly string[],
+  at: number,
+  pause: number,
+): G1Predicate {
+  const [prev, next] = [ids[at - 1], ids[at]];
+  if (prev === undefined || next === undefined) throw new Error(`no read around pause ${at}`);
+  const list = re(built.routes.listAssets);
+  return {
+    kind: "order",
+    id: `paused_before_${next}`,
+    explain: `The sweep pauses ${pause} s between reading ${prev} and reading ${next}.`,
+    before: { method: "GET", url_pattern: `^${re(built.routes.asset(prev))}$`, status: 200 },
+    after: {
+      method: "GET",
+      url_pattern: `^${list}(?:/${re(next)}(?:/[^/?]+)?)?(\\?.*)?$`,
+      status: 200,
+    },
+    min_wait_seconds: pause,
+    from_first_before: true,
+  };
+}
+
 function refreshTokenUsed(tokenPath: string): G1Predicate {
   const tokenRe = `^${re(tokenPath)}$`;
   return {

@@ -208,6 +208,7 @@ function scanTicket(
       `The report meant to name the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} looked at part of \`GET ${built.routes.listAssets}\` and stopped.`,
       `Our weekly check ("${q.dir} \`${a.numberField.name}\` ${scope}") stopped after the first batch of \`GET ${built.routes.listAssets}\` and named the wrong ${a.noun}.`,
     ]),
+    ...(difficulty === "hard" ? [] : [pagingHint(built)]),
   ];
   const requirements: Requirement[] = [
     {
@@ -238,6 +239,24 @@ function scanTicket(
     },
   ];
   return { story, requirements };
+}
+
+/**
+ * How the listing pages, spelled out for the easy and medium levels (the hard level leaves it to the
+ * spec and the pages themselves): the parameters, the largest page, and the values a walk sends.
+ */
+function pagingHint(built: TemplateContext["built"]): string {
+  const { style, maxPageSize: cap } = built.template.pagination;
+  const pages = Math.ceil(built.template.collectionSize / cap);
+  const steps = Array.from({ length: pages }, (_, k) => k);
+  switch (style) {
+    case "cursor":
+      return `It pages by \`limit\` (pages of up to ${cap}) and the \`cursor\` each page returns as \`next_cursor\`.`;
+    case "offset":
+      return `It pages by \`offset\` and \`limit\` (pages of up to ${cap}): offsets ${steps.map((k) => k * cap).join(", ")}.`;
+    default:
+      return `It pages by \`page\` and \`per_page\` (pages of up to ${cap}): pages ${steps.map((k) => k + 1).join(", ")}.`;
+  }
 }
 
 export const PAGINATION_TEMPLATES: readonly SubtaskTemplate[] = [scan("easy"), scan("medium"), scan("hard")];

@@ -249,8 +249,8 @@ function dispatchedAnswer(w: WorkTemplate, wid: ExpectedValue): AnswerField[] {
 }
 
 /**
- * Schema repair against the live validator of the dispatch intake, whose published spec lags
- * behind it (spec_lag): the client sends the documented snake_case body and gets 422 naming each
+ * Schema repair against the live validator of the dispatch intake, whose published spec documents
+ * its camelCase contract: a client built on the old snake_case create contract gets 422 naming each
  * wrong name (camelCase expected) and the missing crew size. easy: names only; medium: the crew
  * size also goes as a string (`invalid_type`, shown once the names are right); hard: and the level
  * in upper case (`invalid_enum` with the allowed values). Every message quoted is computed by the
@@ -282,7 +282,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       const gb = new GoldenBuilder(built.world, ctx.position);
       // The second round only needs the names right to show the type/enum problems; the live value
       // is read once the body is otherwise accepted.
-      // Round one is the body as the lagging spec documents it (what a chain's brief, which quotes
+      // Round one is the body of the old contract (what a chain's brief, which quotes
       // no error, starts from); its 422 names every field the live validator wants. The type and
       // enum mistakes of the ticket's body are the client's; a careful run never makes them.
       gb.call("POST", url, {}, { [a.idField]: id, [w.levelField.name]: level });
@@ -298,14 +298,17 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
       });
       const golden = gb.answer({ [w.idField]: "wid", [w.statusField]: "st" });
       const fields = [w.idField, w.statusField];
+      // The hard ticket quotes neither the body nor the validator's message: which names the
+      // validator wants is for the spec and its terse 422 to tell.
+      const hard = difficulty === "hard";
       const story = [
         g.opener(),
-        `${cap(g.system())} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built as the published spec documents the body, plus the \`crew_size\` the form asks for:`,
-        `\`${JSON.stringify({ ...snake, [w.copyField]: `<${id}'s live ${w.copyField}>` })}\`.`,
-        `It gets ${g.quoteError(422, "validation_failed", first)}.`,
+        `${cap(g.system())} opens a \`${level}\` ${w.noun} for ${id} with a crew of ${crew} through \`POST ${url}\`, built as the old create contract had the body, plus the \`crew_size\` the form asks for${hard ? ", with the level in capitals and the crew size as text." : ":"}`,
+        hard ? "" : `\`${JSON.stringify({ ...snake, [w.copyField]: `<${id}'s live ${w.copyField}>` })}\`.`,
+        `It gets ${hard ? g.quoteError(422, "validation_failed") : g.quoteError(422, "validation_failed", first)}.`,
         g.pick([
-          "The spec and the live service clearly disagree, and the service is what decides.",
-          "Our docs are behind the deployed validator, and the validator is what decides.",
+          "The published spec has the intake's current contract, which the client predates.",
+          "The intake's current contract is in the published spec; our client still speaks the old one.",
         ]),
         difficulty !== "easy"
           ? g.pick([
@@ -328,7 +331,7 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
         story,
         requirements,
         brief: [
-          `The live validator of \`POST ${url}\` (ahead of the spec) rejects the documented body with 422.`,
+          `The validator of \`POST ${url}\` (documented in the spec) rejects the old snake_case body with 422.`,
           ...requirements,
         ],
         golden,
@@ -351,16 +354,16 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
             token: "fresh",
             status: 422,
             error: "validation_failed",
-            message: first,
+            ...(hard ? {} : { message: first }),
           },
         ],
-        // The spec (behind the live validator) documents every field but the crew size; the ticket says so.
+        // The ticket says the spec has the current contract: every field the repaired body sends.
         premises: [
           {
             kind: "spec_body",
             method: "POST",
             path: url,
-            fields: Object.keys(snake).filter((f) => f !== "crew_size"),
+            fields: Object.keys(dispatchBody(t, id, level, crew, "x")),
           },
         ],
       });
@@ -371,8 +374,8 @@ function liveValidator(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate 
 /**
  * Schema repair whose recovery reads the validator's error: a client sends the dispatch intake a
  * body with the level spelled in upper case (medium), or also the crew size as a string (hard). The
- * ticket quotes the body and the error code but not the message, and the spec lags the validator,
- * so the allowed levels are only in the live 422 (`invalid_enum` with `allowed`, beside
+ * ticket quotes the body and the error code but not the message, and asks for the validator's
+ * answer: the allowed levels are read off the live 422 (`invalid_enum` with `allowed`, beside
  * `invalid_type` with `expected`). The golden sends the body as the client did, takes the level
  * from the error's `allowed` list, and resends the repaired body.
  */

@@ -43,14 +43,13 @@ export function dispatchValidator(t: WorldTemplate): Validator {
     },
     reject_unknown: true,
     status: 422,
-    spec_lag: true,
   };
 }
 
 /**
  * The routes that carry a behaviour: the scope-gated audit view, then one route per slot noun of
  * each once-per-trial behaviour (`BEHAVIOUR_SLOTS`), then the dispatch intake whose live validator
- * is ahead of the spec.
+ * (documented in the spec) refuses the old snake_case contract.
  */
 export function behaviourRoutes(t: WorldTemplate, p: WorldPaths): Route[] {
   return [
@@ -59,8 +58,9 @@ export function behaviourRoutes(t: WorldTemplate, p: WorldPaths): Route[] {
     ...conflictRoutes(t, p),
     ...workVariantRoutes(t, p),
     ...registryRoutes(t),
-    // The dispatch intake's live validator wants camelCase and a crew size; the published spec lags
-    // behind it (it still shows the snake_case create contract), so only the 422s tell the truth.
+    // The dispatch intake's live validator wants camelCase and a crew size, and the published spec
+    // documents exactly that (issue 16: a body built as the spec documents it is accepted); clients
+    // built on the old snake_case create contract get 422s.
     route({
       ...createLike(t),
       id: `create_${idPart(t.work.noun)}_dispatch`,
