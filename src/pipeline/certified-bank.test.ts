@@ -118,10 +118,22 @@ function cardOnly(t: SubtaskTemplate): SubtaskTemplate {
         url_pattern: ".*",
         body_has_keys: [],
       };
-      // Its requirements are the ones derived from that grader (a call, the card's fields).
+      // Its requirements are the ones derived from that grader (a call, the card's fields), and
+      // its ticket and chain step state none of the template's (the sentence check would refuse
+      // them, unheld, before any gate ran): its story only.
       const held = attachRequirements([], { g1: [any], answer: sub.grader.answer, constraints: [] });
       const grader = { ...sub.grader, g1: held.g1, answer: held.answer, constraints: held.constraints };
-      return { ...sub, grader, requirements: held.requirements };
+      const story = sub.story ?? [];
+      const briefStory = sub.briefStory ?? [];
+      return {
+        ...sub,
+        grader,
+        requirements: held.requirements,
+        ticket: story.join(" "),
+        story,
+        brief: briefStory.join(" "),
+        briefStory,
+      };
     },
   };
 }
