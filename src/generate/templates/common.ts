@@ -108,7 +108,13 @@ export function subtask(
       : r,
   );
   const told = Array.isArray(parts.ticket) ? renderParts(parts.ticket as readonly TicketPart[]) : null;
-  const brief = renderParts(typeof parts.brief === "string" ? [parts.brief] : parts.brief, true);
+  // A chain's introduction states the stay-on-canonical-routes requirement once, for every step.
+  const brief = renderParts(
+    typeof parts.brief === "string"
+      ? [parts.brief]
+      : parts.brief.filter((p) => typeof p !== "object" || p.kind !== "stay_canonical"),
+    true,
+  );
   for (const r of [...(told?.requirements ?? []), ...brief.requirements])
     if (!declared.some((d) => d.id === r.id)) declared.push(r);
   if (!parts.constraints)
