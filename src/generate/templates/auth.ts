@@ -471,7 +471,6 @@ function briefed(r: Requirement): Requirement {
   return { ...r, brief: r.sentence as string };
 }
 
-/** G1: a refresh token the token endpoint issued is sent back to it (`grant_type=refresh_token`). */
 /**
  * A sweep's pause before read `at`: the read after it comes at least `pause` logical seconds after
  * the read before it. The read before (`at - 1`) captures nothing, so a careful agent reads it on
@@ -503,6 +502,7 @@ function pauseKept(
   };
 }
 
+/** G1: a refresh token the token endpoint issued is sent back to it (`grant_type=refresh_token`). */
 function refreshTokenUsed(tokenPath: string): G1Predicate {
   const tokenRe = `^${re(tokenPath)}$`;
   return {
