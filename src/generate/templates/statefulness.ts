@@ -5,6 +5,7 @@ import { type Planted, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { cap } from "../ticket-grammar.js";
 import { canaries, field, literal, reportRequirement, subtask } from "./common.js";
+import { ledgerBalance } from "./ledger-balance.js";
 import { claimForWork, copyReadLive, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 
 /**
@@ -23,6 +24,11 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       if (difficulty === "medium" && ctx.coupled) {
         const planted = ctx.state.takePlanted(ctx.rng);
         if (planted) return pickUp(ctx, planted, this.id);
+      }
+      // A ledger world's easy statefulness needs its archetype: a balance derived from the ledger.
+      if (difficulty === "easy") {
+        const onLedger = ledgerBalance(ctx, this.id);
+        if (onLedger) return onLedger;
       }
       const { built, state, grammar: g } = ctx;
       const t = built.template;
