@@ -3,6 +3,7 @@ import type { SymRecord } from "../build-world.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
+import { cap } from "../ticket-grammar.js";
 import { LEDGER_RESOURCE } from "../world-builders/archetype-routes.js";
 import { field, reportRequirement, subtask } from "./common.js";
 
@@ -20,9 +21,7 @@ function ledgerTarget(ctx: TemplateContext): { asset: SymRecord; id: string; ope
   const entries = built.world.resources[LEDGER_RESOURCE]?.records;
   if (built.world.archetype !== "ledger" || !entries) return null;
   const idField = built.template.asset.idField;
-  const free = state.assets.filter(
-    (r) => !state.isUsed(r) && entries.some((e) => e[idField] === r[idField]),
-  );
+  const free = state.assets.filter((r) => !state.isUsed(r) && entries.some((e) => e[idField] === r[idField]));
   if (free.length === 0) return null;
   const asset = rng.pick(free);
   state.markUsed(asset);
@@ -51,7 +50,9 @@ export function ledgerBalance(ctx: TemplateContext, template: string) {
   const kind = g.pick(KINDS);
   // Never a whole number and never zero, so the balance after differs from the one before.
   const magnitude = rng.int(1001, 48999);
-  const amount = cents(((magnitude % 100 === 0 ? magnitude + 7 : magnitude) / 100) * (kind === "debit" ? -1 : 1));
+  const amount = cents(
+    ((magnitude % 100 === 0 ? magnitude + 7 : magnitude) / 100) * (kind === "debit" ? -1 : 1),
+  );
   const balance = cents(opening + amount);
   const ledger = `${built.routes.asset(id)}/entries`;
   const ledgerRe = `^${re(ledger)}$`;
@@ -130,7 +131,7 @@ export function ledgerBalance(ctx: TemplateContext, template: string) {
   const story = [
     g.opener(),
     g.pick([
-      `The ${g.system()} posts corrections to ${id}'s ledger and then shows the balance it had read first, so the screen is one entry behind.`,
+      `${cap(g.system())} posts corrections to ${id}'s ledger and then shows the balance it had read first, so the screen is one entry behind.`,
       `Yesterday a ${kind} for ${id} was posted by hand; the dashboard went on showing the balance from its earlier read, and the entry id was lost.`,
     ]),
     `Ledger entries cannot be edited once posted, and the API derives each ledger's \`balance\` from its entries.`,
