@@ -12,7 +12,7 @@ import { sharedTrials } from "./trial-tree.js";
  * A chain on a refresh-rotation world whose last segment (a partial write) must commit one
  * contact pass: its repeat mutant re-mints the session's token before the second create.
  */
-const CHAIN = "satellite-ground-chain-1to16";
+const CHAIN = "harbor-telemetry-chain-1to18";
 
 describe("the repeat mutant in a chain on a refresh-rotation world", () => {
   const content = defaultBankContent();
@@ -33,7 +33,7 @@ describe("the repeat mutant in a chain on a refresh-rotation world", () => {
     const steps = mutant.steps("seed");
     // The inserted mint sits right before the repeated create (the golden is one step shorter).
     const mint = steps[mutant.step];
-    expect(mint?.op === "execute" && mint.request.url).toMatch(/\/auth$/);
+    expect(mint?.op === "execute" && mint.request.url).toBe(worldOf(bank, task).auth.token_path);
     const body = mint?.op === "execute" ? (mint.request.body as Record<string, unknown>) : {};
     expect(body.grant_type).toBe("refresh_token");
     expect(body.refresh_token).not.toBe("{{refresh_token}}");
