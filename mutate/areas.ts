@@ -22,6 +22,27 @@ export interface MutationArea {
 /** Mutation score every area must reach, in percent, counting accepted equivalents as killed. */
 export const TARGET_SCORE = 90;
 
+/**
+ * The tests of grade-g1.ts's later areas: those that grade G1 predicates, without the determinism
+ * property test (grade-trial.test.ts: seconds per mutant, and no verdict of its own to check).
+ */
+const G1_TESTS = [
+  "src/grade/grade-g1.test.ts",
+  "src/grade/grade-order-ranked.test.ts",
+  "src/grade/grade-call-count.test.ts",
+  "src/grade/grade-g1-dispatch.test.ts",
+  "src/grade/grade-slots.test.ts",
+  "src/grade/grade-canonical.test.ts",
+  "src/grade/grade-trial-edges.test.ts",
+  "src/grade/grade-trial-resolved.test.ts",
+  "src/grade/grade-requirements.test.ts",
+  "src/grade/grade-requirements-chain.test.ts",
+  "src/grade/grade-other-sources.test.ts",
+  "src/grade/failed-requirement.test.ts",
+  "src/grade/failure-attribution.test.ts",
+  "src/grade/explain-verdict.test.ts",
+];
+
 /** The areas, in the order `npm run mutate` runs them. */
 export const AREAS: MutationArea[] = [
   {
@@ -128,6 +149,7 @@ export const AREAS: MutationArea[] = [
     tests: [
       "src/certify/requirement-gates.test.ts",
       "src/certify/requirement-kills.test.ts",
+      "src/certify/requirement-gates-golden-failures.test.ts",
       "src/certify/exploit-audit.test.ts",
       "src/certify/exploit-audit-report.test.ts",
       "src/certify/exploits/exploit-kit.test.ts",
@@ -163,14 +185,14 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
-    // Split from "grade": its ~850 mutants alone take over an hour at concurrency 1 on the shared
-    // machine, so it is measured part by part. Measured so far: the predicate dispatch, call counts
-    // and orderings (plain and ranked over a chain's segments). The line range must follow that
-    // code when the file changes.
+    // Split from "grade": the whole file is ~850 mutants, over an hour at concurrency 1 on the shared
+    // machine, so it is measured in four line ranges, each its own area (grade-g1-prepare,
+    // grade-g1, grade-g1-flow, grade-g1-log). The ranges are whole functions and must follow the
+    // code when the file changes. This one: the predicate dispatch, call counts, orderings (plain,
+    // from the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
-    about: "the G1 grader: call counts, orderings (data flow, end state, constraints not yet)",
-    mutate: ["src/grade/grade-g1.ts:488-567"],
-    notYet: ["src/grade/grade-g1.ts:1-487", "src/grade/grade-g1.ts:568-1123"],
+    about: "the G1 grader: dispatch, call counts, orderings, end state",
+    mutate: ["src/grade/grade-g1.ts:424-656"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
@@ -184,5 +206,23 @@ export const AREAS: MutationArea[] = [
       "src/grade/failure-attribution.test.ts",
       "src/grade/explain-verdict.test.ts",
     ],
+  },
+  {
+    name: "grade-g1-prepare",
+    about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
+    mutate: ["src/grade/grade-g1.ts:1-423"],
+    tests: G1_TESTS,
+  },
+  {
+    name: "grade-g1-flow",
+    about: "the G1 grader: data flows (other sources, claims by segment), results, constraints",
+    mutate: ["src/grade/grade-g1.ts:657-843"],
+    tests: G1_TESTS,
+  },
+  {
+    name: "grade-g1-log",
+    about: "the G1 grader: the log index (clock, variables, use in a slot, redacted headers)",
+    mutate: ["src/grade/grade-g1.ts:845-1152"],
+    tests: G1_TESTS,
   },
 ];
