@@ -41,6 +41,9 @@ const G1_TESTS = [
   "src/grade/failed-requirement.test.ts",
   "src/grade/failure-attribution.test.ts",
   "src/grade/explain-verdict.test.ts",
+  "src/grade/grade-order-from-first.test.ts",
+  "src/grade/grade-end-state.test.ts",
+  "src/grade/grade-g1-unresolved.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
@@ -205,6 +208,9 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-requirements.test.ts",
       "src/grade/failure-attribution.test.ts",
       "src/grade/explain-verdict.test.ts",
+      "src/grade/grade-order-from-first.test.ts",
+      "src/grade/grade-end-state.test.ts",
+      "src/grade/grade-g1-unresolved.test.ts",
     ],
   },
   {
