@@ -168,7 +168,8 @@ describe.skipIf(!redis)("apiflow run --queue against a model server that injects
     expect(new Set(trials.map((t) => `${t.task_id}/${t.epoch}`)).size).toBe(tasks.length * epochs);
     for (const kind of FAULT_KINDS) expect(faulty.injected[kind], kind).toBeGreaterThan(0);
     // The workers retried what the direct run retries: no trial ended as a provider error, and a
-    // context error is the only fault that changes a trial, as context_overflow, once per injection.
+    // context error is the only fault that changes a trial, as context_overflow, once per context
+    // error the client received (under heavy load a worker may time a call out before its answer).
     const byKey = new Map(reference.json?.trials.map((t) => [`${t.task_id}/${t.epoch}`, t]));
     let overflow = 0;
     for (const t of trials) {
@@ -181,7 +182,8 @@ describe.skipIf(!redis)("apiflow run --queue against a model server that injects
       }
       expect(t).toEqual(byKey.get(`${t.task_id}/${t.epoch}`));
     }
-    expect(overflow).toBe(faulty.injected.context_length);
+    expect(faulty.delivered.context_length).toBeGreaterThan(0);
+    expect(overflow).toBe(faulty.delivered.context_length);
 
     // A transcript and a stored event log per trial; the key nowhere in what the run wrote.
     const files = readdirSync(join(out, "transcripts", "golden-player"));

@@ -143,7 +143,7 @@ describe("apiflow run --model through the real openai-compatible provider", () =
         t.outcome === "provider_error" ? "provider_error" : clean1.get(`${t.task_id}/${t.epoch}`),
       );
     }
-    expect(overflow).toBe(faulty.injected.context_length);
+    expect(overflow).toBe(faulty.delivered.context_length);
     expect(trials.filter((t) => t.outcome === "provider_error")).toHaveLength(0);
 
     // Transcripts in the 1.0 layout, one per trial; no key anywhere in what the run wrote.
