@@ -44,6 +44,8 @@ const G1_TESTS = [
   "src/grade/grade-order-from-first.test.ts",
   "src/grade/grade-end-state.test.ts",
   "src/grade/grade-g1-unresolved.test.ts",
+  "src/grade/grade-claims-edges.test.ts",
+  "src/grade/grade-g1-reasons.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
@@ -188,14 +190,18 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
-    // Split from "grade": the whole file is ~850 mutants, over an hour at concurrency 1 on the shared
-    // machine, so it is measured in four line ranges, each its own area (grade-g1-prepare,
-    // grade-g1, grade-g1-flow, grade-g1-log). The ranges are whole functions and must follow the
-    // code when the file changes. This one: the predicate dispatch, call counts, orderings (plain,
-    // from the first before, ranked over a chain's segments) and end state.
+    // Split from "grade": the whole file is ~1,000 mutants, over an hour at concurrency 1 on the
+    // shared machine, so it is measured by line ranges of whole functions, each its own area
+    // (grade-g1-prepare, grade-g1; the ranges must follow the code when the file changes). This
+    // one: the predicate dispatch, call counts, orderings (plain, from the first before, ranked over
+    // a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
     mutate: ["src/grade/grade-g1.ts:424-656"],
+    // Not measured yet (a run of each did not fit the session that split the file): the data flows
+    // (657-843: ~230 mutants) and the log index (845-1152). Measure each as its own area, with
+    // G1_TESTS as its tests, as grade-g1-prepare is.
+    notYet: ["src/grade/grade-g1.ts:657-843", "src/grade/grade-g1.ts:845-1152"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
@@ -217,18 +223,6 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
     mutate: ["src/grade/grade-g1.ts:1-423"],
-    tests: G1_TESTS,
-  },
-  {
-    name: "grade-g1-flow",
-    about: "the G1 grader: data flows (other sources, claims by segment), results, constraints",
-    mutate: ["src/grade/grade-g1.ts:657-843"],
-    tests: G1_TESTS,
-  },
-  {
-    name: "grade-g1-log",
-    about: "the G1 grader: the log index (clock, variables, use in a slot, redacted headers)",
-    mutate: ["src/grade/grade-g1.ts:845-1152"],
     tests: G1_TESTS,
   },
 ];

@@ -14,7 +14,10 @@ const none = new EventLog().events;
 const notes = (...rows: JsonObject[]): FinalRecords => ({ notes: rows });
 const grade = (p: G1Predicate, records?: FinalRecords) => gradeG1Predicate(p, none, null, "seed", records);
 
-function count(bounds: { min?: number; max?: number }, role?: string): G1Predicate {
+function count(
+  bounds: { min?: number; max?: number },
+  role?: string,
+): Extract<G1Predicate, { kind: "end_state" }> {
   return {
     kind: "end_state",
     id: "open_notes",
