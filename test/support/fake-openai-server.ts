@@ -32,6 +32,21 @@ export const FAULT_KINDS = [
   "cut_body",
 ] as const satisfies ReadonlyArray<keyof FaultRates>;
 
+/**
+ * One call in five a fault, spread over every kind: 429, 5xx, a hanging call, a malformed tool call,
+ * a context error, a 200 that is not JSON, a 200 without choices, a cut body.
+ */
+export const ONE_IN_FIVE_FAULTS: Required<FaultRates> = {
+  rate_limit: 0.03,
+  server_error: 0.03,
+  timeout: 0.02,
+  malformed_tool_call: 0.03,
+  context_length: 0.01,
+  not_json: 0.03,
+  no_choices: 0.03,
+  cut_body: 0.02,
+};
+
 export interface FakeServerOptions {
   tasks: readonly Task[];
   faults?: FaultRates;
