@@ -406,9 +406,10 @@ const refreshRenewal: SubtaskTemplate = {
             {
               kind: "value_flow" as const,
               id: "renewed_with_refresh_token",
-              sentence: `Renew its token with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
-              brief: "Renew the token with `grant_type=refresh_token`.",
-              predicates: ["refresh_token_used"],
+              sentence: `Renew its token at each pause with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
+              brief: "Renew the token at each pause with `grant_type=refresh_token`.",
+              // Every renewal: one refresh, then a second client-credentials mint, is not it.
+              predicates: ["refresh_token_used", "renewed_at_each_pause"],
             },
           ]),
       {
@@ -443,6 +444,7 @@ const refreshRenewal: SubtaskTemplate = {
       ],
       g1: [
         refreshTokenUsed(built.world.auth.token_path),
+        ...(rotation ? [] : [refreshedTimes(built.world.auth.token_path, ids.length - 1)]),
         flowToAnswer(
           "last_value_from_read",
           built.routes.asset(lastId),
@@ -515,6 +517,25 @@ function refreshTokenUsed(tokenPath: string): G1Predicate {
     must_be_stored: false,
     used_in_request_url_pattern: tokenRe,
     used_in_slot: { in: "body", key: "refresh_token" },
+  };
+}
+
+/**
+ * G1: the token endpoint answered `n` refresh grants (`grant_type=refresh_token`), one per pause
+ * of the sweep: a renewal done by minting with the client credentials again does not count.
+ */
+function refreshedTimes(tokenPath: string, n: number): G1Predicate {
+  return {
+    kind: "call_count",
+    id: "renewed_at_each_pause",
+    explain: `Each of the ${n} renewals must be a refresh grant (grant_type=refresh_token).`,
+    call: {
+      method: "POST",
+      url_pattern: `^${re(tokenPath)}$`,
+      status: 200,
+      sent: { grant_type: "refresh_token" },
+    },
+    min: n,
   };
 }
 
