@@ -14,6 +14,7 @@ import { pathValues, queryParam } from "../world/canonical-request.js";
 import type { ExchangeEvent, TrialEvent, VariableWriteEvent } from "../world/event-log.js";
 import { MAX_WAIT_SECONDS } from "../world/trial-world.js";
 import {
+  decisiveRecord,
   describeRecord,
   type FinalRecords,
   isRecordRef,
@@ -632,16 +633,19 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
     case "field": {
       if (picked.length === 0)
         return g1Result(predicate, false, undefined, `${meant}: no such record at the end of the trial`);
-      if (picked.length > 1)
+      // Several hold the role: the one meant is the one a later write acted on (an abandoned
+      // duplicate is not it), as for a record reference.
+      const record = picked.length === 1 ? picked[0] : decisiveRecord(picked, ctx.events);
+      if (record === undefined)
         return g1Result(
           predicate,
           false,
           undefined,
-          `${meant}: ${picked.length} records match at the end of the trial, not one`,
+          `${meant}: ${picked.length} records match at the end of the trial, and no later write was applied to exactly one of them`,
         );
       const want = ctx.resolve(expect.value);
       if (!want.ok) return g1Result(predicate, false, undefined, want.reason);
-      const got = (picked[0] as Record<string, JsonValue>)[expect.field];
+      const got = (record as Record<string, JsonValue>)[expect.field];
       if (got !== undefined && sameInWorld(got, want.value)) return g1Result(predicate, true, got);
       return g1Result(
         predicate,
@@ -862,7 +866,7 @@ class TrialContext {
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
 
   constructor(
-    private readonly events: readonly TrialEvent[],
+    readonly events: readonly TrialEvent[],
     readonly card: Record<string, unknown> | null,
     readonly seed: string,
     private readonly state: FinalState,
