@@ -216,7 +216,7 @@ describe("agent audit (jan): a work record opened through its parent's documente
     expect(task).toBeDefined();
   });
 
-  it.fails("the same record opened through the parent's create route passes", async () => {
+  it("the same record opened through the parent's create route passes", async () => {
     if (!task) throw new Error("no task");
     const world = bank.worlds.find((w) => w.id === task.world);
     const at = stepAt(task, isCreate);
@@ -444,7 +444,7 @@ describe("agent audit (jan): a link written through the record's documented sett
     ).toBe(true);
   });
 
-  it.fails("the link written through the settings route (re-read and resent after a 409) passes", async () => {
+  it("the link written through the settings route (re-read and resent after a 409) passes", async () => {
     if (!link) throw new Error("no link task");
     const world = bank.worlds.find((w) => w.id === link.world);
     const steps = swap(link, linkAt, (s) => {
