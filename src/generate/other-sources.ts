@@ -41,7 +41,8 @@ export function withOtherSources(
       ? []
       : otherListings(world, p.from_response_url_pattern, p.from_body_key, constraints);
     if (listed.length > 0) out.also_from = listed;
-    const created = p.from_status === 201 ? otherCreates(world, p.from_response_url_pattern, constraints) : [];
+    const created =
+      p.from_status === 201 ? otherCreates(world, p.from_response_url_pattern, constraints) : [];
     if (created.length > 0)
       out.also_from = [
         ...(out.also_from ?? []),
@@ -75,7 +76,7 @@ export function withOtherSources(
 function otherCreates(world: World, pattern: string, constraints: readonly ForbidConstraint[]): string[] {
   const path = literalPath(pattern);
   const own = path === null ? undefined : matchRoute(world.routes, "POST", path)?.route;
-  if (!own || own.action !== "create" || !plain(own) || own.async_job) return [];
+  if (own?.action !== "create" || !plain(own) || own.async_job) return [];
   return world.routes
     .filter(
       (r) =>
@@ -88,7 +89,12 @@ function otherCreates(world: World, pattern: string, constraints: readonly Forbi
         !r.async_job &&
         !forbidden(constraints, r.path.replace(/\{[^}]+\}/g, "x"), "POST"),
     )
-    .map((r) => r.path.split(/\{[A-Za-z_][A-Za-z0-9_]*\}/).map(re).join("[^/]+"));
+    .map((r) =>
+      r.path
+        .split(/\{[A-Za-z_][A-Za-z0-9_]*\}/)
+        .map(re)
+        .join("[^/]+"),
+    );
 }
 
 /**

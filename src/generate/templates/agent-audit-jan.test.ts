@@ -3,7 +3,7 @@ import { bankFromContent } from "../../bank/bank.js";
 import type { JsonObject } from "../../bank/json.js";
 import type { GoldenStep, Task } from "../../bank/task-schema.js";
 import { cardFrom, cardMessage, playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
-import { requirementMutantFindings } from "../../certify/requirement-gates.js";
+import { legitimateVariantFindings, requirementMutantFindings } from "../../certify/requirement-gates.js";
 import { sharedTrials } from "../../certify/trial-tree.js";
 import { playGolden } from "../../trial/play-golden.js";
 import { defaultBankContent } from "../default-bank.js";
@@ -243,6 +243,23 @@ describe("agent audit (jan): a work record opened through its parent's documente
     // Honest: the world opened it there.
     expect(served(r, "POST", new RegExp(`^${url}$`)).map((e) => e.status)).toEqual([201]);
     expect(r.grade.failure_reason).toBe("");
+  });
+
+  it("the legitimate-variants gate moves the create to the parent's route, and rejects a grader that knows one create route", async () => {
+    if (!task) throw new Error("no task");
+    const sound = await legitimateVariantFindings(bank, task, sharedTrials(bank));
+    expect(sound).toEqual([]);
+    const oneRoute = (p: Task["grader"]["g1"][number]) => {
+      if (p.kind !== "data_flow") return p;
+      const { also_from, also_used_in: _u, ...own } = p;
+      const kept = (also_from ?? []).filter((o) => o.status !== 201);
+      return kept.length > 0 ? { ...own, also_from: kept } : own;
+    };
+    const broken: Task = { ...task, grader: { ...task.grader, g1: task.grader.g1.map(oneRoute) } };
+    const brokenBank = { ...bank, tasks: bank.tasks.map((x) => (x.id === task.id ? broken : x)) };
+    const weak = await legitimateVariantFindings(brokenBank, broken, sharedTrials(brokenBank));
+    expect(weak.map((f) => f.check)).toContain("false_fail:other_route");
+    expect(weak.find((f) => f.check === "false_fail:other_route")?.message).toMatch(/status 201/);
   });
 });
 
