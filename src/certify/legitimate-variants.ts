@@ -55,7 +55,8 @@ export interface LegitimateVariant {
  * - `reorder@N` — golden step N and the next one sent in the other order, when at least one is a
  *   read and neither needs the other (no value, no record written by one and read by the other);
  * - `other_route@N` — a create sent to the resource's canonical create nested under its parent
- *   (the parent in the path, not the body: see `throughParentCreate`; solo tasks);
+ *   (the parent in the path, not the body: see `throughParentCreate`; solo tasks, but for schema
+ *   repair, whose ticket repairs the client's own call);
  * - `other_route@N` — a seeded record the golden reads by its id read through its collection's
  *   listing instead of its own route, the values captured from its item on the page that shows it
  *   (a cursor listing walked to it). Not for a record whose id the golden found in a listing first
@@ -110,7 +111,11 @@ export function legitimateVariants(
       swapped[next.index] = f.step;
       out.push({ name: `reorder@${n}`, kind: "reorder", step: n, steps: swapped });
     }
-    const viaParent = f.rest && task.kind === "solo" ? throughParentCreate(world, f) : null;
+    // A schema-repair ticket repairs the client's own call: its route and body are the object.
+    const viaParent =
+      f.rest && task.kind === "solo" && !task.axes.includes("schema_repair")
+        ? throughParentCreate(world, f)
+        : null;
     if (viaParent)
       out.push({
         name: `other_route@${n}`,
