@@ -195,7 +195,8 @@ export const CallPredicateSchema = z.strictObject({
  * Which exchanges of the log a predicate means: method (any case; absent matches any), URL pattern
  * (canonical URL), status; `target` a value that must be a whole segment of the request path (the
  * exact record, not any record of the collection); `sent` dotted request-body keys → the value each
- * must carry; `returned` dotted response-body keys → the value each must carry.
+ * must carry; `returned` dotted response-body keys → the value each must carry; `headers` request
+ * header names (any case) → the value each must carry, whole (an idempotency key the ticket names).
  *
  * @example CallMatchSchema.parse({ method: "PATCH", url_pattern: "^/v2/notes/[^/]+$", status: 200, target: "CN-12", sent: { status: "settled" } })
  */
@@ -206,6 +207,7 @@ export const CallMatchSchema = z.strictObject({
   target: ExpectedValueSchema.optional(),
   sent: z.record(z.string(), ExpectedValueSchema).optional(),
   returned: z.record(z.string(), ExpectedValueSchema).optional(),
+  headers: z.record(z.string(), ExpectedValueSchema).optional(),
 });
 export type CallMatch = z.infer<typeof CallMatchSchema>;
 
@@ -249,6 +251,12 @@ export const OrderPredicateSchema = z.strictObject({
    * the first `after` exchange must itself follow a `before` (a swap breaks it).
    */
   from_first_before: z.literal(true).optional(),
+  /**
+   * The `before` exchange must address the record the `after` one does: the last segment of its
+   * path (the record's id) is a segment of the `after` path (poll job J, then confirm job J; a
+   * poll of a sibling job does not count).
+   */
+  same_record: z.literal(true).optional(),
 });
 
 /**
@@ -363,8 +371,8 @@ const requirementBase = {
  * The template renders the ticket's sentence from it and derives the predicates that hold it; the
  * requirement-mutants gate derives from it the golden broken in this requirement alone, which must
  * fail naming it. Kinds, with what a mutant does to break each:
- * - `value_written`: the write `call` sends `value` at body `key` (mutant: writes one of
- *   `alternatives`, other values the API accepts there);
+ * - `value_written`: the write `call` sends `value` at body `key`, or in the request header `key`
+ *   when `in` is `header` (mutant: writes one of `alternatives`, other values the API accepts there);
  * - `exact_target`: the `call` is aimed at `target` (mutant: at one of `siblings`, other records
  *   of the collection);
  * - `call_count`: exchanges matching `call` number `min`..`max` (mutant: the call repeated, e.g. a
@@ -386,6 +394,8 @@ export const RequirementSchema = z.discriminatedUnion("kind", [
     ...requirementBase,
     call: CallMatchSchema,
     key: z.string().min(1),
+    /** Where `key` is: the request body (default) or a request header. */
+    in: z.literal("header").optional(),
     value: ExpectedValueSchema,
     alternatives: z.array(ExpectedValueSchema).default([]),
   }),
@@ -411,6 +421,8 @@ export const RequirementSchema = z.discriminatedUnion("kind", [
     min_wait_seconds: z.number().int().positive().optional(),
     /** As on the order predicate: measured from the first `before` to the next `after`. */
     from_first_before: z.literal(true).optional(),
+    /** As on the order predicate: `before` addresses the record `after` does (mutant: a sibling's `before`). */
+    same_record: z.literal(true).optional(),
   }),
   z.strictObject({
     kind: z.literal("end_state"),

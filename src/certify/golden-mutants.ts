@@ -6,7 +6,7 @@ import type { World } from "../bank/world-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { convertStep } from "../world/protocol-step.js";
-import { chainSegments, isSendStep, occursAsToken } from "./certify-kit.js";
+import { chainSegments, isSendStep, occursAsToken, renamePlaceholder } from "./certify-kit.js";
 import {
   capturesUsedLater,
   dependsOn,
@@ -366,6 +366,11 @@ export function requirementMutants(
     const steps = facts.filter((f) => inSegment(r)(f) && !failedInGolden(f));
     switch (r.kind) {
       case "value_written": {
+        if (r.in === "header") {
+          const m = headerMutant(golden, steps, r);
+          if (m) add(r, m);
+          break;
+        }
         const key = r.key;
         const f = steps.find((s) => matchesCall(s, r.call) && bodyKey(s, key) !== undefined);
         const send = f?.send;
@@ -418,6 +423,13 @@ export function requirementMutants(
         const after = steps.find((s) => matchesCall(s, r.after));
         const before = steps.find((s) => matchesCall(s, r.before) && (!after || s.index < after.index));
         if (!after || !before) break;
+        if (r.same_record) {
+          const m = siblingBeforeMutant(golden, facts, steps, r, after);
+          if (m) {
+            add(r, m);
+            break;
+          }
+        }
         if (r.min_wait_seconds !== undefined) {
           const waiting = steps.find(
             (s) =>
@@ -578,6 +590,71 @@ function withNewestRefreshToken(facts: readonly StepFacts[], mint: StepFacts, be
     )
     .at(-1);
   return newest === undefined ? mint.step : withBodyValue(send, "refresh_token", `{{${newest}}}`);
+}
+
+/**
+ * The `ordering` mutant of a requirement whose `before` must address the record `after` does
+ * (`same_record`): the record `after` addresses is minted once more right after the step that
+ * minted it (its copy's bindings renamed), and every `before` call between them goes to that
+ * sibling instead (a second job polled while the first, never polled, is confirmed).
+ */
+function siblingBeforeMutant(
+  golden: readonly GoldenStep[],
+  facts: readonly StepFacts[],
+  steps: readonly StepFacts[],
+  r: Extract<Requirement, { kind: "ordering" }>,
+  after: StepFacts,
+): Omit<GoldenMutant, "requirement" | "names"> | null {
+  const minter = facts.findLast((f) => f.index < after.index && dependsOn(after, f) && !f.token);
+  if (!minter) return null;
+  const handles = minter.captures.filter((c) => after.uses.includes(c));
+  const befores = steps.filter(
+    (s) =>
+      s.index > minter.index &&
+      s.index < after.index &&
+      matchesCall(s, r.before) &&
+      handles.some((h) => s.uses.includes(h)),
+  );
+  if (handles.length === 0 || befores.length === 0) return null;
+  const suffix = "__sibling";
+  const moved = new Set(befores.map((b) => b.index));
+  const out: GoldenStep[] = [];
+  golden.forEach((s, i) => {
+    out.push(moved.has(i) ? handles.reduce((acc, h) => renamePlaceholder(acc, h, `${h}${suffix}`), s) : s);
+    if (i === minter.index) out.push(...repeated([s], suffix));
+  });
+  return {
+    name: `sibling_before@${(befores[0] as StepFacts).index + 1}`,
+    operator: "sibling_target",
+    step: (befores[0] as StepFacts).index + 1,
+    steps: fixed(out),
+  };
+}
+
+/**
+ * The `value_written` mutant of a header (an idempotency key the ticket names): the call sent
+ * with one of the requirement's `alternatives` in that header instead.
+ */
+function headerMutant(
+  golden: readonly GoldenStep[],
+  steps: readonly StepFacts[],
+  r: Extract<Requirement, { kind: "value_written" }>,
+): Omit<GoldenMutant, "requirement" | "names"> | null {
+  const lower = r.key.toLowerCase();
+  const f = steps.find((s) => matchesCall(s, r.call) && s.send && headerName(s.send, lower));
+  const alt = r.alternatives.find(playable);
+  const send = f?.send;
+  if (!f || !send || alt === undefined) return null;
+  return {
+    name: `other_value@${f.index + 1}:${r.key}`,
+    operator: "other_value",
+    step: f.index + 1,
+    steps: (seed) => {
+      const kept = withoutHeader(send, lower);
+      const headers = { ...kept.request.headers, [r.key]: String(resolveCanaries(alt, seed)) };
+      return replaced(golden, f.index, [{ ...kept, request: { ...kept.request, headers } } as GoldenStep]);
+    },
+  };
 }
 
 function dropMutant(

@@ -54,6 +54,9 @@ export interface LegitimateVariant {
  *   and a re-read of each record it read;
  * - `reorder@N` — golden step N and the next one sent in the other order, when at least one is a
  *   read and neither needs the other (no value, no record written by one and read by the other);
+ * - `other_route@N` — a create sent to the resource's canonical create nested under its parent
+ *   (the parent in the path, not the body: see `throughParentCreate`; solo tasks, but for schema
+ *   repair, whose ticket repairs the client's own call);
  * - `other_route@N` — a seeded record the golden reads by its id read through its collection's
  *   listing instead of its own route, the values captured from its item on the page that shows it
  *   (a cursor listing walked to it). Not for a record whose id the golden found in a listing first
@@ -108,6 +111,18 @@ export function legitimateVariants(
       swapped[next.index] = f.step;
       out.push({ name: `reorder@${n}`, kind: "reorder", step: n, steps: swapped });
     }
+    // A schema-repair ticket repairs the client's own call: its route and body are the object.
+    const viaParent =
+      f.rest && task.kind === "solo" && !task.axes.includes("schema_repair")
+        ? throughParentCreate(world, f)
+        : null;
+    if (viaParent)
+      out.push({
+        name: `other_route@${n}`,
+        kind: "other_route",
+        step: n,
+        steps: replaced(golden, f.index, [viaParent]),
+      });
     const viaList = f.rest ? throughListing(world, task, f) : null;
     if (viaList)
       out.push({
@@ -320,6 +335,42 @@ function throughListing(world: World, task: Task, f: StepFacts): GoldenStep[] | 
     Object.entries(rest.capture).map(([name, path]) => [name, `${route.resource}.${index}.${path}`]),
   );
   return steps;
+}
+
+/**
+ * A create sent to its resource's canonical create nested under a parent instead
+ * (`POST /v3/farm/zones/z-9bd8/schedules` for `POST /v3/farm/schedules` with `zone_id: z-9bd8`):
+ * the parent named in the path, not the body; the same record. Only from a plain create (no
+ * behaviour, no async job), to a nested one with none, when the body names the parent by a literal.
+ */
+function throughParentCreate(world: World, f: StepFacts): GoldenStep | null {
+  const rest = f.rest as RestStep;
+  const route = f.route;
+  const body = rest.request.body;
+  if (route?.action !== "create" || route.status !== "canonical" || route.method !== "POST") return null;
+  if (countsCalls(route) || route.async_job || route.scopes.length > 0 || route.validator) return null;
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
+  for (const r of world.routes) {
+    if (r === route || r.resource !== route.resource || r.action !== "create" || r.method !== "POST")
+      continue;
+    if (r.status !== "canonical" || countsCalls(r) || r.async_job || r.scopes.length > 0 || r.validator)
+      continue;
+    const params = [...r.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1] as string);
+    if (params.length !== 1) continue;
+    const param = params[0] as string;
+    const parent = body[param];
+    if (typeof parent !== "string" || parent.includes("{{")) continue;
+    const { [param]: _moved, ...rest2 } = body;
+    return {
+      ...rest,
+      request: {
+        ...rest.request,
+        url: r.path.replace(`{${param}}`, encodeURIComponent(parent)),
+        body: rest2,
+      },
+    };
+  }
+  return null;
 }
 
 /**

@@ -238,7 +238,9 @@ function renameCollidingFields(
  * read" (the requirement mutants caught it).
  */
 function withoutSharedUses(p: G1Predicate): G1Predicate {
-  if (p.kind !== "data_flow" || p.also_used_in === undefined) return p;
+  // A value written in a body (an id the segment minted, claimed per segment) keeps its other
+  // write routes: no earlier segment sends this segment's value.
+  if (p.kind !== "data_flow" || p.also_used_in === undefined || p.used_in_slot?.in === "body") return p;
   const { also_used_in: _shared, ...own } = p;
   return own;
 }

@@ -53,6 +53,14 @@ export interface GenerateOptions {
   inspect?: (built: BuiltWorld, story: Storyline) => void;
   /** Positions to re-draw, by world id (`generateCertifiedBank` sets these for failing subtasks). */
   redraws?: ReadonlyMap<string, ReadonlyMap<number, Redraw>>;
+  /** Told of each position re-drawn because its requirements cannot be graded (see `drawHeldStoryline`). */
+  onRedraw?: (redraw: {
+    world: string;
+    position: number;
+    attempt: number;
+    from: string;
+    reason: string;
+  }) => void;
   /** The subtask templates to draw from (default `TEMPLATES`; tests inject broken ones). */
   templates?: StorylineOptions["templates"];
 }
@@ -114,6 +122,66 @@ function chainOf(
  *
  * @example const r = generateBank({ seed: "private-7" }); if (r.success) writeBank("bank", r.data);
  */
+/** Re-draws a position whose requirements cannot be graded gets before generation gives up. */
+export const UNHELD_REDRAW_ATTEMPTS = 3;
+
+/**
+ * A world's storyline whose every position's requirements can be graded (`requirementFindings`
+ * finds nothing in its solo task): a position that cannot (a sentence no predicate holds, a
+ * requirement without a predicate, an id by creation order…) is re-drawn — another template of its
+ * axis, from a stream salted with world, position and attempt — and the world rebuilt forward, up
+ * to `UNHELD_REDRAW_ATTEMPTS` times per position; then generation stops with `requirements_unheld`.
+ * Re-draws the caller asks for (`options.redraws`, a failed certification) are kept.
+ */
+function drawHeldStoryline(
+  seed: string,
+  template: WorldTemplate,
+  layout: Parameters<typeof buildWorld>[2],
+  positions: number,
+  worldIndex: number,
+  options: GenerateOptions,
+):
+  | { built: BuiltWorld; storyRng: Rng; story: Storyline; solos: Task[] }
+  | { error: { code: string; message: string } } {
+  const own = new Map<number, Redraw & { attempt: number }>();
+  for (;;) {
+    const built = buildWorld(template, Rng.derive(seed, `world:${template.id}`), layout);
+    const storyRng = Rng.derive(seed, `story:${template.id}`);
+    const redraws = new Map<number, Redraw>(options.redraws?.get(template.id) ?? []);
+    for (const [k, r] of own) {
+      const given = redraws.get(k);
+      redraws.set(k, { rng: r.rng, exclude: new Set([...(given?.exclude ?? []), ...r.exclude]) });
+    }
+    const story = buildStoryline(built, positions, worldIndex, storyRng, {
+      ...(redraws.size > 0 ? { redraws } : {}),
+      ...(options.templates ? { templates: options.templates } : {}),
+    });
+    const solos = story.subtasks.map((_, j) =>
+      composeSolo(template.id, story.subtasks, j + 1, story.workspaces[j] as Task["workspace"]),
+    );
+    const k = solos.findIndex((t) => requirementFindings(t).length > 0) + 1;
+    if (k === 0) return { built, storyRng, story, solos };
+    const task = solos[k - 1] as Task;
+    const findings = requirementFindings(task);
+    const previous = own.get(k);
+    const attempt = (previous?.attempt ?? 0) + 1;
+    const failed = story.subtasks[k - 1]?.template as string;
+    if (attempt > UNHELD_REDRAW_ATTEMPTS || previous?.exclude.has(failed))
+      return {
+        error: {
+          code: "requirements_unheld",
+          message: `${task.id}: ${findings.slice(0, 3).join("; ")}${findings.length > 3 ? ` (and ${findings.length - 3} more)` : ""} (after ${attempt - 1} re-draw(s) of position ${k})`,
+        },
+      };
+    options.onRedraw?.({ world: template.id, position: k, attempt, from: failed, reason: findings[0] ?? "" });
+    own.set(k, {
+      attempt,
+      exclude: new Set([...(previous?.exclude ?? []), failed]),
+      rng: Rng.derive(seed, `unheld:${template.id}:${k}:${attempt}`),
+    });
+  }
+}
+
 export function generateBank(options: GenerateOptions = {}): GenerateResult {
   const seed = options.seed ?? DEFAULT_SEED;
   const worldCount = options.worlds ?? DEFAULT_SHAPE.length;
@@ -145,23 +213,12 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
       options.positions !== undefined
         ? { positions: options.positions, maxChain: options.positions }
         : (DEFAULT_SHAPE[i] ?? { positions: 20, maxChain: 20 });
-    const built = buildWorld(template, Rng.derive(seed, `world:${template.id}`), layout[i]);
-    const storyRng = Rng.derive(seed, `story:${template.id}`);
-    const redraws = options.redraws?.get(template.id);
-    const story = buildStoryline(built, shape.positions, i, storyRng, {
-      ...(redraws ? { redraws } : {}),
-      ...(options.templates ? { templates: options.templates } : {}),
-    });
+    const drawn = drawHeldStoryline(seed, template, layout[i], shape.positions, i, options);
+    if ("error" in drawn) return { success: false, error: drawn.error };
+    const { built, storyRng, story, solos } = drawn;
     options.inspect?.(built, story);
     worlds.push(built.world);
-    for (let k = 1; k <= shape.positions; k++) {
-      tasks.push(
-        measured(
-          composeSolo(template.id, story.subtasks, k, story.workspaces[k - 1] as Task["workspace"]),
-          built.world,
-        ),
-      );
-    }
+    for (const solo of solos) tasks.push(measured(solo, built.world));
     // The introduction's story says how the jobs hang together; its demand is the decoy constraint
     // every segment states (the brief of its stay_canonical requirement).
     const introStory = (n: number) =>

@@ -41,13 +41,83 @@ export function withOtherSources(
       ? []
       : otherListings(world, p.from_response_url_pattern, p.from_body_key, constraints);
     if (listed.length > 0) out.also_from = listed;
-    const dest = p.used_in_request_url_pattern ? plainRecordRead(world, p.used_in_request_url_pattern) : null;
+    const created =
+      p.from_status === 201 ? otherCreates(world, p.from_response_url_pattern, constraints) : [];
+    if (created.length > 0)
+      out.also_from = [
+        ...(out.also_from ?? []),
+        { url_pattern: `^(?:${created.join("|")})$`, status: 201, body_key: p.from_body_key },
+      ];
+    const used = p.used_in_request_url_pattern;
+    const dest = used ? plainRecordRead(world, used) : null;
     if (dest && p.used_in_slot?.in === "header") {
       const patterns = otherReads(world, dest, constraints, null).map((s) => s.url_pattern);
       if (patterns.length > 0) out.also_used_in = patterns;
     }
+    // A value written in a body may be written through another documented route that takes it:
+    // the record's parent's create route, the record's own sub-routes that update it.
+    if (used && p.used_in_slot?.in === "body") {
+      const patterns = [
+        ...otherCreates(world, used, constraints),
+        ...(dest ? otherUpdates(world, dest, constraints) : []),
+      ];
+      if (patterns.length > 0) out.also_used_in = [`^(?:${patterns.join("|")})$`];
+    }
     return out;
   });
+}
+
+/**
+ * The other canonical routes that create a record where the plain create route `pattern` names
+ * (`^/v3/farm/schedules$`) does: the resource's creates nested under a parent
+ * (`/v3/farm/zones/{zone_id}/schedules`, the parent from the path), without a behaviour. Each is a
+ * pattern body (no anchors), any parent.
+ */
+function otherCreates(world: World, pattern: string, constraints: readonly ForbidConstraint[]): string[] {
+  const path = literalPath(pattern);
+  const own = path === null ? undefined : matchRoute(world.routes, "POST", path)?.route;
+  if (own?.action !== "create" || !plain(own) || own.async_job) return [];
+  return world.routes
+    .filter(
+      (r) =>
+        r !== own &&
+        r.resource === own.resource &&
+        r.method === "POST" &&
+        r.action === "create" &&
+        r.path.includes("{") &&
+        plain(r) &&
+        !r.async_job &&
+        !forbidden(constraints, r.path.replace(/\{[^}]+\}/g, "x"), "POST"),
+    )
+    .map((r) =>
+      r.path
+        .split(/\{[A-Za-z_][A-Za-z0-9_]*\}/)
+        .map(re)
+        .join("[^/]+"),
+    );
+}
+
+/**
+ * The other canonical routes that update the record `read` names (its own update route's sub-routes,
+ * `/v3/farm/zones/{zone_id}/settings`): they take the same body, and a version conflict they raise
+ * is the agent's to resolve, not a skill skipped. Each a pattern body naming the record.
+ */
+function otherUpdates(world: World, read: RecordRead, constraints: readonly ForbidConstraint[]): string[] {
+  const out: string[] = [];
+  for (const r of world.routes) {
+    if (r.resource !== read.resource || r.action !== "update" || r.status !== "canonical") continue;
+    if (!["PUT", "PATCH"].includes(r.method.toUpperCase()) || r.scopes.length > 0 || r.throttle) continue;
+    if (r.transient || r.partial_write || r.validator) continue;
+    const parts = r.path.split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/);
+    // A sub-route of the record: its id parameter, then more path.
+    const at = parts.findIndex((p, i) => i % 2 === 1 && p === read.idField);
+    if (at < 0 || (parts.length === at + 2 && parts[at + 1] === "")) continue;
+    if (parts.some((p, i) => i % 2 === 1 && p !== read.idField)) continue;
+    const sample = parts.map((p, i) => (i % 2 === 0 ? p : read.id)).join("");
+    if (forbidden(constraints, sample, r.method)) continue;
+    out.push(parts.map((p, i) => (i % 2 === 0 ? re(p) : re(read.id))).join(""));
+  }
+  return out;
 }
 
 /**
@@ -170,10 +240,10 @@ function revealable(route: Route, field: string): boolean {
   return (route.query_params ?? []).some((q) => q.reveals_fields?.includes(field));
 }
 
-function forbidden(constraints: readonly ForbidConstraint[], path: string): boolean {
+function forbidden(constraints: readonly ForbidConstraint[], path: string, method = "GET"): boolean {
   return constraints.some(
     (c) =>
-      (c.method === undefined || c.method.toUpperCase() === "GET") &&
+      (c.method === undefined || c.method.toUpperCase() === method) &&
       (new RegExp(c.url_pattern).test(path) || new RegExp(c.url_pattern).test(`${path}?page=2`)),
   );
 }

@@ -107,6 +107,7 @@ function derived(id: string, p: G1Predicate): Requirement {
       after: p.after,
       ...(p.min_wait_seconds !== undefined ? { min_wait_seconds: p.min_wait_seconds } : {}),
       ...(p.from_first_before ? { from_first_before: true as const } : {}),
+      ...(p.same_record ? { same_record: true as const } : {}),
     };
   if (p.kind === "end_state")
     return { kind: "end_state", id, predicates, record: p.record, expect: p.expect };

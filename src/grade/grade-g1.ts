@@ -14,6 +14,7 @@ import { pathValues, queryParam } from "../world/canonical-request.js";
 import type { ExchangeEvent, TrialEvent, VariableWriteEvent } from "../world/event-log.js";
 import { MAX_WAIT_SECONDS } from "../world/trial-world.js";
 import {
+  decisiveRecord,
   describeRecord,
   type FinalRecords,
   isRecordRef,
@@ -385,6 +386,7 @@ function prepareMatch(match: CallMatch): PreparedMatch {
   if (match.status !== undefined) parts.push(`answered ${match.status}`);
   if (match.sent) parts.push(`sending ${Object.keys(match.sent).join(", ")} as required`);
   if (match.returned) parts.push(`returning ${Object.keys(match.returned).join(", ")} as required`);
+  if (match.headers) parts.push(`with header ${Object.keys(match.headers).join(", ")} as required`);
   return {
     match,
     url: pattern(match.url_pattern),
@@ -514,13 +516,15 @@ function gradeOrder(prepared: PreparedOrder, ctx: TrialContext): G1Result {
   if (!Array.isArray(beforeHits)) return g1Result(predicate, false, undefined, beforeHits.reason);
   if (predicate.from_first_before) return gradeOrderFromFirst(prepared, ctx, afterHits, beforeHits);
   if (prepared.rank > 0) return gradeOrderRanked(prepared, ctx, afterHits, beforeHits);
-  const earlier = beforeHits.filter((i) => i < first);
+  const earlier = beforeHits.filter(
+    (i) => i < first && (!predicate.same_record || ctx.log.addresses(i, first)),
+  );
   if (earlier.length === 0)
     return g1Result(
       predicate,
       false,
       undefined,
-      `the first of the ${after.words} came before any ${before.words}`,
+      `the first of the ${after.words} came before any ${before.words}${predicate.same_record ? " of the same record" : ""}`,
     );
   const wait = predicate.min_wait_seconds;
   if (wait === undefined) return g1Result(predicate, true);
@@ -578,7 +582,8 @@ function gradeOrderRanked(
   let since = -1;
   for (const a of afterHits) {
     let last = -1;
-    for (const b of beforeHits) if (b > since && b < a) last = b;
+    for (const b of beforeHits)
+      if (b > since && b < a && (!predicate.same_record || ctx.log.addresses(b, a))) last = b;
     since = a;
     if (last < 0) continue;
     if (wait !== undefined && ctx.log.clockAt(a) - ctx.log.clockAt(last) < wait) continue;
@@ -628,16 +633,19 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
     case "field": {
       if (picked.length === 0)
         return g1Result(predicate, false, undefined, `${meant}: no such record at the end of the trial`);
-      if (picked.length > 1)
+      // Several hold the role: the one meant is the one a later write acted on (an abandoned
+      // duplicate is not it), as for a record reference.
+      const record = picked.length === 1 ? picked[0] : decisiveRecord(picked, ctx.events);
+      if (record === undefined)
         return g1Result(
           predicate,
           false,
           undefined,
-          `${meant}: ${picked.length} records match at the end of the trial, not one`,
+          `${meant}: ${picked.length} records match at the end of the trial, and no later write was applied to exactly one of them`,
         );
       const want = ctx.resolve(expect.value);
       if (!want.ok) return g1Result(predicate, false, undefined, want.reason);
-      const got = (picked[0] as Record<string, JsonValue>)[expect.field];
+      const got = (record as Record<string, JsonValue>)[expect.field];
       if (got !== undefined && sameInWorld(got, want.value)) return g1Result(predicate, true, got);
       return g1Result(
         predicate,
@@ -858,7 +866,7 @@ class TrialContext {
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
 
   constructor(
-    private readonly events: readonly TrialEvent[],
+    readonly events: readonly TrialEvent[],
     readonly card: Record<string, unknown> | null,
     readonly seed: string,
     private readonly state: FinalState,
@@ -917,6 +925,8 @@ class TrialContext {
     if (!Array.isArray(sent)) return sent;
     const returned = values(match.returned);
     if (!Array.isArray(returned)) return returned;
+    const headers = values(match.headers);
+    if (!Array.isArray(headers)) return headers;
     const urls = this.log.urlMatches(prepared.url);
     const exchanges = this.log.exchanges;
     const hits: number[] = [];
@@ -928,6 +938,7 @@ class TrialContext {
         (match.status === undefined || e.status === match.status) &&
         sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => sameInWorld(got, v))) &&
         returned.every(([key, v]) => valuesAtPath(e.response_body, key).some((got) => sameInWorld(got, v))) &&
+        headers.every(([name, v]) => sameInWorld(e.request_headers[name.toLowerCase()] ?? null, v)) &&
         (target === undefined || pathValues(e.url).some((seg) => sameInWorld(seg, target as JsonValue)))
       )
         hits.push(i);
@@ -1063,6 +1074,12 @@ class LogIndex {
       if (slot.in === "path" ? anyEqual(this.pathOf(i), value) : inSlot(e, slot, value)) return true;
     }
     return false;
+  }
+
+  /** Whether exchange `i` addresses the record exchange `j` does: the last segment of `i`'s path is a segment of `j`'s. */
+  addresses(i: number, j: number): boolean {
+    const id = this.pathOf(i).at(-1);
+    return id !== undefined && this.pathOf(j).includes(id);
   }
 
   /** The decoded path segments of exchange `i`'s URL, split at most once. */

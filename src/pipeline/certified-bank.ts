@@ -59,7 +59,21 @@ export async function generateCertifiedBank(
           built.world.id,
           story.subtasks.map((s) => s.template),
         ),
+      // A position whose requirements cannot be graded is re-drawn by the generator itself
+      // (each regeneration re-draws it the same way: logged once).
+      onRedraw: ({ world, position, attempt, from, reason }) => {
+        const why = `requirements_unheld: ${reason}`;
+        if (
+          !log.regenerated.some(
+            (g) => g.world === world && g.position === position && g.from === from && g.reason === why,
+          )
+        )
+          log.regenerated.push({ world, position, attempt, from, to: "", reason: why });
+      },
     });
+    if (r.success)
+      for (const entry of log.regenerated)
+        if (entry.to === "") entry.to = templates.get(entry.world)?.[entry.position - 1] ?? "";
     return r.success ? { content: r.data, templates } : { error: r.error };
   };
 

@@ -6,6 +6,7 @@ import type { GoldenStep, Task } from "../../bank/task-schema.js";
 import { playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
 import { premiseFindings } from "../../certify/premises.js";
 import { defaultBankContent } from "../default-bank.js";
+import { demandsSomething } from "../ticket-sentences.js";
 
 // Holes the December agent audit found by playing a private bank (`generate --seed audit-dec`) over
 // `apiflow mcp --http` as an agent would. Each test replays a default-bank task's golden with the
@@ -95,6 +96,30 @@ describe("agent audit (dec): an auth sweep's pauses are part of the job", () => 
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((id) => id.startsWith("paused_before_"))).toBe(true);
     expect(r.grade.failure_reason).toMatch(/order paused_before_\S+ \(requirement paused_before_/);
+  });
+
+  // Issue 15: graded pauses are an instruction of the ticket, not only its story: a requirement
+  // holding a pause states a sentence that demands it (and a brief, for a chain's step).
+  it("every sweep's pauses are demanded by a requirement sentence held by the pause predicates", () => {
+    const sweeps = bank.tasks.filter((t) => t.grader.g1.some((p) => p.id.startsWith("paused_before_")));
+    expect(sweeps.length).toBeGreaterThan(0);
+    for (const t of sweeps) {
+      const stated = (t.requirements ?? []).filter(
+        (r) => r.sentence !== undefined && r.predicates.some((p) => p.startsWith("paused_before_")),
+      );
+      expect(stated.length, t.id).toBeGreaterThan(0);
+      for (const r of stated) {
+        expect(r.kind, t.id).toBe("ordering");
+        expect(r.brief, t.id).toBeDefined();
+        expect(demandsSomething(r.sentence as string), t.id).toBe(true);
+        expect(t.story ?? [], t.id).not.toContain(r.sentence);
+        const told = t.kind === "chain" ? (r.brief as string) : (r.sentence as string);
+        expect(t.ticket, t.id).toContain(told);
+      }
+      // Every pause predicate holds a requirement (the first one's states the sentence for all).
+      for (const p of t.grader.g1.filter((q) => q.id.startsWith("paused_before_")))
+        expect(p.requirement, `${t.id} ${p.id}`).toMatch(/^paused_before_/);
+    }
   });
 });
 

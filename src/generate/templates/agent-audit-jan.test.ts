@@ -3,6 +3,8 @@ import { bankFromContent } from "../../bank/bank.js";
 import type { JsonObject } from "../../bank/json.js";
 import type { GoldenStep, Task } from "../../bank/task-schema.js";
 import { cardFrom, cardMessage, playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
+import { legitimateVariantFindings, requirementMutantFindings } from "../../certify/requirement-gates.js";
+import { sharedTrials } from "../../certify/trial-tree.js";
 import { playGolden } from "../../trial/play-golden.js";
 import { defaultBankContent } from "../default-bank.js";
 
@@ -45,6 +47,21 @@ function replay(t: Task, steps: readonly GoldenStep[], name: string, vars: Recor
       if (!session.ended) session.finish(cardMessage(cardFrom(t, bindings)));
     }),
   );
+}
+
+/**
+ * The requirement-mutants gate on `t`, and on `t` with its grader broken by `breakIt` (a predicate
+ * edited): the gate must pass the first and reject the second, so it would have caught the hole.
+ */
+async function gateOnBroken(
+  t: Task,
+  breakIt: (p: Task["grader"]["g1"][number]) => Task["grader"]["g1"][number],
+) {
+  const broken: Task = { ...t, grader: { ...t.grader, g1: t.grader.g1.map(breakIt) } };
+  const brokenBank = { ...bank, tasks: bank.tasks.map((x) => (x.id === t.id ? broken : x)) };
+  const sound = await requirementMutantFindings(bank, t, sharedTrials(bank));
+  const weak = await requirementMutantFindings(brokenBank, broken, sharedTrials(brokenBank));
+  return { sound: sound.failures, weak: weak.failures };
 }
 
 /** The exchanges the world served matching `method` and `url`, in order. */
@@ -199,7 +216,7 @@ describe("agent audit (jan): a work record opened through its parent's documente
     expect(task).toBeDefined();
   });
 
-  it.fails("the same record opened through the parent's create route passes", async () => {
+  it("the same record opened through the parent's create route passes", async () => {
     if (!task) throw new Error("no task");
     const world = bank.worlds.find((w) => w.id === task.world);
     const at = stepAt(task, isCreate);
@@ -226,6 +243,23 @@ describe("agent audit (jan): a work record opened through its parent's documente
     // Honest: the world opened it there.
     expect(served(r, "POST", new RegExp(`^${url}$`)).map((e) => e.status)).toEqual([201]);
     expect(r.grade.failure_reason).toBe("");
+  });
+
+  it("the legitimate-variants gate moves the create to the parent's route, and rejects a grader that knows one create route", async () => {
+    if (!task) throw new Error("no task");
+    const sound = await legitimateVariantFindings(bank, task, sharedTrials(bank));
+    expect(sound).toEqual([]);
+    const oneRoute = (p: Task["grader"]["g1"][number]) => {
+      if (p.kind !== "data_flow") return p;
+      const { also_from, also_used_in: _u, ...own } = p;
+      const kept = (also_from ?? []).filter((o) => o.status !== 201);
+      return kept.length > 0 ? { ...own, also_from: kept } : own;
+    };
+    const broken: Task = { ...task, grader: { ...task.grader, g1: task.grader.g1.map(oneRoute) } };
+    const brokenBank = { ...bank, tasks: bank.tasks.map((x) => (x.id === task.id ? broken : x)) };
+    const weak = await legitimateVariantFindings(brokenBank, broken, sharedTrials(brokenBank));
+    expect(weak.map((f) => f.check)).toContain("false_fail:other_route");
+    expect(weak.find((f) => f.check === "false_fail:other_route")?.message).toMatch(/status 201/);
   });
 });
 
@@ -263,7 +297,7 @@ describe("agent audit (jan): the idempotent retry the ticket prescribes", () => 
     expect(r.grade.failure_reason).toBe("");
   });
 
-  it.fails("the retry carrying another key than the ticket's fails", async () => {
+  it("the retry carrying another key than the ticket's fails", async () => {
     if (!task || !key) throw new Error("no task");
     const r = await replay(
       task,
@@ -272,6 +306,18 @@ describe("agent audit (jan): the idempotent retry the ticket prescribes", () => 
     );
     expect(served(r, "POST", /./).map((e) => e.status)).toContain(201);
     expect(r.grade.passed).toBe(false);
+  });
+
+  it("the requirement-mutants gate rejects a grader that does not read the key (a retry with another key survives)", async () => {
+    if (!task) throw new Error("no task");
+    const { sound, weak } = await gateOnBroken(task, (p) => {
+      if (p.kind !== "call_count" || !p.call.headers) return p;
+      const { headers: _h, ...call } = p.call;
+      return { ...p, call };
+    });
+    expect(sound).toEqual([]);
+    expect(weak.map((f) => f.check)).toEqual(["survived:other_value"]);
+    expect(weak[0]?.message).toMatch(/keyed_retry:other_value@\d+:Idempotency-Key passes/);
   });
 
   it("the write done twice (two records, where the ticket says once) fails the labour", async () => {
@@ -307,7 +353,7 @@ describe("agent audit (jan): a sweep that may mint with client credentials only 
     expect(renewals.length).toBe(2);
   });
 
-  it.fails("the second renewal done by minting with the client credentials again fails", async () => {
+  it("the second renewal done by minting with the client credentials again fails", async () => {
     if (!task) throw new Error("no refresh-renewal task");
     const mint = task.golden.find((s): s is Execute => isExecute(s) && grant(s) === "client_credentials");
     if (!mint) throw new Error("no client-credentials mint");
@@ -345,7 +391,7 @@ describe("agent audit (jan): the async job polled is the job confirmed", () => {
     expect(task).toBeDefined();
   });
 
-  it.fails("a sibling job polled, and the job confirmed never polled, fails", async () => {
+  it("a sibling job polled, and the job confirmed never polled, fails", async () => {
     if (!task) throw new Error("no async multistep task");
     const confirmAt = stepAt(task, (s) => s.request.method === "POST" && /\/confirm$/.test(s.request.url));
     const confirm = task.golden[confirmAt] as Execute;
@@ -373,6 +419,19 @@ describe("agent audit (jan): the async job polled is the job confirmed", () => {
     expect(confirmed).toBeDefined();
     expect(served(r, "GET", new RegExp(`/${confirmed}$`))).toEqual([]);
     expect(r.grade.passed).toBe(false);
+    expect(r.grade.failure_reason).toMatch(/polled_before_confirm/);
+  });
+
+  it("the requirement-mutants gate rejects an ordering that does not tie the poll to the job confirmed", async () => {
+    if (!task) throw new Error("no async multistep task");
+    const { sound, weak } = await gateOnBroken(task, (p) => {
+      if (p.kind !== "order" || !p.same_record) return p;
+      const { same_record: _s, ...loose } = p;
+      return loose;
+    });
+    expect(sound).toEqual([]);
+    expect(weak.map((f) => f.check)).toEqual(["survived:sibling_target"]);
+    expect(weak[0]?.message).toMatch(/sibling_before@\d+ passes/);
   });
 });
 
@@ -402,7 +461,7 @@ describe("agent audit (jan): a link written through the record's documented sett
     ).toBe(true);
   });
 
-  it.fails("the link written through the settings route (re-read and resent after a 409) passes", async () => {
+  it("the link written through the settings route (re-read and resent after a 409) passes", async () => {
     if (!link) throw new Error("no link task");
     const world = bank.worlds.find((w) => w.id === link.world);
     const steps = swap(link, linkAt, (s) => {

@@ -159,9 +159,28 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
           "How long a token lives is in the token response's `expires_in`.",
         ]),
       ];
-      // The pauses are the client's, told in the story: no predicate can hold them on every route
-      // that serves the records (a listing read is a legitimate variant), so none is demanded.
+      // The pauses are demanded and held per pause (`pauseKept`: the read after one may go
+      // through any route that serves the record); the first states the sentence for all.
+      const pauses = pausesBefore.map((at, k): Requirement => {
+        const p = pauseKept(built, ids, at, pause);
+        return {
+          kind: "ordering",
+          id: p.id,
+          ...(k === 0
+            ? {
+                sentence: `Keep every pause where it is marked, ${pause} s each: the sync needs it.`,
+                brief: `Keep each ${pause} s pause where marked.`,
+              }
+            : {}),
+          predicates: [p.id],
+          before: p.before,
+          after: p.after,
+          min_wait_seconds: pause,
+          from_first_before: true,
+        };
+      });
       const requirements: Requirement[] = [
+        ...pauses,
         {
           kind: "value_flow",
           id: "every_read_live",
@@ -205,7 +224,7 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
           "The first read must succeed.",
         ),
       ];
-      g1.push(...pausesBefore.map((at) => pauseKept(built, ids, at, pause)));
+      g1.push(...pausesBefore.map((at) => pauseKept(built, ids, at, pause) as G1Predicate));
       // Under refresh-token rotation the token after a pause can only come from the refresh token
       // an earlier grant returned: the renewal is the auth work, and the pauses force it.
       if (authScheme(built.world.auth) === "refresh_rotation")
@@ -228,7 +247,7 @@ function clockExpiry(difficulty: "medium" | "hard"): SubtaskTemplate {
         requirements,
         brief: [
           `A sweep reads ${order} with GETs, pausing ${pause} s (\`x-apiflow-wait: ${pause}\`) at each "(pause)"; after a pause a read gets 401 ${g.code("token_expired")}.`,
-          ...requirements,
+          ...requirements.filter((r) => r.sentence !== undefined),
         ],
         golden,
         builder: gb,
@@ -406,9 +425,10 @@ const refreshRenewal: SubtaskTemplate = {
             {
               kind: "value_flow" as const,
               id: "renewed_with_refresh_token",
-              sentence: `Renew its token with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
-              brief: "Renew the token with `grant_type=refresh_token`.",
-              predicates: ["refresh_token_used"],
+              sentence: `Renew its token at each pause with the \`refresh_token\` the token endpoint returns (\`grant_type=refresh_token\`).`,
+              brief: "Renew the token at each pause with `grant_type=refresh_token`.",
+              // Every renewal: one refresh, then a second client-credentials mint, is not it.
+              predicates: ["refresh_token_used", "renewed_at_each_pause"],
             },
           ]),
       {
@@ -443,6 +463,7 @@ const refreshRenewal: SubtaskTemplate = {
       ],
       g1: [
         refreshTokenUsed(built.world.auth.token_path),
+        ...(rotation ? [] : [refreshedTimes(built.world.auth.token_path, ids.length - 1)]),
         flowToAnswer(
           "last_value_from_read",
           built.routes.asset(lastId),
@@ -483,7 +504,7 @@ function pauseKept(
   ids: readonly string[],
   at: number,
   pause: number,
-): G1Predicate {
+): Extract<G1Predicate, { kind: "order" }> {
   const [prev, next] = [ids[at - 1], ids[at]];
   if (prev === undefined || next === undefined) throw new Error(`no read around pause ${at}`);
   const list = re(built.routes.listAssets);
@@ -515,6 +536,25 @@ function refreshTokenUsed(tokenPath: string): G1Predicate {
     must_be_stored: false,
     used_in_request_url_pattern: tokenRe,
     used_in_slot: { in: "body", key: "refresh_token" },
+  };
+}
+
+/**
+ * G1: the token endpoint answered `n` refresh grants (`grant_type=refresh_token`), one per pause
+ * of the sweep: a renewal done by minting with the client credentials again does not count.
+ */
+function refreshedTimes(tokenPath: string, n: number): G1Predicate {
+  return {
+    kind: "call_count",
+    id: "renewed_at_each_pause",
+    explain: `Each of the ${n} renewals must be a refresh grant (grant_type=refresh_token).`,
+    call: {
+      method: "POST",
+      url_pattern: `^${re(tokenPath)}$`,
+      status: 200,
+      sent: { grant_type: "refresh_token" },
+    },
+    min: n,
   };
 }
 

@@ -412,10 +412,10 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
         kind === "transient"
           ? `${g.brokenCall("POST", url)} with \`${JSON.stringify({ [a.idField]: id, [w.levelField.name]: level })}\`${error}`
           : `${g.brokenCall("POST", url)}${error}`,
-        // The world heals a transient failure for any key: the change's own key is a fact of the
-        // story, not a requirement (no predicate reads request headers).
+        // The world heals a transient failure for any key: the change's own key is the ticket's
+        // requirement (`keyed_retry`), held on the committing call's header.
         kind === "transient"
-          ? `Our change process gives each change an idempotency key for its retried writes; this change's key is \`${key}\`.`
+          ? "Our change process gives each change an idempotency key for its retried writes."
           : g.pick([
               "Nobody knows whether the record exists now.",
               "The job noted the failure and moved on, so the record may be half-written.",
@@ -433,11 +433,28 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
         record: wid.$record,
         expect: { is: "count", min: 1, max: 1 },
       };
+      const keyed: Requirement[] =
+        kind === "transient"
+          ? [
+              {
+                kind: "value_written",
+                id: "keyed_retry",
+                sentence: `The key for this change is \`${key}\`: a retried write must carry it as its \`Idempotency-Key\`.`,
+                brief: `Retry with \`Idempotency-Key: ${key}\`.`,
+                predicates: ["committed_with_key"],
+                call: { method: "POST", url_pattern: `^${re(url)}$`, status: 201 },
+                key: "Idempotency-Key",
+                in: "header",
+                value: key,
+                alternatives: [key.replace(/^chg-(\d+)/, (_, n: string) => `chg-${Number(n) + 1}`)],
+              },
+            ]
+          : [];
       const report = reportRequirement(g, fields);
-      const failed = `It fails once with 503 ${kind === "transient" ? `${g.code("transient_failure")} (retried with an Idempotency-Key it heals; this change's key is \`${key}\`)` : difficulty === "medium" ? `${g.code("partial_write")} (a staged write waits for a confirm)` : "(the error says how to finish the write)"}.`;
+      const failed = `It fails once with 503 ${kind === "transient" ? `${g.code("transient_failure")} (retried with an Idempotency-Key it heals)` : difficulty === "medium" ? `${g.code("partial_write")} (a staged write waits for a confirm)` : "(the error says how to finish the write)"}.`;
       return subtask(ctx, this.id, {
-        ticket: [opener, wanted, ...story, once, report],
-        brief: [wanted, failed, once, report],
+        ticket: [opener, wanted, ...story, ...keyed, once, report],
+        brief: [wanted, failed, ...keyed, once, report],
         golden,
         builder: gb,
         answer: [
@@ -463,6 +480,22 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
             record: wid.$record,
             expect: { is: "count", min: 1, max: 1 },
           },
+          ...(kind === "transient"
+            ? [
+                {
+                  kind: "call_count" as const,
+                  id: "committed_with_key",
+                  explain: `The write that commits must carry the change's idempotency key, ${key}.`,
+                  call: {
+                    method: "POST",
+                    url_pattern: `^${re(url)}$`,
+                    status: 201,
+                    headers: { "Idempotency-Key": key },
+                  },
+                  min: 1,
+                },
+              ]
+            : []),
         ],
         probes: [
           {

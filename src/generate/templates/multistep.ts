@@ -285,6 +285,8 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
           returned: { status: "awaiting_confirmation" },
         },
         after: confirm,
+        // The poll that shows it ready is of the job confirmed, not of a sibling job.
+        same_record: true,
       };
       const requirements: Requirement[] = [
         followed,
@@ -316,6 +318,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
             explain: "The job must be confirmed after a poll showed it awaiting confirmation.",
             before: ready.before,
             after: confirm,
+            same_record: true,
           },
           {
             kind: "end_state",
