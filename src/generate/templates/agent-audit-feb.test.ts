@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { bankFromContent } from "../../bank/bank.js";
+import type { GoldenStep, Task } from "../../bank/task-schema.js";
+import { playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
+import { defaultBankContent } from "../default-bank.js";
+
+// Holes the February agent audit found by playing a private bank (`generate --seed audit-feb`) over
+// `apiflow mcp --http` as an agent would, then breaking its tickets on purpose. Each test replays a
+// default-bank task's golden with the one change the agent made, through the real harness, and
+// states the verdict the ticket calls for. The ones still open are `it.fails`, each naming its hole.
+
+const bank = bankFromContent(defaultBankContent());
+type Execute = Extract<GoldenStep, { op: "execute" }>;
+type Replay = Awaited<ReturnType<typeof trial>>;
+const isExecute = (s: GoldenStep): s is Execute => s.op === "execute";
+const solo = bank.tasks.filter((t) => t.kind === "solo");
+
+/** Play `steps` through the real harness and finish with the golden's card from what was bound. */
+function replay(t: Task, steps: readonly GoldenStep[], name: string) {
+  return trial(
+    bank,
+    t,
+    scripted(bank, name, (session) => playAndAnswer(session, t, steps)),
+  );
+}
+
+/** The exchanges the world served matching `method` and `url`, in order. */
+function served(r: Replay, method: string, url: RegExp) {
+  return r.events.flatMap((e) =>
+    e.type === "exchange" && e.method === method && url.test(e.url) ? [e] : [],
+  );
+}
+
+describe("agent audit (feb): a supersede deletes only the record the ticket names", () => {
+  // warehouse-robotics-sub06 of seed audit-feb (statefulness.supersede-hard): "Delete it and read it
+  // back to prove it is really gone: only the mission in `missions_amr_70783` goes, no other
+  // mission in its place." Deleting the named mission AND another robot's mission (a sibling the
+  // ticket says must stay), then opening the replacement as asked, passed 10/10. The grader holds
+  // that the named record is gone (superseded_deleted, deletion_proved, superseded_absent) but
+  // nothing holds "only it goes". Class: every supersede task (6 solo in the default bank, and the
+  // chains carrying them). A whole-log `call_count` (DELETE … 204, max 1) or an end-state "present"
+  // on the siblings would close it for solo tasks, but both break chains, where a later segment
+  // may supersede one of those siblings: the gate needs a call count (or end state) scoped to the
+  // segment's own exchanges, or siblings dropped as later segments consume them. Left to the
+  // statefulness template's owner; requirement_mutants should add "a sibling deleted too" to
+  // end_state requirements whose sentence says "only … goes".
+  const task = solo.find((t) => t.grader.g1.some((p) => p.id === "superseded_absent"));
+  const gone = task?.grader.g1.find((p) => p.id === "superseded_absent");
+  const resource = gone?.kind === "end_state" ? gone.record.resource : undefined;
+  const create = task?.golden.find(
+    (s): s is Execute => isExecute(s) && s.request.method === "POST" && !/token/.test(s.request.url),
+  );
+  const idField = create ? Object.values(create.capture)[0] : undefined;
+  const del = task?.golden.find((s): s is Execute => isExecute(s) && s.request.method === "DELETE");
+
+  /** The golden, then (before the card) a listing and the DELETE of the first record it shows. */
+  function withSiblingDeleted(t: Task): GoldenStep[] {
+    if (!create || !del || !resource || !idField) throw new Error("no supersede steps");
+    const auth = { ...del.request.headers };
+    const extra: GoldenStep[] = [
+      {
+        op: "execute",
+        request: { method: "GET", url: create.request.url, headers: auth },
+        capture: { audit_sibling: `${resource}.${idField}` },
+      },
+      {
+        op: "execute",
+        request: { method: "DELETE", url: `${create.request.url}/{{audit_sibling}}`, headers: auth },
+        capture: {},
+      },
+    ];
+    const at = t.golden.findIndex((s) => s.op === "answer");
+    return [...t.golden.slice(0, at), ...extra, ...t.golden.slice(at)];
+  }
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+    expect(resource).toBeDefined();
+    expect(idField).toBeDefined();
+  });
+
+  it("the golden passes (the control)", async () => {
+    if (!task) throw new Error("no supersede task");
+    const r = await replay(task, task.golden, "golden");
+    expect(r.grade.failure_reason).toBe("");
+  });
+
+  it("the named record deleted and a sibling deleted too fails", async () => {
+    if (!task || !create || !idField) throw new Error("no supersede task");
+    const r = await replay(task, withSiblingDeleted(task), "sibling-deleted-too");
+    // Honest: two records deleted (204), and the second is not the replacement just opened.
+    const item = new RegExp(`^${create.request.url}/[^/]+$`);
+    const deleted = served(r, "DELETE", item).filter((e) => e.status === 204);
+    expect(deleted.length).toBe(2);
+    const minted = served(r, "POST", new RegExp(`^${create.request.url}$`))
+      .map((e) => (e.response_body as Record<string, unknown> | null)?.[idField])
+      .filter((v) => v !== undefined);
+    expect(minted.length).toBe(1);
+    expect(deleted[1]?.url.endsWith(`/${String(minted[0])}`)).toBe(false);
+    expect(r.grade.passed).toBe(false);
+  });
+});
