@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../../bank/bank.js";
 import type { GoldenStep, Task } from "../../bank/task-schema.js";
-import { playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
+import { playAndAnswer, scripted, trial, worldOf } from "../../certify/certify-kit.js";
+import { worldSpec } from "../../workspace/world-spec.js";
 import { defaultBankContent } from "../default-bank.js";
 
 // Holes the February agent audit found by playing a private bank (`generate --seed audit-feb`) over
@@ -98,5 +99,55 @@ describe("agent audit (feb): a supersede deletes only the record the ticket name
     expect(minted.length).toBe(1);
     expect(deleted[1]?.url.endsWith(`/${String(minted[0])}`)).toBe(false);
     expect(r.grade.passed).toBe(false);
+  });
+});
+
+describe("agent audit (feb): a hard partial write's commit flag is discoverable", () => {
+  // satellite-ground-sub15 of seed audit-feb (error_recovery, hard): "`POST /v3/gs/passes/intake`
+  // … keeps returning `503 partial_write` … Make sure exactly one contact pass ends up committed."
+  // At hard, the 503 is terse ("the write to passes PASS-7428CG was staged but not committed",
+  // no hint); a plain resend answers 409 staged_write_pending, also terse. The golden commits by
+  // resending with `"confirm": true`, but the spec's request body for the route has no `confirm`
+  // (norad_id, obsw_build, pass_state, priority_class, purpose) and no response reveals it: the
+  // agent can only guess it (it did, after three misses). The discoverability gate passes it
+  // because `confirm` occurs as a token elsewhere in the spec (the async jobs' `…/confirm` path,
+  // `confirm_url`). Class: every hard task on a partial-write route (error_recovery.partial-*,
+  // and the chains carrying them); and the gate's literal check is a class of its own: a body
+  // field name is "discoverable" when the word appears anywhere in the spec. Proposed fixes: the
+  // spec documents `confirm` in the request body of partial-write routes (renderOpenApi), and
+  // discoverability checks a body field against the route's documented body (or an earlier
+  // response naming it), not the whole spec's words. Left open: the spec is shared with the
+  // world owners (i16-schemes), and the gate with i21-gates.
+  const task = solo.find(
+    (t) =>
+      t.difficulty === "hard" &&
+      t.golden.some((s) => isExecute(s) && (s.request.body as Record<string, unknown> | undefined)?.confirm === true),
+  );
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  it("the commit flag the golden sends is named by the spec's body for the route or by an error", async () => {
+    if (!task) throw new Error("no hard partial-write task");
+    const commit = task.golden.find(
+      (s): s is Execute => isExecute(s) && (s.request.body as Record<string, unknown> | undefined)?.confirm === true,
+    ) as Execute;
+    const r = await replay(task, task.golden, "golden");
+    expect(r.grade.failure_reason).toBe("");
+    // What the agent saw before the commit: every error body, as text.
+    const errors = r.events.flatMap((e) =>
+      e.type === "exchange" && e.status >= 400 ? [JSON.stringify(e.response_body)] : [],
+    );
+    expect(errors.some((b) => /partial_write/.test(b))).toBe(true);
+    const world = worldOf(bank, task);
+    const doc = worldSpec(world) as { document?: { paths?: Record<string, Record<string, unknown>> } };
+    const op = doc.document?.paths?.[commit.request.url]?.[commit.request.method.toLowerCase()] as
+      | { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }
+      | undefined;
+    const documented = Object.keys(op?.requestBody?.content?.["application/json"]?.schema?.properties ?? {});
+    expect(documented.length).toBeGreaterThan(0);
+    const named = documented.includes("confirm") || errors.some((b) => /\bconfirm\b/.test(b));
+    expect(named).toBe(true);
   });
 });
