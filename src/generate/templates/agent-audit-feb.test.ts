@@ -21,7 +21,9 @@ function replay(t: Task, steps: readonly GoldenStep[], name: string) {
   return trial(
     bank,
     t,
-    scripted(bank, name, (session) => playAndAnswer(session, t, steps)),
+    scripted(bank, name, async (session) => {
+      await playAndAnswer(session, t, steps);
+    }),
   );
 }
 
@@ -121,7 +123,9 @@ describe("agent audit (feb): a hard partial write's commit flag is discoverable"
   const task = solo.find(
     (t) =>
       t.difficulty === "hard" &&
-      t.golden.some((s) => isExecute(s) && (s.request.body as Record<string, unknown> | undefined)?.confirm === true),
+      t.golden.some(
+        (s) => isExecute(s) && (s.request.body as Record<string, unknown> | undefined)?.confirm === true,
+      ),
   );
 
   it("the task this test needs exists in the default bank", () => {
@@ -131,7 +135,8 @@ describe("agent audit (feb): a hard partial write's commit flag is discoverable"
   it("the commit flag the golden sends is named by the spec's body for the route or by an error", async () => {
     if (!task) throw new Error("no hard partial-write task");
     const commit = task.golden.find(
-      (s): s is Execute => isExecute(s) && (s.request.body as Record<string, unknown> | undefined)?.confirm === true,
+      (s): s is Execute =>
+        isExecute(s) && (s.request.body as Record<string, unknown> | undefined)?.confirm === true,
     ) as Execute;
     const r = await replay(task, task.golden, "golden");
     expect(r.grade.failure_reason).toBe("");
