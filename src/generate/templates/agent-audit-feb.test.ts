@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { bankFromContent } from "../../bank/bank.js";
 import type { GoldenStep, Task } from "../../bank/task-schema.js";
-import { playAndAnswer, scripted, trial, worldOf } from "../../certify/certify-kit.js";
+import { cardFrom, cardMessage, playAndAnswer, scripted, trial, worldOf } from "../../certify/certify-kit.js";
+import { playGolden } from "../../trial/play-golden.js";
 import { worldSpec } from "../../workspace/world-spec.js";
 import { defaultBankContent } from "../default-bank.js";
 
@@ -154,5 +155,94 @@ describe("agent audit (feb): a hard partial write's commit flag is discoverable"
     expect(documented.length).toBeGreaterThan(0);
     const named = documented.includes("confirm") || errors.some((b) => /\bconfirm\b/.test(b));
     expect(named).toBe(true);
+  });
+});
+
+describe("agent audit (feb): a ranking read through the documented category registry", () => {
+  // hotel-housekeeping-sub08 of seed audit-feb (pagination, hard): "lowest `energy_kwh` among the
+  // rooms whose `floor_zone` is `lower` … Look at every record the listing can give you. Give the
+  // winner's live `lock_firmware` and `keycard_series`, and the runner-up's lock_firmware". The
+  // canonical `GET /pms/v3/registry/rooms?floor_zone=lower` (its required parameter named by its
+  // 400) answers every lower room in one call, with the live values. Ranked from it, the winner
+  // read live, the card right: 6/7, failed runner_up_from_listing, a requirement with no ticket
+  // sentence. The winner's id from the registry is accepted (`also_from`, other-sources.ts), the
+  // runner-up's value is not ("another field read off a listing keeps its route"). Either way is
+  // a finding: as a false fail (the ticket never says the runner-up must come from `GET
+  // /pms/v3/rooms`), or, if the listing walk is the point, the ticket must say so and the
+  // winner's also_from lets the registry skip the walk (the pagination axis is then one call).
+  // Class: every pagination task ranking within a category (10 solo in the default bank). Left
+  // open for the pagination template's owner to choose; this test states the false-fail side.
+  const task = solo.find(
+    (t) =>
+      t.grader.g1.some((p) => p.id === "runner_up_from_listing") && /whose `[^`]+` is `[^`]+`/.test(t.ticket),
+  );
+  const [, catField, cat] = task?.ticket.match(/whose `([^`]+)` is `([^`]+)`/) ?? [];
+  const world = task ? worldOf(bank, task) : undefined;
+  const registry = world?.routes.find(
+    (r) =>
+      r.method === "GET" &&
+      r.status === "canonical" &&
+      r.action === "list" &&
+      (r.query_params ?? []).some((q) => q.required && q.name === catField),
+  );
+
+  it("the task this test needs exists in the default bank, with a category registry", () => {
+    expect(task).toBeDefined();
+    expect(registry).toBeDefined();
+  });
+
+  it.fails("the ranking taken from the registry, the winner read live, passes", async () => {
+    if (!task || !registry || !catField || !cat) throw new Error("no category ranking task");
+    const listing = (s: GoldenStep) =>
+      isExecute(s) &&
+      s.request.method === "GET" &&
+      /\?page=|\?cursor=|\?limit=|\?offset=/.test(s.request.url);
+    // First run: the golden, to learn the values it binds (the trial seed makes them the same).
+    let bound = new Map<string, unknown>();
+    const first = await trial(
+      bank,
+      task,
+      scripted(bank, "golden", async (session) => {
+        bound = await playGolden(task.golden, session, { finish: false });
+        if (!session.ended) session.finish(cardMessage(cardFrom(task, bound as Map<string, never>)));
+      }),
+    );
+    expect(first.grade.failure_reason).toBe("");
+    const auth = (task.golden.find((s) => listing(s)) as Execute).request.headers;
+    const steps = task.golden.flatMap((s): GoldenStep[] => {
+      if (!listing(s)) return [s];
+      if (s !== task.golden.find(listing)) return [];
+      return [
+        {
+          op: "execute",
+          request: {
+            method: "GET",
+            url: `${registry.path}?${catField}=${cat}`,
+            ...(auth ? { headers: auth } : {}),
+          },
+          capture: {},
+        },
+      ];
+    });
+    // The listing's captures (the winner's id, the runner-up's value) are what the registry showed.
+    const literal = steps.map((s): GoldenStep => {
+      if (!isExecute(s)) return s;
+      let text = JSON.stringify(s.request);
+      for (const [k, v] of bound) if (typeof v === "string") text = text.replaceAll(`{{${k}}}`, v);
+      return { ...s, request: JSON.parse(text) as Execute["request"] };
+    });
+    const r = await trial(
+      bank,
+      task,
+      scripted(bank, "via-registry", async (session) => {
+        await playGolden(literal, session, { finish: false });
+        if (!session.ended) session.finish(cardMessage(cardFrom(task, bound as Map<string, never>)));
+      }),
+    );
+    // Honest: the listing was never read, the registry answered 200 with the category's rows.
+    expect(served(r, "GET", /\?(page|cursor|limit|offset)=/)).toEqual([]);
+    expect(served(r, "GET", new RegExp(`^${registry.path}\\?`)).map((e) => e.status)).toEqual([200]);
+    expect(r.grade.g2_passed).toBe(true);
+    expect(r.grade.failure_reason).toBe("");
   });
 });
