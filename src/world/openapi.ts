@@ -365,6 +365,12 @@ function requestBody(world: World, route: Route): JsonObject {
     properties[vf] = { type: "integer", description: "the version of your last read of the record" };
     required = [...required, vf];
   }
+  // A hard task's 503 is terse: the spec is where the agent finds how a staged write is committed.
+  if (route.partial_write)
+    properties.confirm = {
+      type: "boolean",
+      description: "send true when resending a write the API staged (503 partial_write) to commit it",
+    };
   return {
     required: true,
     content: {
