@@ -149,6 +149,7 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
     const storyRng = Rng.derive(seed, `story:${template.id}`);
     const redraws = options.redraws?.get(template.id);
     const story = buildStoryline(built, shape.positions, i, storyRng, {
+      dealOffset: (axis, level) => Rng.derive(seed, `deal:${axis}:${level}`).int(0, 59),
       ...(redraws ? { redraws } : {}),
       ...(options.templates ? { templates: options.templates } : {}),
     });

@@ -22,10 +22,14 @@ import type { ToolRunner } from "./trial-session.js";
 export async function prepareTrialWorld(world: World, task: Task, seed: string): Promise<TrialWorld> {
   const trial = new TrialWorld(world, seed);
   // A hard solo task's errors say what is wrong, not how to fix it; a chain mixes its segments'
-  // difficulties, so it keeps every hint. The storyline replay reads no hint.
-  trial.hints = task.kind === "solo" ? hintLevelFor(task.difficulty) : "full";
+  // difficulties, so it keeps every hint.
+  const hints = task.kind === "solo" ? hintLevelFor(task.difficulty) : "full";
+  trial.hints = hints;
   if (task.setup.length === 0) return trial;
-  // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
+  // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace,
+  // with every hint: an earlier position's golden may read its fix off an error (an enum's allowed
+  // values), and a hard task's terse errors would leave that position's record uncreated.
+  trial.hints = "full";
   trial.recording = false;
   const scratch = new Workspace({
     world,
@@ -35,6 +39,7 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
   });
   await playGolden(task.setup, replaySession(scratch), { finish: false });
   trial.recording = true;
+  trial.hints = hints;
   // Variable writes of the replay are not the agent's.
   (trial.log.events as TrialEvent[]).length = 0;
   return trial;
