@@ -6,7 +6,10 @@ describe("dealtTemplate", () => {
   const tally = (offset: number, perWorld: (w: number) => number) => {
     const n: Record<string, number> = { a: 0, b: 0, c: 0 };
     for (let w = 0; w < 13; w++)
-      for (let k = 0; k < perWorld(w); k++) n[dealtTemplate(candidates, w, k, offset)] += 1;
+      for (let k = 0; k < perWorld(w); k++) {
+        const t = dealtTemplate(candidates, w, k, offset);
+        n[t] = (n[t] ?? 0) + 1;
+      }
     return n;
   };
 
