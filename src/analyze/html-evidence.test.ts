@@ -1,34 +1,21 @@
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { chromiumMissing, launchHeadlessChromium } from "../../test/support/headless-chromium.js";
+import { scriptedRunInTempDir } from "../../test/support/scripted-run.js";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
+import { skipWithout } from "../../test/support/skip-without.js";
 import { blankAgentFactory, goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bufferIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { ExplanationSchema } from "../grade/explain-verdict.js";
-import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
-import { runIntoDir } from "../run/run-into-dir.js";
 import { openStore } from "../run/store.js";
 import { startViewServer, viewTranscriptBase } from "./view-server.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const bank = skeletonBank();
-const runDir = mkdtempSync(join(tmpdir(), "apiflow-evidence-"));
-const ran = await runIntoDir({
-  runDir,
-  bank,
-  agents: [goldenAgentFactory, blankAgentFactory].map((factory) => ({
-    factory,
-    settings: { kind: "scripted" as const },
-  })),
+const { runDir } = await scriptedRunInTempDir(bank, [goldenAgentFactory, blankAgentFactory], {
   tasks: bank.tasks.slice(0, 1),
-  epochs: 1,
   concurrency: 2,
-  priceTable: DEFAULT_PRICE_TABLE,
 });
-if (!ran.success) throw new Error(ran.error.message);
 
 describe("the viewer's evidence pane", () => {
   it("apiflow view serves each transcript's explanation from its stored log", async () => {
@@ -49,24 +36,12 @@ describe("the viewer's evidence pane", () => {
     }
   });
 
-  it.skipIf(!existsSync(CHROMIUM))(
+  it.skipIf(skipWithout("Chromium", chromiumMissing()))(
     "the HTML page shows a pass's and a fail's evidence beside the transcript",
     async () => {
       const io = bufferIo({}, runDir);
       expect(await runCli(["report", ".", "--html", "page.html"], io)).toBe(0);
-      const context = await chromium.launchPersistentContext(
-        mkdtempSync(join(tmpdir(), "apiflow-chromium-")),
-        {
-          executablePath: CHROMIUM,
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-          ],
-        },
-      );
+      const context = await launchHeadlessChromium();
       try {
         const page = await context.newPage();
         const errors: string[] = [];

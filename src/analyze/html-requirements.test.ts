@@ -1,52 +1,27 @@
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { chromiumMissing, launchHeadlessChromium } from "../../test/support/headless-chromium.js";
+import { scriptedRunInTempDir } from "../../test/support/scripted-run.js";
+import { skipWithout } from "../../test/support/skip-without.js";
 import { blankAgentFactory } from "../agents/scripted-agents.js";
 import { bankFromContent } from "../bank/bank.js";
 import { bufferIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { defaultBankContent } from "../generate/default-bank.js";
-import { DEFAULT_PRICE_TABLE } from "../run/price-table.js";
-import { runIntoDir } from "../run/run-into-dir.js";
 
 // Issue 15 item 6: the viewer's evidence pane names the ticket requirement each failed check holds.
-const CHROMIUM = "/usr/bin/chromium";
 
 describe("the viewer names the requirement a failed check holds", () => {
-  it.skipIf(!existsSync(CHROMIUM))(
+  it.skipIf(skipWithout("Chromium", chromiumMissing()))(
     "shows `requirement <id>` beside each predicate of a task with requirements",
     async () => {
       const content = defaultBankContent();
       const task = content.tasks.find((t) => t.kind === "solo" && (t.requirements ?? []).length > 0);
       if (!task) throw new Error("no task with requirements");
       const bank = bankFromContent({ ...content, tasks: [task] });
-      const runDir = mkdtempSync(join(tmpdir(), "apiflow-requirements-"));
-      const ran = await runIntoDir({
-        runDir,
-        bank,
-        agents: [{ factory: blankAgentFactory, settings: { kind: "scripted" as const } }],
-        tasks: bank.tasks,
-        epochs: 1,
-        concurrency: 1,
-        priceTable: DEFAULT_PRICE_TABLE,
-      });
-      if (!ran.success) throw new Error(ran.error.message);
+      const { runDir } = await scriptedRunInTempDir(bank, [blankAgentFactory]);
       expect(await runCli(["report", ".", "--html", "page.html"], bufferIo({}, runDir))).toBe(0);
-      const context = await chromium.launchPersistentContext(
-        mkdtempSync(join(tmpdir(), "apiflow-chromium-")),
-        {
-          executablePath: CHROMIUM,
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-          ],
-        },
-      );
+      const context = await launchHeadlessChromium();
       try {
         const page = await context.newPage();
         await page.goto(`file://${join(runDir, "page.html")}`);

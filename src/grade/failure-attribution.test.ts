@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { fieldFromJobRead, jobReadEvents } from "../../test/support/job-read.js";
 import type { GraderSpec } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import { gradeTrial } from "./grade-trial.js";
 
 // Class 6 of issue 20: a card problem is a delivery failure, not a labour one.
@@ -10,53 +10,18 @@ const grader: GraderSpec = {
     { field: "status", comparator: "string", expected: "queued", explain: "" },
     { field: "eta", comparator: "numeric", expected: 4, explain: "" },
   ],
-  g1: [
-    {
-      kind: "data_flow",
-      id: "status_from_read",
-      explain: "",
-      from_response_url_pattern: "^/v3/jobs/J-1$",
-      from_status: 200,
-      from_body_key: "status",
-      answer_field: "status",
-      must_be_stored: false,
-      used_in_request_url_pattern: null,
-    },
-    {
-      kind: "data_flow",
-      id: "eta_from_read",
-      explain: "",
-      from_response_url_pattern: "^/v3/jobs/J-1$",
-      from_status: 200,
-      from_body_key: "eta",
-      answer_field: "eta",
-      must_be_stored: false,
-      used_in_request_url_pattern: null,
-    },
-  ],
+  g1: [fieldFromJobRead("status"), fieldFromJobRead("eta")],
   constraints: [],
   checkpoints: [],
 };
 
-function events(read: boolean) {
-  const log = new EventLog();
-  if (read)
-    log.append({
-      type: "exchange",
-      protocol: "rest",
-      method: "GET",
-      url: "/v3/jobs/J-1",
-      request_headers: {},
-      request_body: null,
-      status: 200,
-      response_headers: {},
-      response_body: { status: "queued", eta: 4 },
-    });
-  return log.events;
-}
-
 const grade = (read: boolean, finalMessage: string) =>
-  gradeTrial({ grader, trialSeed: "s", events: events(read), finalMessage });
+  gradeTrial({
+    grader,
+    trialSeed: "s",
+    events: jobReadEvents(read ? { status: "queued", eta: 4 } : undefined),
+    finalMessage,
+  });
 
 const CARD = '```json\n{"status": "queued", "eta": 4}\n```';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { fieldFromJobRead, jobReadEvents } from "../../test/support/job-read.js";
 import type { GraderSpec } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import { gradeAnswerField } from "./grade-answer-field.js";
 import { gradeTrial } from "./grade-trial.js";
 import { sameString } from "./string-equality.js";
@@ -21,42 +21,15 @@ describe("one string equality for G1 and G2", () => {
 
   const grader: GraderSpec = {
     answer: [{ field: "status", comparator: "string", expected: "queued", explain: "" }],
-    g1: [
-      {
-        kind: "data_flow",
-        id: "status_from_read",
-        explain: "",
-        from_response_url_pattern: "^/v3/jobs/J-1$",
-        from_status: 200,
-        from_body_key: "status",
-        answer_field: "status",
-        must_be_stored: false,
-        used_in_request_url_pattern: null,
-      },
-    ],
+    g1: [fieldFromJobRead("status")],
     constraints: [],
     checkpoints: [],
-  };
-  const events = () => {
-    const log = new EventLog();
-    log.append({
-      type: "exchange",
-      protocol: "rest",
-      method: "GET",
-      url: "/v3/jobs/J-1",
-      request_headers: {},
-      request_body: null,
-      status: 200,
-      response_headers: {},
-      response_body: { status: "queued" },
-    });
-    return log.events;
   };
   const grade = (status: string) =>
     gradeTrial({
       grader,
       trialSeed: "s",
-      events: events(),
+      events: jobReadEvents({ status: "queued" }),
       finalMessage: `\`\`\`json\n${JSON.stringify({ status })}\n\`\`\``,
     });
 

@@ -6,11 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startFakeResponsesServer } from "../../test/support/fake-openai-responses-server.js";
 import { startFakeOpenAiServer } from "../../test/support/fake-openai-server.js";
 import { testRedis } from "../../test/support/redis-server.js";
-import { loadBank, writeBank } from "../bank/load-bank.js";
+import { writtenSkeletonBank } from "../../test/support/skeleton-bank.js";
 import { bufferIo } from "../cli/io.js";
 import { runCli } from "../cli/program.js";
 import { harborTasks } from "../generate/harbor-tasks.js";
-import { HARBOR_WORLD } from "../generate/harbor-world.js";
 import { QUEUE_PREFIX } from "./queue-keys.js";
 import { parseQueueUrl } from "./queue-url.js";
 import { type QueueWorkerHandle, startQueueWorker } from "./queue-worker.js";
@@ -20,17 +19,7 @@ const redis = await testRedis();
 if (!redis) console.warn("queue tests skipped: no redis-server on PATH and APIFLOW_TEST_REDIS unset");
 const tmp = () => mkdtempSync(join(tmpdir(), "apiflow-queue-key-"));
 const tasks = harborTasks();
-const bankDir = tmp();
-writeBank(bankDir, {
-  name: "apiflow-skeleton",
-  generator_version: "0.1.0",
-  seed: "apiflow-1",
-  worlds: [HARBOR_WORLD],
-  tasks,
-});
-const loaded = loadBank(bankDir);
-if (!loaded.success) throw new Error("test bank does not load");
-const bank = loaded.data;
+const { dir: bankDir, bank } = writtenSkeletonBank("apiflow-queue-key-");
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {

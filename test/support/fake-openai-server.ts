@@ -32,6 +32,21 @@ export const FAULT_KINDS = [
   "cut_body",
 ] as const satisfies ReadonlyArray<keyof FaultRates>;
 
+/**
+ * One call in five a fault, spread over every kind: 429, 5xx, a hanging call, a malformed tool call,
+ * a context error, a 200 that is not JSON, a 200 without choices, a cut body.
+ */
+export const ONE_IN_FIVE_FAULTS: Required<FaultRates> = {
+  rate_limit: 0.03,
+  server_error: 0.03,
+  timeout: 0.02,
+  malformed_tool_call: 0.03,
+  context_length: 0.01,
+  not_json: 0.03,
+  no_choices: 0.03,
+  cut_body: 0.02,
+};
+
 export interface FakeServerOptions {
   tasks: readonly Task[];
   faults?: FaultRates;
@@ -45,6 +60,11 @@ export interface FakeServerOptions {
 export interface FakeServer {
   baseUrl: string;
   injected: Record<keyof FaultRates, number>;
+  /**
+   * Faults whose answer was written out in full to an open connection. Under heavy load a client
+   * may time a call out before its fault is answered; the fault is then injected but never seen.
+   */
+  delivered: Record<keyof FaultRates, number>;
   requests: number;
   close(): Promise<void>;
 }
@@ -69,6 +89,7 @@ export async function startFakeOpenAiServer(options: FakeServerOptions): Promise
   const random = Rng.fromSeed(options.seed ?? 1);
   const rng = () => random.int(0, 999_999) / 1_000_000;
   const injected = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<keyof FaultRates, number>;
+  const delivered = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<keyof FaultRates, number>;
   const hanging = new Set<ServerResponse>();
   const state = { requests: 0 };
 
@@ -97,7 +118,10 @@ export async function startFakeOpenAiServer(options: FakeServerOptions): Promise
     if (req.url !== "/v1/chat/completions") return json(404, { error: { message: "not found" } });
     const request = JSON.parse(body) as { model: string; messages: OpenAiMessage[] };
     const fault = pickFault();
-    if (fault) injected[fault]++;
+    if (fault) {
+      injected[fault]++;
+      res.on("finish", () => delivered[fault]++);
+    }
     switch (fault) {
       case "rate_limit":
         return json(
@@ -193,6 +217,7 @@ export async function startFakeOpenAiServer(options: FakeServerOptions): Promise
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     injected,
+    delivered,
     get requests() {
       return state.requests;
     },

@@ -1,12 +1,10 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { scriptedRunInTempDir } from "../../../test/support/scripted-run.js";
 import { blankAgentFactory } from "../../agents/scripted-agents.js";
 import { bankFromContent } from "../../bank/bank.js";
 import { defaultBankContent } from "../../generate/default-bank.js";
-import { DEFAULT_PRICE_TABLE } from "../../run/price-table.js";
-import { runIntoDir } from "../../run/run-into-dir.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 import { formatTrialLine } from "./run.js";
@@ -32,24 +30,14 @@ describe("a failed requirement named wherever a trial's failure is shown", () =>
   it("store, terminal line, transcript and report", async () => {
     if (!solo || !chain) throw new Error("no task with requirement sentences");
     const bank = bankFromContent({ ...content, tasks: [solo, chain] });
-    const runDir = mkdtempSync(join(tmpdir(), "apiflow-failed-req-"));
-    const ran = await runIntoDir({
-      runDir,
-      bank,
-      agents: [{ factory: blankAgentFactory, settings: { kind: "scripted" as const } }],
-      tasks: bank.tasks,
-      epochs: 1,
-      concurrency: 1,
-      priceTable: DEFAULT_PRICE_TABLE,
-    });
-    if (!ran.success) throw new Error(ran.error.message);
-    const soloRec = ran.data.records.find((r) => r.task_id === solo.id);
+    const { runDir, records } = await scriptedRunInTempDir(bank, [blankAgentFactory]);
+    const soloRec = records.find((r) => r.task_id === solo.id);
     const held = solo.requirements?.find((r) => r.id === solo.grader.g1[0]?.requirement);
     const words = `(requirement ${held?.id}: “${held?.sentence}”)`;
     expect(soloRec?.failure_reason).toContain(words);
     expect(formatTrialLine(soloRec as NonNullable<typeof soloRec>)).toContain(words);
 
-    const chainRec = ran.data.records.find((r) => r.task_id === chain.id);
+    const chainRec = records.find((r) => r.task_id === chain.id);
     const transcript = JSON.parse(readFileSync(join(runDir, chainRec?.transcript as string), "utf8"));
     const diagnostics = transcript.verifier.metadata.sub_predicates.segment_diagnostics;
     expect(diagnostics.failure_stage).toBeGreaterThan(0);

@@ -1,15 +1,14 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { chromiumMissing, launchHeadlessChromium } from "../../../test/support/headless-chromium.js";
 import { OFFICIAL_FIXTURES, officialSample } from "../../../test/support/official-sample.js";
 import { skipWithout } from "../../../test/support/skip-without.js";
 import { ReportSchema } from "../../analyze/report-schema.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 
-const CHROMIUM = process.env.APIFLOW_TEST_CHROMIUM ?? "/usr/bin/chromium";
 const sample = officialSample();
 const CHARTS = ["chain-length", "reliability", "heatmap", "failure-composition", "cost-frontier", "items"];
 
@@ -103,31 +102,14 @@ describe("apiflow report", () => {
     expect(existsSync(join(dir, "r.html"))).toBe(true);
   });
 
-  it.skipIf(
-    skipWithout("Chromium", existsSync(CHROMIUM) ? undefined : `no ${CHROMIUM} (APIFLOW_TEST_CHROMIUM)`),
-  )(
+  it.skipIf(skipWithout("Chromium", chromiumMissing()))(
     "renders a page that works offline in Chromium: no console errors, every chart drawn, a transcript opens",
     async () => {
       const html = join(dir, "page.html");
       const io = bufferIo({}, dir);
       expect(await runCli(["report", "run", "--items", "--html", "page.html"], io)).toBe(0);
       // A fresh profile per run: nothing cached or synced from a previous one.
-      const context = await chromium.launchPersistentContext(
-        mkdtempSync(join(tmpdir(), "apiflow-chromium-")),
-        {
-          executablePath: CHROMIUM,
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
-      );
+      const context = await launchHeadlessChromium();
       try {
         const page = await context.newPage();
         const errors: string[] = [];

@@ -6,11 +6,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   FAULT_KINDS,
   type FakeServer,
+  ONE_IN_FIVE_FAULTS,
   startFakeOpenAiServer,
 } from "../../../test/support/fake-openai-server.js";
-import { writeBank } from "../../bank/load-bank.js";
+import { writtenSkeletonBank } from "../../../test/support/skeleton-bank.js";
 import { harborTasks } from "../../generate/harbor-tasks.js";
-import { HARBOR_WORLD } from "../../generate/harbor-world.js";
 import { openStore } from "../../run/store.js";
 import { TRIAL_LOG_SUFFIX } from "../../run/stored-trial-log.js";
 import { TranscriptSchema } from "../../trial/transcript-schema.js";
@@ -19,15 +19,8 @@ import { runCli } from "../program.js";
 
 const SECRET = "sk-test-SECRET-7f3a9c";
 const tmp = () => mkdtempSync(join(tmpdir(), "apiflow-run-"));
-const bankDir = tmp();
+const { dir: bankDir } = writtenSkeletonBank("apiflow-run-");
 const tasks = harborTasks();
-writeBank(bankDir, {
-  name: "apiflow-skeleton",
-  generator_version: "0.1.0",
-  seed: "apiflow-1",
-  worlds: [HARBOR_WORLD],
-  tasks,
-});
 const servers: FakeServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
@@ -99,22 +92,12 @@ function filesUnder(dir: string): string[] {
 describe("apiflow run --model through the real openai-compatible provider", () => {
   it("plays the golden solution through a fake server; 20% faults of every kind lose no trial and change only the faulted ones", async () => {
     const clean = await startFakeOpenAiServer({ tasks, apiKey: SECRET });
-    // One call in five is a fault, spread over every kind: 429, 5xx, a hanging call, a malformed
-    // tool call, a context error, a 200 that is not JSON, a 200 without choices, a cut body.
+    // One call in five is a fault, of every kind (the mix of the direct run and the queue).
     const faulty = await startFakeOpenAiServer({
       tasks,
       apiKey: SECRET,
       seed: 7,
-      faults: {
-        rate_limit: 0.03,
-        server_error: 0.03,
-        timeout: 0.02,
-        malformed_tool_call: 0.03,
-        context_length: 0.01,
-        not_json: 0.03,
-        no_choices: 0.03,
-        cut_body: 0.02,
-      },
+      faults: ONE_IN_FIVE_FAULTS,
     });
     servers.push(clean, faulty);
     const epochs = 8;
@@ -143,7 +126,7 @@ describe("apiflow run --model through the real openai-compatible provider", () =
         t.outcome === "provider_error" ? "provider_error" : clean1.get(`${t.task_id}/${t.epoch}`),
       );
     }
-    expect(overflow).toBe(faulty.injected.context_length);
+    expect(overflow).toBe(faulty.delivered.context_length);
     expect(trials.filter((t) => t.outcome === "provider_error")).toHaveLength(0);
 
     // Transcripts in the 1.0 layout, one per trial; no key anywhere in what the run wrote.

@@ -4,23 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { writeBank } from "../../bank/load-bank.js";
-import { harborTasks } from "../../generate/harbor-tasks.js";
-import { HARBOR_WORLD } from "../../generate/harbor-world.js";
+import { writtenSkeletonBank } from "../../../test/support/skeleton-bank.js";
 import { openStore } from "../../run/store.js";
 import type { TrialRecord } from "../../run/trial-record.js";
 import { bufferIo } from "../io.js";
 import { runCli } from "../program.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "apiflow-resume-"));
-const bankDir = tmp();
-writeBank(bankDir, {
-  name: "apiflow-skeleton",
-  generator_version: "0.1.0",
-  seed: "apiflow-1",
-  worlds: [HARBOR_WORLD],
-  tasks: harborTasks(),
-});
+const { dir: bankDir } = writtenSkeletonBank("apiflow-resume-");
 const EPOCHS = 63; // 2 agents × 4 tasks × 63 epochs = 504 trials
 /** The golden agent, logging each attempt to APIFLOW_TEST_ATTEMPT_LOG (children inherit it). */
 const COUNTING = "./test/support/counting-agent.ts";
