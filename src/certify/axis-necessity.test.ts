@@ -145,8 +145,11 @@ describe("axis necessity gate: the golden blind to its axis fails", () => {
   }, 60_000);
 
   it("catches a multistep task that grades the create alone: the create's own answer holds the card's values", async () => {
-    const task = solo("multistep").find(
+    // Any world's: which worlds get the open-and-read-back job is the seed's deal.
+    const task = bank.tasks.find(
       (t) =>
+        t.kind === "solo" &&
+        t.axes[0] === "multistep" &&
         t.golden.filter((s) => s.op === "execute").length === 4 &&
         t.grader.g1.some((p) => p.id === "read_back"),
     ) as Task;
