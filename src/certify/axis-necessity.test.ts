@@ -161,7 +161,9 @@ describe("axis necessity gate: the golden blind to its axis fails", () => {
       grader: { ...t.grader, g1: t.grader.g1.filter((p) => p.id === "copy_value_carried") },
     }));
     expect(found.failures[0]).toMatchObject({ task_id: task.id, check: "axis_blind:multistep" });
-    expect(found.failures[0]?.message).toMatch(/an agent blind to multistep passes \(GET \S+ skipped/);
+    expect(found.failures[0]?.message).toMatch(
+      /an agent blind to multistep passes \((GET|PUT|PATCH) \S+ skipped/,
+    );
   }, 60_000);
 
   it("blinds a chain segment by segment, each to its own axis", async () => {
