@@ -85,6 +85,17 @@ export async function playAndAnswer(
   return bindings;
 }
 
+/**
+ * A name for the trial that plays `steps` and then answers with `card` (a word for how the card is
+ * made): two trials with the same name make the same calls and send the same final message (see
+ * `RunOptions.sameAs`).
+ *
+ * @example runner.run(task, agent, 1, { sameAs: playedName(steps, "golden card") })
+ */
+export function playedName(steps: readonly GoldenStep[], card: string): string {
+  return `${card}\u0000${JSON.stringify(steps)}`;
+}
+
 /** Segments of the graded answer card: undefined means the field is graded. */
 export function isGradedSegment(task: Task, segment: number | undefined): boolean {
   if (task.kind !== "chain" || task.grader.chain_mode !== "selective" || !task.graded_segments) return true;

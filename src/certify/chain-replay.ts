@@ -9,6 +9,7 @@ import {
   isGradedSegment,
   placeholdersOf,
   playAndAnswer,
+  playedName,
   renamePlaceholder,
   scripted,
   worldOf,
@@ -158,7 +159,10 @@ export async function chainReplayFindings(
     });
     const skipped = replay.name.startsWith("skip_segment:") ? Number(replay.name.split(":")[1]) : null;
     // A skip's later segments are read; of the other replays only the verdict is.
-    const r = await runner.run(task, agent, 1, { failFast: skipped === null });
+    const r = await runner.run(task, agent, 1, {
+      failFast: skipped === null,
+      sameAs: playedName(replay.steps, "golden card"),
+    });
     const laterFailed = skipped !== null && laterSegmentFailed(r, skipped);
     anyLaterBroken ||= laterFailed;
     if (r.grade.passed)

@@ -15,8 +15,13 @@ describe("premises gate: a ticket claims only what the world does", () => {
   const solo = bank.tasks.filter((t) => t.kind === "solo" && t.world === world);
   const withCall = solo.find((t) => t.premises?.some((p) => p.kind === "call" && p.status >= 400)) as Task;
   const withSpec = solo.find((t) => t.premises?.some((p) => p.kind === "spec_body")) as Task;
+  // The edited task and its world alone: the whole default bank takes seconds to build.
   const swap = (task: Task, edit: (t: Task) => Task) =>
-    bankFromContent({ ...content, tasks: content.tasks.map((t) => (t.id === task.id ? edit(t) : t)) });
+    bankFromContent({
+      ...content,
+      worlds: content.worlds.filter((w) => w.id === task.world),
+      tasks: [edit(content.tasks.find((t) => t.id === task.id) as Task)],
+    });
 
   it("holds for every premise of one world's solo tasks (quoted calls replayed, spec claims looked up)", async () => {
     expect(withCall).toBeDefined();
@@ -71,9 +76,10 @@ describe("premises gate: a ticket claims only what the world does", () => {
   it("rejects a ticket pointing at a spec body the world refuses (a spec lagging its validator)", async () => {
     const lagging = bankFromContent({
       ...content,
-      worlds: content.worlds.map((w) =>
+      tasks: content.tasks.filter((t) => t.id === withSpec.id),
+      worlds: content.worlds.flatMap((w) =>
         w.id !== withSpec.world
-          ? w
+          ? []
           : {
               ...w,
               routes: w.routes.map((r) =>
@@ -98,5 +104,131 @@ describe("premises gate: a ticket claims only what the world does", () => {
     }));
     const found = await premiseFindings(broken, broken.tasks.find((t) => t.id === withSpec.id) as Task);
     expect(found[0]).toMatchObject({ check: "spec_body:no_route" });
+  });
+});
+
+describe("premises gate: each check of a quoted call rejects the claim built to fail it", () => {
+  const content = defaultBankContent();
+  const bank = bankFromContent(content);
+  const task = (id: string) => bank.tasks.find((t) => t.id === id) as Task;
+  // Harbour sub13 quotes a 422 validation_failed with its message; sub17 a stale token's 401.
+  const quoting = task("harbor-telemetry-sub13");
+  // A bank of the edited task and its world alone: the whole default bank takes seconds to build.
+  const swap = (id: string, edit: (t: Task) => Task) => {
+    const t = edit(content.tasks.find((t) => t.id === id) as Task);
+    const b = bankFromContent({
+      ...content,
+      worlds: content.worlds.filter((w) => w.id === t.world),
+      tasks: [t],
+    });
+    return { b, t: b.tasks[0] as Task };
+  };
+  const callPremise = (t: Task) => t.premises?.find((p) => p.kind === "call");
+
+  it("holds for the task it edits, as generated", async () => {
+    const p = callPremise(quoting);
+    expect(p?.kind === "call" && p.message).toBeTruthy();
+    expect(await premiseFindings(bank, quoting)).toEqual([]);
+  });
+
+  it("rejects a ticket whose quoted call got another error code", async () => {
+    const { b, t } = swap(quoting.id, (t) => ({
+      ...t,
+      premises: t.premises?.map((p) => (p.kind === "call" ? { ...p, error: "gone" } : p)),
+    }));
+    const found = await premiseFindings(b, t);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ check: "call:error", task_id: t.id });
+    expect(found[0]?.message).toBe(
+      "the ticket says POST /v3/maintenance-orders/dispatch got error gone, the world answers validation_failed",
+    );
+  });
+
+  it("rejects a ticket quoting another error message", async () => {
+    const { b, t } = swap(quoting.id, (t) => ({
+      ...t,
+      premises: t.premises?.map((p) =>
+        p.kind === "call" ? { ...p, message: "crew_size is not allowed" } : p,
+      ),
+    }));
+    const found = await premiseFindings(b, t);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ check: "call:message" });
+    expect(found[0]?.message).toMatch(
+      /^the ticket quotes POST \/v3\/maintenance-orders\/dispatch's error as "crew_size is not allowed", the world says "unknown field crew_size/,
+    );
+  });
+
+  it("rejects a ticket that declares an error code it does not quote, then one that does not quote the message", async () => {
+    const p = callPremise(quoting);
+    if (p?.kind !== "call" || p.message === undefined) throw new Error("sub13 quotes a message");
+    const noCode = swap(quoting.id, (t) => ({
+      ...t,
+      ticket: t.ticket.replaceAll("validation_failed", "a failure"),
+    }));
+    const found = await premiseFindings(noCode.b, noCode.t);
+    expect(found).toEqual([
+      {
+        task_id: quoting.id,
+        check: "call:unquoted",
+        message:
+          "the ticket does not quote the error code validation_failed it declares for POST /v3/maintenance-orders/dispatch",
+      },
+    ]);
+    const noMessage = swap(quoting.id, (t) => ({
+      ...t,
+      ticket: t.ticket.replaceAll(p.message as string, ""),
+    }));
+    const found2 = await premiseFindings(noMessage.b, noMessage.t);
+    expect(found2).toEqual([
+      {
+        task_id: quoting.id,
+        check: "call:unquoted",
+        message:
+          "the ticket does not quote the error message it declares for POST /v3/maintenance-orders/dispatch",
+      },
+    ]);
+  });
+
+  it("checks a quoted call sent with an expired token: the token is used up by reads first", async () => {
+    const expired = (status: number) =>
+      swap("harbor-telemetry-sub17", (t) => ({
+        ...t,
+        premises: [
+          {
+            kind: "call",
+            method: "GET",
+            url: "/v3/vessels/V-865",
+            token: "expired",
+            status,
+            error: "token_expired",
+          },
+        ],
+        ticket: `${t.ticket} token_expired`,
+      }));
+    const holds = expired(401);
+    expect(await premiseFindings(holds.b, holds.t)).toEqual([]);
+    const wrong = expired(200);
+    const found = await premiseFindings(wrong.b, wrong.t);
+    expect(found.map((f) => f.message)).toEqual([
+      "the ticket says GET /v3/vessels/V-865 got 200, the world answers 401",
+    ]);
+  });
+
+  it("sends a quoted call on the record a workspace variable holds ({{variable}} in its URL)", async () => {
+    const t = task("fleet-telemetry-sub04");
+    const p = callPremise(t);
+    expect(p?.kind === "call" && p.url).toMatch(/\{\{\w+\}\}/);
+    expect(await premiseFindings(bank, t)).toEqual([]);
+  });
+
+  it("leaves a GraphQL or MCP variant's quoted calls to its REST original", async () => {
+    const { b, t } = swap(quoting.id, (t) => ({
+      ...t,
+      premises: t.premises?.map((p) => (p.kind === "call" ? { ...p, status: 418 } : p)),
+    }));
+    expect((await premiseFindings(b, t)).map((f) => f.check)).toEqual(["call:status"]);
+    const graphql = { ...b, worlds: b.worlds.map((w) => ({ ...w, protocol: "graphql" as const })) };
+    expect(await premiseFindings(graphql, t)).toEqual([]);
   });
 });

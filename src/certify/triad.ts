@@ -13,6 +13,7 @@ import {
   isMintStep,
   isSendStep,
   playAndAnswer,
+  playedName,
   renamePlaceholder,
   type SendStep,
   scripted,
@@ -29,6 +30,8 @@ export interface Exam {
   name: string;
   mustPass: boolean;
   agent: AgentFactory;
+  /** What the exam plays, for the runner to share its trial with an identical one (`RunOptions.sameAs`). */
+  sameAs?: string;
 }
 
 /**
@@ -58,6 +61,7 @@ export function triadExams(bank: Bank, task: Task): Exam[] {
       agent: scripted(bank, `sabotage-${name}`, async (session, ctx) => {
         await playAndAnswer(session, task, steps, edit ? () => edit(ctx.trialSeed) : undefined);
       }),
+      sameAs: playedName(steps, edit ? "expected card" : "golden card"),
     });
 
   task.golden.forEach((step, i) => {
@@ -179,7 +183,10 @@ export async function triadFindings(bank: Bank, task: Task, runner: TrialRunner)
   const failures: GateFailure[] = graderCoverageFindings(task);
   for (const exam of triadExams(bank, task)) {
     // Only the verdict is read, and a must-fail exam may stop at its first forbidden call.
-    const r = await runner.run(task, exam.agent, 1, { failFast: !exam.mustPass });
+    const r = await runner.run(task, exam.agent, 1, {
+      failFast: !exam.mustPass,
+      ...(exam.sameAs !== undefined ? { sameAs: exam.sameAs } : {}),
+    });
     if (r.grade.passed === exam.mustPass) continue;
     failures.push({
       task_id: task.id,

@@ -6,7 +6,7 @@ import type { Task } from "../bank/task-schema.js";
 import type { TrialResult } from "../run/run-trial.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { playGolden } from "../trial/play-golden.js";
-import { chainSegments, playAndAnswer, scripted } from "./certify-kit.js";
+import { chainSegments, playAndAnswer, playedName, scripted } from "./certify-kit.js";
 import { negativeReplays } from "./chain-replay.js";
 import { EXPLOITS } from "./exploits/index.js";
 import { triadExams } from "./triad.js";
@@ -112,5 +112,45 @@ describe("sharedTrials", () => {
     expect(await shared.run(task, goldenAgentFactory, 2)).not.toBe(first);
     shared.release(task);
     expect(await shared.run(task, goldenAgentFactory, 1)).not.toBe(first);
+  });
+
+  it("runs trials with the same sameAs once per task (and failFast), and no longer after release", async () => {
+    const shared = sharedTrials(bank);
+    const task = bank.tasks[0] as Task;
+    const storeless = task.golden.filter((step) => step.op !== "store");
+    let played = 0;
+    const agent = (name: string) =>
+      scripted(bank, name, async (s) => {
+        played += 1;
+        await playAndAnswer(s, task, storeless);
+      });
+    const sameAs = playedName(storeless, "golden card");
+    const first = await shared.run(task, agent("first"), 1, { sameAs });
+    expect(await shared.run(task, agent("second"), 1, { sameAs })).toBe(first);
+    expect(played).toBe(1);
+    // Another name, or a verdict-only run of the same name, is a trial of its own.
+    expect(await shared.run(task, agent("other"), 1, { sameAs: `${sameAs}!` })).not.toBe(first);
+    expect(await shared.run(task, agent("fast"), 1, { sameAs, failFast: true })).not.toBe(first);
+    expect(played).toBe(3);
+    shared.release(task);
+    expect(await shared.run(task, agent("again"), 1, { sameAs })).not.toBe(first);
+    expect(played).toBe(4);
+  });
+
+  it("grades a verdict-only trial stopped at a forbidden call as a fail naming the constraint", async () => {
+    const shared = sharedTrials(bank);
+    let checked = 0;
+    for (const task of bank.tasks) {
+      for (const exam of triadExams(bank, task).filter((e) => e.name.startsWith("sabotage:decoy_route"))) {
+        const r = await shared.run(task, exam.agent, 1, { failFast: true });
+        expect(r.grade.passed).toBe(false);
+        const broken = r.grade.constraints.filter((c) => c.violated);
+        expect(broken.length).toBeGreaterThan(0);
+        expect(r.grade.failure_reason).toContain(broken[0]?.id);
+        checked += 1;
+      }
+      shared.release(task);
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 });

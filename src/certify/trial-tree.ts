@@ -3,7 +3,7 @@ import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { gradeConstraint } from "../grade/grade-g1.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import { type GradeInput, gradeTrial } from "../grade/grade-trial.js";
+import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
 import type { AgentFactory, TrialSession } from "../trial/agent.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
@@ -34,6 +34,14 @@ export interface RunOptions {
    * exploits opt in: most of them call a decoy route early, then play the rest of the golden.
    */
   failFast?: boolean;
+  /**
+   * What the trial does, when the caller can name it (e.g. the golden edited in one step, then its
+   * card): trials of the same task at epoch 1 with the same `sameAs` (and `failFast`) make the same
+   * calls and end with the same message, so the runner may run the first and hand its result to
+   * the rest (the chain gate's `decoy@N` is the triad's `decoy_route@N`). The result keeps the first
+   * trial's agent name.
+   */
+  sameAs?: string;
 }
 
 /**
@@ -244,6 +252,31 @@ class TrialTree {
 }
 
 /**
+ * The grade of a verdict-only trial (`RunOptions.failFast`) whose log broke a forbid constraint: a
+ * fail, as `gradeTrial` gives it (a forbidden call fails the verdict, and the log only grows), with
+ * the constraints' results. Its predicates and card are not graded: only the verdict is read.
+ */
+function forbiddenCallGrade(input: GradeInput): TrialGrade {
+  const constraints = input.grader.constraints.map((c) => gradeConstraint(c, input.events));
+  const broken = constraints.find((c) => c.violated);
+  return {
+    grader_version: GRADER_VERSION,
+    passed: false,
+    g1_passed: false,
+    g2_passed: false,
+    card_found: false,
+    g1: [],
+    g2: [],
+    constraints,
+    checkpoints: [],
+    predicates_passed: 0,
+    predicates_total: 0,
+    partial_score: 0,
+    failure_reason: `forbidden call ${broken?.detail ?? ""} (${broken?.id ?? "a forbid constraint"}); the rest of the trial was not graded`,
+  };
+}
+
+/**
  * `agent` stopped once `watch.violated` turns true: after the step that broke a forbid
  * constraint, the trial is aborted (its verdict is a fail whatever the agent would do next).
  */
@@ -305,6 +338,8 @@ function stopOnViolation(session: TrialSession, watch: { violated: boolean }): T
 export function sharedTrials(bank: Bank): TrialRunner {
   const trees = new Map<string, TrialTree>();
   const golden = new Map<string, Promise<TrialResult>>();
+  // Results of named trials (`RunOptions.sameAs`), by task, then by name and failFast.
+  const named = new Map<string, Map<string, Promise<TrialResult>>>();
   const run = (
     task: Task,
     agent: AgentFactory,
@@ -318,6 +353,17 @@ export function sharedTrials(bank: Bank): TrialRunner {
     if (epoch !== 1) return runTrial({ bank, task, agent, epoch });
     if (agent === goldenAgentFactory) {
       const memo = golden.get(task.id);
+      if (memo) return memo;
+    }
+    let byName: Map<string, Promise<TrialResult>> | undefined;
+    const name = options.sameAs === undefined ? "" : `${options.failFast ? 1 : 0}\u0000${options.sameAs}`;
+    if (name) {
+      byName = named.get(task.id);
+      if (!byName) {
+        byName = new Map();
+        named.set(task.id, byName);
+      }
+      const memo = byName.get(name);
       if (memo) return memo;
     }
     let tree = trees.get(task.id);
@@ -334,9 +380,11 @@ export function sharedTrials(bank: Bank): TrialRunner {
       agent: watch ? stoppedWhenViolated(agent, watch) : agent,
       epoch,
       backend: () => t.backend(watch),
-      grade: (input) => t.grade(input),
+      // A trial stopped at a forbidden call fails whatever else its grade says: only that is read.
+      grade: (input) => (watch?.violated ? forbiddenCallGrade(input) : t.grade(input)),
     });
     if (agent === goldenAgentFactory) golden.set(task.id, result);
+    byName?.set(name, result);
     return result;
   };
   return {
@@ -344,6 +392,7 @@ export function sharedTrials(bank: Bank): TrialRunner {
     release(task) {
       trees.delete(task.id);
       golden.delete(task.id);
+      named.delete(task.id);
     },
   };
 }

@@ -2,8 +2,15 @@ import { describe, expect, it } from "vitest";
 import { Rng } from "../bank/rng.js";
 import type { World } from "../bank/world-schema.js";
 import { buildWorld } from "./build-world.js";
+import { defaultBankContent } from "./default-bank.js";
 import { worldLayout } from "./world-layout.js";
-import { routeShape, worldStructure, worldStructureSection } from "./world-structure.js";
+import {
+  archetypeTaskCounts,
+  archetypeTaskLine,
+  routeShape,
+  worldStructure,
+  worldStructureSection,
+} from "./world-structure.js";
 import { FLEET_TELEMETRY } from "./worlds/fleet-telemetry.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
@@ -81,5 +88,24 @@ describe("the default bank's worlds differ in structure", () => {
     expect(section).toMatch(/\| ledger \| /);
     expect(section).toContain("API key header (X-Api-Key)");
     expect(section).toContain("bearer with refresh-token rotation");
+  });
+});
+
+/** Issue 16: the archetypes change what tasks do, not only what the worlds serve. */
+describe("tasks on archetype routes", () => {
+  const content = defaultBankContent();
+
+  it("every archetype beyond flat has solo tasks whose golden calls its own routes", () => {
+    const counts = archetypeTaskCounts(content.worlds, content.tasks);
+    expect(Object.keys(counts).sort()).toEqual(["ledger", "nested", "search"]);
+    for (const [archetype, n] of Object.entries(counts)) expect(n, archetype).toBeGreaterThan(0);
+    expect(archetypeTaskLine(content.worlds, content.tasks)).toMatch(/nested \d+, ledger \d+, search \d+/);
+  });
+
+  it("counts nothing for the same worlds told they are flat, nor for a task's setup", () => {
+    const flat = content.worlds.map((w) => ({ ...w, archetype: "flat" as const }));
+    expect(Object.values(archetypeTaskCounts(flat, content.tasks))).toEqual([0, 0, 0]);
+    const setupOnly = content.tasks.map((t) => ({ ...t, golden: [] }));
+    expect(Object.values(archetypeTaskCounts(content.worlds, setupOnly))).toEqual([0, 0, 0]);
   });
 });

@@ -1,5 +1,10 @@
+import type { Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { schemeLabel } from "../world/credential.js";
+import { matchRoute } from "../world/route-path.js";
+import { ARCHETYPES, archetypeRoutes } from "./world-builders/archetype-routes.js";
+import { worldPaths } from "./world-builders/route-kit.js";
+import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 /** What one world is made of, nouns aside: the facts the datasheet compares across worlds. */
 export interface WorldStructure {
@@ -105,4 +110,57 @@ Structural figure (nouns and base paths taken out of every route): ${distinct((s
 graphs and ${distinct((s) => s.auth.split(";")[0] ?? "")} distinct auth schemes across ${worlds.length} worlds (${distinct((s) => s.archetype)} archetypes);
 ${shapes} distinct route shapes in all, ${distinct((s) => s.pagination.split(",")[0] ?? "")} pagination styles, ${distinct((s) => s.pagination)} page-size settings, ${distinct((s) => s.idFormat)} id formats, ${distinct((s) => s.errors)} error styles.
 `;
+}
+
+/**
+ * The routes only a world's archetype gives it (none for `flat`, or for a world built from no
+ * template of this generator).
+ */
+function ownArchetypeRoutes(w: World): Route[] {
+  const t = WORLD_TEMPLATES.find((x) => x.id === w.id);
+  if (!t || !w.archetype) return [];
+  const ids = new Set(archetypeRoutes(t, worldPaths(t), w.archetype).map((r) => r.id));
+  return w.routes.filter((r) => ids.has(r.id));
+}
+
+/**
+ * Solo tasks whose golden itself calls a route only its world's archetype has (the nested
+ * sub-collection, the ledger, the search route), by archetype: tasks that navigate the world's
+ * structure, not only the core every world shares. A solo task's setup (earlier positions
+ * replayed) does not count.
+ *
+ * @example archetypeTaskCounts(content.worlds, content.tasks).ledger // 3
+ */
+export function archetypeTaskCounts(
+  worlds: readonly World[],
+  tasks: readonly Task[],
+): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(
+    ARCHETYPES.filter((a) => a !== "flat").map((a) => [a, 0]),
+  );
+  for (const w of worlds) {
+    const own = ownArchetypeRoutes(w);
+    if (own.length === 0 || !w.archetype) continue;
+    const uses = (t: Task) =>
+      t.golden.some(
+        (s) =>
+          s.op === "execute" &&
+          "method" in s.request &&
+          matchRoute(own, s.request.method.toUpperCase(), s.request.url.split("?")[0] ?? "") !== null,
+      );
+    counts[w.archetype] =
+      (counts[w.archetype] ?? 0) +
+      tasks.filter((t) => t.world === w.id && t.kind === "solo" && uses(t)).length;
+  }
+  return counts;
+}
+
+/**
+ * The datasheet line that says how many solo tasks use their world's archetype routes.
+ *
+ * @example archetypeTaskLine(content.worlds, content.tasks) // "Solo tasks on archetype routes …: nested 5, ledger 3, search 3."
+ */
+export function archetypeTaskLine(worlds: readonly World[], tasks: readonly Task[]): string {
+  const counts = Object.entries(archetypeTaskCounts(worlds, tasks));
+  return `Solo tasks whose golden calls a route only its world's archetype has: ${counts.map(([a, n]) => `${a} ${n}`).join(", ")}.\n`;
 }

@@ -22,14 +22,14 @@ import type { ToolRunner } from "./trial-session.js";
 export async function prepareTrialWorld(world: World, task: Task, seed: string): Promise<TrialWorld> {
   const trial = new TrialWorld(world, seed);
   // A hard solo task's errors say what is wrong, not how to fix it; a chain mixes its segments'
-  // difficulties, so it keeps every hint.
+  // difficulties, so it keeps every hint. The storyline replay runs with every hint, as each
+  // earlier golden ran when it was generated: a golden that takes a value from an error's hint (a
+  // schema repair reads the allowed values there) must not lose it to a later task's difficulty.
   const hints = task.kind === "solo" ? hintLevelFor(task.difficulty) : "full";
   trial.hints = hints;
   if (task.setup.length === 0) return trial;
-  // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace,
-  // with every hint: an earlier position's golden may read its fix off an error (an enum's allowed
-  // values), and a hard task's terse errors would leave that position's record uncreated.
   trial.hints = "full";
+  // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
   trial.recording = false;
   const scratch = new Workspace({
     world,

@@ -214,22 +214,46 @@ export function gradeInputOf(
 ): GradeInput {
   const gradedSegments = with_ ? with_.gradedSegments : (log.graded_segments ?? undefined);
   const requirements = with_ ? with_.requirements : log.requirements;
-  return {
-    grader: with_?.grader ?? log.grader,
-    ...(gradedSegments ? { gradedSegments } : {}),
-    ...(requirements ? { requirements } : {}),
-    trialSeed: log.trial_seed,
-    events: log.events,
-    finalMessage: log.final_message,
-    // Read through, not copied: a log decoded lazily parses its final records only for the trials
-    // whose predicates read them.
-    get finalRecords() {
-      return log.final_records ?? undefined;
-    },
-    get removedRecords() {
-      return log.removed_records;
-    },
-  };
+  return new StoredGradeInput(log, with_?.grader ?? log.grader, gradedSegments, requirements);
+}
+
+/**
+ * A stored log as the grader reads it. The final records are read through, not copied: a log
+ * decoded lazily parses them only for the trials whose predicates read them. The getters are the
+ * class's, shared by every input: getters written in an object literal are new closures each
+ * time, which gives every input its own hidden class (old-generation memory) holding its log, so
+ * every trial's decoded log outlived the young-generation collections (a re-grade spent a fifth of
+ * its time copying and promoting them).
+ */
+class StoredGradeInput implements GradeInput {
+  readonly trialSeed: string;
+  readonly events: StoredTrialLog["events"];
+  readonly finalMessage: string | null;
+  readonly gradedSegments?: readonly number[];
+  readonly requirements?: readonly RequirementNote[];
+  readonly #log: StoredTrialLog;
+
+  constructor(
+    log: StoredTrialLog,
+    readonly grader: GraderSpec,
+    gradedSegments: readonly number[] | undefined,
+    requirements: readonly RequirementNote[] | undefined,
+  ) {
+    this.#log = log;
+    if (gradedSegments) this.gradedSegments = gradedSegments;
+    if (requirements) this.requirements = requirements;
+    this.trialSeed = log.trial_seed;
+    this.events = log.events;
+    this.finalMessage = log.final_message;
+  }
+
+  get finalRecords() {
+    return this.#log.final_records ?? undefined;
+  }
+
+  get removedRecords() {
+    return this.#log.removed_records;
+  }
 }
 
 /**

@@ -61,4 +61,27 @@ describe("error hints by difficulty", () => {
     if (!chain || !chainWorld) throw new Error("no hard chain");
     expect((await prepareTrialWorld(chainWorld, chain, "seed-hints")).hints).toBe("full");
   });
+
+  it("replays a hard task's storyline with every hint, so an earlier golden that reads its fix from an error still writes", async () => {
+    const content = defaultBankContent();
+    // A golden that takes a value from an error's `allowed` (a schema repair reads the enum there).
+    const fromError = content.tasks.find(
+      (t) =>
+        t.kind === "solo" &&
+        t.golden.some(
+          (s) => s.op === "execute" && Object.values(s.capture ?? {}).some((p) => p.includes("allowed")),
+        ),
+    );
+    const hard = content.tasks.find(
+      (t) => t.kind === "solo" && t.difficulty === "hard" && t.world === fromError?.world,
+    );
+    const world = content.worlds.find((w) => w.id === fromError?.world);
+    if (!fromError || !hard || !world) throw new Error("no golden that reads a fix from an error");
+    const setup = [...fromError.setup, ...fromError.golden.filter((s) => s.op !== "answer")];
+    const records = async (difficulty: "medium" | "hard") =>
+      JSON.stringify([
+        ...(await prepareTrialWorld(world, { ...hard, difficulty, setup }, "seed-replay")).records,
+      ]);
+    expect(await records("hard")).toBe(await records("medium"));
+  });
 });

@@ -309,13 +309,16 @@ export function listedIdUsed(
   predicateId: string,
   assetId: string,
   explain: string,
+  /** A search route that lists the assets too (a `search` world): the id may come from either. */
+  search: string | null = null,
 ): G1Predicate {
   const a = built.template.asset;
+  const lists = search ? `(?:${re(built.routes.listAssets)}|${re(search)})` : re(built.routes.listAssets);
   return {
     kind: "data_flow",
     id: predicateId,
     explain,
-    from_response_url_pattern: `^${re(built.routes.listAssets)}(\\?.*)?$`,
+    from_response_url_pattern: `^${lists}(\\?.*)?$`,
     from_status: 200,
     from_body_key: `${a.plural}.${a.idField}`,
     must_be_stored: false,

@@ -185,7 +185,14 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
       const name = literal(target, a.nameField);
       const [c1, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-      readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
+      // A search world resolves the name with its documented query route, one call; elsewhere the
+      // listing is walked to the page that shows it. Either source of the id is a valid one.
+      const search = built.world.archetype === "search" ? `${built.template.base}/search/${a.plural}` : null;
+      if (search)
+        gb.call("GET", `${search}?${a.nameField}=${encodeURIComponent(name)}`, {
+          id: `${a.plural}.0.${a.idField}`,
+        });
+      else readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
       gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name, c2: c2.name });
       const golden = gb.answer({ [c1.name]: "c1", [c2.name]: "c2" });
       const fields = [c1.name, c2.name];
@@ -211,7 +218,9 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
       ];
       if (difficulty === "medium")
         story.push(
-          `The listing \`GET ${built.routes.listAssets}\` shows every ${a.noun} with its \`${a.nameField}\` and id, a page at a time.`,
+          search
+            ? `The search route \`GET ${search}\` filters ${a.plural} by their exact \`${a.nameField}\` and shows each one's id.`
+            : `The listing \`GET ${built.routes.listAssets}\` shows every ${a.noun} with its \`${a.nameField}\` and id, a page at a time.`,
         );
       requirements.push(stayCanonicalRequirement(g, constraints), reportRequirement(g, fields));
       return subtask(ctx, this.id, {
@@ -229,7 +238,8 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
             built,
             "id_from_list_used",
             id,
-            "The id must come from the published list and be used to read the record.",
+            "The id must come from the published list (or search) and be used to read the record.",
+            search,
           ),
           canaryFromRead(
             `${c1.name}_from_read`,

@@ -5,6 +5,7 @@ import { type Planted, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { cap } from "../ticket-grammar.js";
 import { canaries, field, literal, reportRequirement, subtask } from "./common.js";
+import { ledgerBalance } from "./ledger-balance.js";
 import { claimForWork, copyReadLive, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 
 /**
@@ -24,6 +25,11 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         const planted = ctx.state.takePlanted(ctx.rng);
         if (planted) return pickUp(ctx, planted, this.id);
       }
+      // A ledger world's easy statefulness needs its archetype: a balance derived from the ledger.
+      if (difficulty === "easy") {
+        const onLedger = ledgerBalance(ctx, this.id);
+        if (onLedger) return onLedger;
+      }
       const { built, state, grammar: g } = ctx;
       const t = built.template;
       const a = t.asset;
@@ -33,13 +39,14 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const variable = state.variableFor(w.plural.replace(/-/g, "_"), target);
       const [, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position);
+      // A nested world opens the record under its asset (the asset comes from the path), and the
+      // grader holds the create there: the flat collection is not the route the ticket names.
+      const nested = built.world.archetype === "nested";
+      const createUrl = nested ? `${built.routes.asset(id)}/${w.plural}` : built.routes.work;
+      const body = workBody(built, id, level, gb.ref("copy"));
+      if (nested) delete body[a.idField];
       gb.call("GET", built.routes.asset(id), { copy: w.copyField });
-      gb.call(
-        "POST",
-        built.routes.work,
-        { wid: w.idField, st: w.statusField },
-        workBody(built, id, level, gb.ref("copy")),
-      );
+      gb.call("POST", createUrl, { wid: w.idField, st: w.statusField }, body);
       gb.store(variable, "wid", scope);
       const wid = state.createWork(workBody(built, id, level, target[w.copyField] ?? null));
       const g1: G1Predicate[] = [
@@ -50,14 +57,14 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             difficulty === "hard"
               ? `The minted id must be stored and then written onto ${id}.`
               : "The minted id must be stored in a variable.",
-          from_response_url_pattern: `^${re(built.routes.work)}$`,
+          from_response_url_pattern: `^${re(createUrl)}$`,
           from_status: 201,
           from_body_key: w.idField,
           must_be_stored: true,
           used_in_request_url_pattern: difficulty === "hard" ? `^${re(built.routes.asset(id))}$` : null,
           ...(difficulty === "hard" ? { used_in_slot: { in: "body", key: a.linkField.name } as const } : {}),
         },
-        copyReadLive(built, id, built.routes.work),
+        copyReadLive(built, id, createUrl),
         {
           kind: "workspace_value",
           id: "id_in_variable",
@@ -104,8 +111,12 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       const opened: Requirement = {
         kind: "value_flow",
         id: "opened_with_live_copy",
-        sentence: `Open a \`${level}\` ${w.noun} for ${id}; the create needs ${id}'s live \`${w.copyField}\`.`,
-        brief: `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`.`,
+        sentence: nested
+          ? `Open a \`${level}\` ${w.noun} under ${id} itself, in its own \`${w.plural}\` sub-collection; the create needs ${id}'s live \`${w.copyField}\`.`
+          : `Open a \`${level}\` ${w.noun} for ${id}; the create needs ${id}'s live \`${w.copyField}\`.`,
+        brief: nested
+          ? `Open a \`${level}\` ${w.noun} under ${id}'s own \`${w.plural}\` sub-collection, with its live \`${w.copyField}\`.`
+          : `Open a \`${level}\` ${w.noun} for ${id} with its live \`${w.copyField}\`.`,
         predicates: ["copy_field_read_live", "id_in_variable"],
       };
       const kept: Requirement = {

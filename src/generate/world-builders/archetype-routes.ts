@@ -156,7 +156,8 @@ export function archetypeResources(
   return {
     [LEDGER_RESOURCE]: {
       id_field: "entry_id",
-      id_template: "E-{seq}",
+      // Minted per trial: a new entry's id is a canary, traced from the append that minted it.
+      id_template: "E-{canary}",
       fields: {
         entry_id: { type: "string", description: "Entry id (minted by the server)" },
         [a.idField]: { type: "string", description: `The ${a.noun} whose ledger holds this entry` },
