@@ -367,8 +367,12 @@ export const OAuthClientCredentialsSchema = z.strictObject({
    * - `refresh_rotation`: the client holds a refresh token (`initial_refresh_token`), not a secret
    *   it may mint with: only `grant_type=refresh_token` (optionally with `scope`) is accepted; a
    *   refresh token is single use and each reply carries the next one; calls send a bearer token.
+   * - `signed_requests`: no token is issued; every call is signed with the client secret (HMAC-SHA256
+   *   over method, canonical path and query, a logical nonce and the body's hash) and sends
+   *   `X-Key-Id: <client_id>`, `X-Nonce: <n>` (above every nonce the key sent before) and
+   *   `X-Signature` (see `src/world/request-signature.ts`); a wrong signature answers 401.
    */
-  scheme: z.enum(["client_credentials", "api_key", "refresh_rotation"]).optional(),
+  scheme: z.enum(["client_credentials", "api_key", "refresh_rotation", "signed_requests"]).optional(),
   /** `refresh_rotation` only: the refresh token the client starts with (live at the start of a session). */
   initial_refresh_token: z.string().optional(),
 });

@@ -12,13 +12,23 @@ import { sharedTrials } from "./trial-tree.js";
  * A chain on a refresh-rotation world whose last segment (a partial write) must commit one
  * contact pass: its repeat mutant re-mints the session's token before the second create.
  */
-const CHAIN = "harbor-telemetry-chain-1to18";
-
 describe("the repeat mutant in a chain on a refresh-rotation world", () => {
   const content = defaultBankContent();
   const bank = bankFromContent(content);
-  const task = content.tasks.find((t) => t.id === CHAIN);
-  if (!task) throw new Error(`${CHAIN} is not in the default bank`);
+  // The shortest such chain whose last segment commits once (which world holds one is the seed's deal).
+  const rotation = new Set(
+    content.worlds.filter((w) => w.auth.scheme === "refresh_rotation").map((w) => w.id),
+  );
+  const task = content.tasks
+    .filter(
+      (t) =>
+        t.kind === "chain" &&
+        rotation.has(t.world) &&
+        t.positions.length >= 3 &&
+        (t.requirements ?? []).some((r) => r.id === "committed_once" && r.segment === t.positions.length),
+    )
+    .sort((a, b) => a.positions.length - b.positions.length)[0];
+  if (!task) throw new Error("no refresh-rotation chain ends in a commit-once segment");
 
   it("re-mints with the newest refresh token, not the vault's one rotation already spent", async () => {
     const runner = sharedTrials(bank);

@@ -213,13 +213,14 @@ describe("determinism", () => {
     expect(a.hash).toBe(b.hash);
     expect(c.hash).not.toBe(a.hash);
     expect(c.stats.soloByAxis).toEqual(a.stats.soloByAxis);
-    // Difficulty is measured per task, so another seed's counts by level are close, not equal
-    // (apiflow-1: 107/72/62 easy/medium/hard; private-split-7: 116/76/49).
+    // Difficulty is measured per task, so another seed's counts by level are close, not equal;
+    // templates are dealt, not drawn, so each seed fills each template about as often
+    // (apiflow-1: 110/73/58 easy/medium/hard; private-split-7: 115/69/57; hard 54-59 over five seeds).
     for (const level of ["easy", "medium", "hard"])
       expect(
         Math.abs((c.stats.soloByDifficulty[level] ?? 0) - (a.stats.soloByDifficulty[level] ?? 0)),
         level,
-      ).toBeLessThanOrEqual(15);
+      ).toBeLessThanOrEqual(6);
     expect(c.stats.chainByLength).toEqual(a.stats.chainByLength);
     expect(
       Object.fromEntries(Object.entries(c.stats.byWorld).map(([w, s]) => [w, [s.solo, s.chain]])),

@@ -153,6 +153,7 @@ function drawHeldStoryline(
       redraws.set(k, { rng: r.rng, exclude: new Set([...(given?.exclude ?? []), ...r.exclude]) });
     }
     const story = buildStoryline(built, positions, worldIndex, storyRng, {
+      dealOffset: (axis, level) => Rng.derive(seed, `deal:${axis}:${level}`).int(0, 59),
       ...(redraws.size > 0 ? { redraws } : {}),
       ...(options.templates ? { templates: options.templates } : {}),
     });

@@ -72,6 +72,32 @@ export interface StorylineOptions {
   redraws?: ReadonlyMap<number, Redraw>;
   /** Default `TEMPLATES` (tests inject a deliberately broken template here). */
   templates?: Readonly<Record<Axis, readonly SubtaskTemplate[]>>;
+  /**
+   * Where each (axis, difficulty)'s deal of templates starts (default 0): one offset per bank, so
+   * the seed moves which world gets which template while the bank's count of each stays put.
+   */
+  dealOffset?: (axis: Axis, difficulty: Difficulty) => number;
+}
+
+/**
+ * The template for the `nth` slot of (axis, difficulty) in world `worldIndex`: dealt round-robin
+ * over the worlds from `offset`, not drawn. A draw let the seed change how many positions each
+ * template fills, and templates of one nominal level measure at different levels (an open-hard
+ * job measures easy, a partial write hard), so another seed's hard count drifted by a fifth
+ * (issue 16); dealt, every seed fills each template about equally often and only the order, the
+ * worlds and the values move.
+ *
+ * @example dealtTemplate(candidates, 3, 0, 1) // candidates[4 % candidates.length]
+ */
+export function dealtTemplate<T>(
+  candidates: readonly T[],
+  worldIndex: number,
+  nth: number,
+  offset: number,
+): T {
+  const t = candidates[(offset + worldIndex + nth) % candidates.length];
+  if (t === undefined) throw new Error("dealtTemplate: no candidates");
+  return t;
 }
 
 /**
@@ -109,6 +135,7 @@ export function buildStoryline(
   const stale = built.staleToken;
   const subtasks: GenSubtask[] = [];
   const workspaces: Task["workspace"][] = [];
+  const dealt = new Map<string, number>();
   slots.forEach((slot, i) => {
     workspaces.push({
       vault: seedVault(built.world.auth, stale),
@@ -116,7 +143,15 @@ export function buildStoryline(
       global: { ...state.variables.global },
     });
     const candidates = templates[slot.axis].filter((t) => t.difficulty === slot.difficulty);
-    let template = rng.pick(candidates.length > 0 ? candidates : templates[slot.axis]);
+    const key = `${slot.axis}:${slot.difficulty}`;
+    const nth = dealt.get(key) ?? 0;
+    dealt.set(key, nth + 1);
+    let template = dealtTemplate(
+      candidates.length > 0 ? candidates : templates[slot.axis],
+      worldIndex,
+      nth,
+      options.dealOffset?.(slot.axis, slot.difficulty) ?? 0,
+    );
     const redraw = options.redraws?.get(i + 1);
     if (redraw) template = redrawn(templates[slot.axis], slot.difficulty, redraw) ?? template;
     subtasks.push(

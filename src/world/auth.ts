@@ -7,7 +7,8 @@ import {
   presentedCredential,
   tokenGrants,
 } from "./credential.js";
-import { fail, ok, type Reply } from "./reply.js";
+import { fail, ok, type Reply, withTerse } from "./reply.js";
+import { SIGNATURE_HEADERS, SIGNING_RECIPE, signatureMatches } from "./request-signature.js";
 import { tokenWording, type WorldProtocol } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
 
@@ -27,6 +28,10 @@ export function mintTokenReply(
   const { auth } = trial.world;
   const words = tokenWording(auth, protocol);
   const form: JsonObject = body !== null && typeof body === "object" && !Array.isArray(body) ? body : {};
+  if (authScheme(auth) === "signed_requests")
+    return fail(400, "unsupported_grant_type", "this API issues no tokens: every request is signed", {
+      hint: SIGNING_RECIPE,
+    });
   const grants = tokenGrants(auth);
   const rotation = authScheme(auth) === "refresh_rotation";
   if (typeof form.grant_type !== "string" || !grants.includes(form.grant_type)) {
@@ -129,9 +134,11 @@ export function authorize(
   route: Route,
   header: (name: string) => string | undefined,
   protocol: WorldProtocol = "rest",
+  request?: SignedTarget,
 ): Reply | null {
   if (!route.auth_required) return null;
   const { auth } = trial.world;
+  if (authScheme(auth) === "signed_requests") return verifySignature(trial, route, header, request);
   const words = tokenWording(auth, protocol);
   const scheme = authScheme(auth);
   const noun = credentialNoun(auth);
@@ -174,4 +181,83 @@ export function authorize(
       "www-authenticate": `${challengeScheme} error="insufficient_scope", scope="${route.scopes.join(" ")}"`,
     },
   );
+}
+
+/** What a signed request signs, as the route saw it: the route's method, the URL, the parsed body. */
+export interface SignedTarget {
+  method: string;
+  url: URL;
+  body: JsonValue | null;
+}
+
+/**
+ * A `signed_requests` world's check of one call: the key id, a nonce above the key's last accepted
+ * one, and the signature over method, canonical target, nonce and body hash. Each refusal is a 401
+ * that says what is wrong; the recipe (a hint) is left out at hard, where the spec must be read.
+ */
+function verifySignature(
+  trial: TrialWorld,
+  route: Route,
+  header: (name: string) => string | undefined,
+  request: SignedTarget | undefined,
+): Reply | null {
+  const { auth } = trial.world;
+  const challenge = { "www-authenticate": 'Signature headers="x-key-id x-nonce x-signature"' };
+  const keyId = header(SIGNATURE_HEADERS.keyId.toLowerCase())?.trim();
+  const nonceText = header(SIGNATURE_HEADERS.nonce.toLowerCase())?.trim();
+  const signature = header(SIGNATURE_HEADERS.signature.toLowerCase())?.trim();
+  if (!keyId || !nonceText || !signature) {
+    const missing = [
+      !keyId && SIGNATURE_HEADERS.keyId,
+      !nonceText && SIGNATURE_HEADERS.nonce,
+      !signature && SIGNATURE_HEADERS.signature,
+    ].filter(Boolean);
+    return withTerse(
+      fail(
+        401,
+        "missing_signature",
+        `this route takes signed requests; missing ${missing.join(", ")}`,
+        { hint: SIGNING_RECIPE },
+        challenge,
+      ),
+      "this route takes signed requests",
+    );
+  }
+  if (keyId !== auth.client_id)
+    return fail(
+      401,
+      "invalid_client",
+      `unknown signing key ${keyId}`,
+      { hint: "X-Key-Id is your client_id" },
+      challenge,
+    );
+  const last = trial.lastNonce(keyId);
+  const nonce = /^[1-9]\d{0,15}$/.test(nonceText) ? Number(nonceText) : Number.NaN;
+  if (!(nonce > last)) {
+    return withTerse(
+      fail(
+        401,
+        "stale_nonce",
+        `X-Nonce ${nonceText} is not above the last nonce this key used (${last})`,
+        { hint: `send a nonce above ${last}, and sign it` },
+        challenge,
+      ),
+      "X-Nonce was used before or is not a positive integer",
+    );
+  }
+  const target = request ?? { method: route.method, url: new URL("http://world.invalid/"), body: null };
+  if (!signatureMatches(signature, auth.client_secret, target.method, target.url, nonceText, target.body)) {
+    return withTerse(
+      fail(
+        401,
+        "invalid_signature",
+        "the signature does not match the request",
+        { hint: SIGNING_RECIPE },
+        challenge,
+      ),
+      "the signature does not match the request",
+    );
+  }
+  trial.acceptNonce(keyId, nonce);
+  return null;
 }

@@ -1,7 +1,7 @@
 import type { World } from "../bank/world-schema.js";
 
 /** How a world's clients get and present their credential (see `OAuthClientCredentialsSchema.scheme`). */
-export type AuthScheme = "client_credentials" | "api_key" | "refresh_rotation";
+export type AuthScheme = "client_credentials" | "api_key" | "refresh_rotation" | "signed_requests";
 
 /**
  * The world's auth scheme, `client_credentials` when it names none.
@@ -23,7 +23,7 @@ export const API_KEY_HEADER = "X-Api-Key";
  */
 export function isCredentialHeader(name: string): boolean {
   const n = name.toLowerCase();
-  return n === "authorization" || n === "x-api-key";
+  return n === "authorization" || n === "x-api-key" || n === "x-signature";
 }
 
 /**
@@ -124,6 +124,8 @@ export function schemeLabel(auth: World["auth"]): string {
       return `API key header (${API_KEY_HEADER}), issued for client credentials`;
     case "refresh_rotation":
       return "bearer with refresh-token rotation";
+    case "signed_requests":
+      return "signed requests (HMAC-SHA256 with the client secret, logical nonce)";
     default:
       return `oauth2 client credentials with scopes${auth.refresh ? " + refresh" : ""}`;
   }

@@ -1,6 +1,20 @@
 import type { JsonObject } from "../bank/json.js";
 import type { Route, World } from "../bank/world-schema.js";
-import { API_KEY_HEADER, authScheme, credentialField, schemeLabel, tokenGrants } from "./credential.js";
+import {
+  API_KEY_HEADER,
+  type AuthScheme,
+  authScheme,
+  credentialField,
+  schemeLabel,
+  tokenGrants,
+} from "./credential.js";
+import { SIGNATURE_HEADERS, SIGNING_RECIPE } from "./request-signature.js";
+
+/** The name of the world's entry in `components.securitySchemes`. */
+function securityName(scheme: AuthScheme): string {
+  return scheme === "api_key" ? "apiKey" : scheme === "signed_requests" ? "signature" : "oauth2";
+}
+
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
 import { errorMediaType, renderProblem } from "./reply.js";
 
@@ -118,7 +132,7 @@ export function renderOpenApi(world: World): OpenApiDocument {
       schemas,
       securitySchemes: securitySchemes(world),
     },
-    security: [{ [scheme === "api_key" ? "apiKey" : "oauth2"]: [] }],
+    security: [{ [securityName(scheme)]: [] }],
   };
 }
 
@@ -131,6 +145,15 @@ function securitySchemes(world: World): JsonObject {
   const auth = world.auth;
   const scopes = Object.fromEntries(auth.scopes.map((s) => [s, s]));
   const scheme = authScheme(auth);
+  if (scheme === "signed_requests")
+    return {
+      signature: {
+        type: "apiKey",
+        in: "header",
+        name: SIGNATURE_HEADERS.signature,
+        description: `${schemeLabel(auth)}: every call sends ${SIGNATURE_HEADERS.keyId}, ${SIGNATURE_HEADERS.nonce} and ${SIGNATURE_HEADERS.signature}; no token is issued. ${SIGNING_RECIPE} A wrong signature, key id or nonce answers 401.`,
+      },
+    };
   if (scheme === "api_key")
     return {
       apiKey: {
@@ -466,7 +489,7 @@ function operation(world: World, route: Route): JsonObject {
     ...(params.length ? { parameters: params } : {}),
     ...(route.auth_required
       ? route.scopes.length
-        ? { security: [{ [authScheme(world.auth) === "api_key" ? "apiKey" : "oauth2"]: route.scopes }] }
+        ? { security: [{ [securityName(authScheme(world.auth))]: route.scopes }] }
         : {}
       : { security: [] }),
     responses,

@@ -40,7 +40,11 @@ export function serveRoute(trial: TrialWorld, route: Route, req: RouteRequest): 
 }
 
 function serveInner(trial: TrialWorld, route: Route, req: RouteRequest): Reply {
-  const denied = authorize(trial, route, req.header, req.protocol);
+  const denied = authorize(trial, route, req.header, req.protocol, {
+    method: route.method,
+    url: req.url,
+    body: req.body,
+  });
   if (denied) return denied;
   const call = trial.nextSeq(`call:${route.id}`);
   const throttled = throttleReply(trial, route, call);

@@ -163,6 +163,16 @@ export class TrialWorld {
     return n;
   }
 
+  /** The highest nonce a signing key has had accepted in this trial (0 before any). */
+  lastNonce(keyId: string): number {
+    return this.counters.get(`nonce:${keyId}`) ?? 0;
+  }
+
+  /** Record that a signed request with this nonce was accepted (nonces only go up). */
+  acceptNonce(keyId: string, nonce: number): void {
+    this.counters.set(`nonce:${keyId}`, Math.max(nonce, this.lastNonce(keyId)));
+  }
+
   /** A seeded, trial-unique token in the given format (`{code}` replaced). */
   mint(label: string, format: string): string {
     return mintCanary(this.seed, { $canary: `${label}#${this.nextSeq(`mint:${label}`)}`, format });
