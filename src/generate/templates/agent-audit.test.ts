@@ -36,46 +36,47 @@ describe("agent audit: schema repair keeps the client's values", () => {
   // water-utility-sub13, epoch 7 over MCP: the create repaired to snake_case but sent
   // `category: "emergency"` where the ticket's body said "planned" (and dropped access_notes):
   // it passed. The ticket asks for the client's work order with the payload fixed, not another one.
-  function changedQuotedValue(task: Task): { steps: GoldenStep[]; key: string } | null {
+  function changedQuotedValues(task: Task): Array<{ steps: GoldenStep[]; key: string }> {
     const urls = task.golden.filter(isExecute).map((s) => s.request.url);
-    for (const [i, step] of task.golden.entries()) {
-      if (!isExecute(step) || step.request.method !== "POST") continue;
-      const body = step.request.body;
-      if (!body || typeof body !== "object" || Array.isArray(body)) continue;
-      for (const [key, value] of Object.entries(body)) {
-        // A value the client chose: written in the ticket's quoted body, not a placeholder, not
-        // the record the request is about (that one appears in a URL too).
-        if (typeof value !== "string" || value.includes("{{") || !task.ticket.includes(`"${value}"`))
-          continue;
-        if (urls.some((u) => u.includes(value))) continue;
-        const changed: Execute = {
-          ...step,
-          request: { ...step.request, body: { ...body, [key]: `${value}-not-asked` } },
-        };
-        return { steps: task.golden.map((s, j) => (j === i ? changed : s)), key };
-      }
-    }
-    return null;
+    // The repaired create is the last POST: an earlier one may replay the client's failing call.
+    const last = task.golden.findLastIndex((s) => isExecute(s) && s.request.method === "POST");
+    const step = task.golden[last];
+    if (!step || !isExecute(step)) return [];
+    const body = step.request.body;
+    if (!body || typeof body !== "object" || Array.isArray(body)) return [];
+    return Object.entries(body).flatMap(([key, value]) => {
+      // A value the client chose: written in the ticket's quoted body, not a placeholder, not
+      // the record the request is about (that one appears in a URL too).
+      if (typeof value !== "string" || value.includes("{{") || !task.ticket.includes(`"${value}"`)) return [];
+      if (urls.some((u) => u.includes(value))) return [];
+      const changed: Execute = {
+        ...step,
+        request: { ...step.request, body: { ...body, [key]: `${value}-not-asked` } },
+      };
+      return [{ steps: task.golden.map((s, j) => (j === last ? changed : s)), key }];
+    });
   }
 
-  const task = bank.tasks.find(
-    (t) => t.kind === "solo" && t.axes.includes("schema_repair") && changedQuotedValue(t) !== null,
-  );
+  const candidates = bank.tasks
+    .filter((t) => t.kind === "solo" && t.axes.includes("schema_repair"))
+    .flatMap((task) => changedQuotedValues(task).map((edit) => ({ task, edit })))
+    .slice(0, 12);
 
-  it("the task this test needs exists in the default bank", () => {
-    expect(task).toBeDefined();
+  it("the tasks this test needs exist in the default bank", () => {
+    expect(candidates.length).toBeGreaterThan(0);
   });
 
-  // Open (i16-schemes): with the dealt storylines the first such task is another one, and its
-  // changed value passes; not yet looked into.
-  it.fails("a create that changes a value the ticket's body gave (the world accepts it) fails", async () => {
-    if (!task) throw new Error("no schema_repair task with a quoted client value");
-    const edit = changedQuotedValue(task);
-    if (!edit) throw new Error("unreachable");
-    const r = await replay(task, edit.steps, "changed-client-value");
-    // Honest: the world took the changed payload, so only the grader can tell.
-    expect(statuses(r.events, "POST", /./)).toContain(201);
-    expect(r.grade.passed).toBe(false);
+  it("a create that changes a value the ticket's body gave (the world accepts it) fails", async () => {
+    let accepted = 0;
+    for (const { task, edit } of candidates) {
+      const r = await replay(task, edit.steps, "changed-client-value");
+      // Honest: only creates the world took count (an enum value it refuses is caught by the world,
+      // not the grader), so only the grader can tell.
+      if (!statuses(r.events, "POST", /./).includes(201)) continue;
+      accepted++;
+      expect(r.grade.passed, `${task.id}: ${edit.key} changed`).toBe(false);
+    }
+    expect(accepted).toBeGreaterThan(0);
   });
 });
 
