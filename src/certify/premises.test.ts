@@ -110,9 +110,24 @@ describe("premises gate: a ticket claims only what the world does", () => {
 describe("premises gate: each check of a quoted call rejects the claim built to fail it", () => {
   const content = defaultBankContent();
   const bank = bankFromContent(content);
-  const task = (id: string) => bank.tasks.find((t) => t.id === id) as Task;
-  // Harbour sub13 quotes a 422 validation_failed with its message; sub17 a stale token's 401.
-  const quoting = task("harbor-telemetry-sub13");
+  const callPremise = (t: Task) => t.premises?.find((p) => p.kind === "call");
+  const found = (what: string, holds: (t: Task) => boolean) => {
+    const t = bank.tasks.find(holds);
+    if (!t) throw new Error(`no task ${what} in the default bank`);
+    return t;
+  };
+  // A harbour task that quotes the dispatch's 422 validation_failed with its message.
+  const quoting = found("quoting the dispatch's 422", (t) => {
+    const p = callPremise(t);
+    return (
+      t.world === "harbor-telemetry" &&
+      p?.kind === "call" &&
+      p.method === "POST" &&
+      p.url === "/v3/maintenance-orders/dispatch" &&
+      p.error === "validation_failed" &&
+      (p.message ?? "").startsWith("unknown field crew_size")
+    );
+  });
   // A bank of the edited task and its world alone: the whole default bank takes seconds to build.
   const swap = (id: string, edit: (t: Task) => Task) => {
     const t = edit(content.tasks.find((t) => t.id === id) as Task);
@@ -123,7 +138,6 @@ describe("premises gate: each check of a quoted call rejects the claim built to 
     });
     return { b, t: b.tasks[0] as Task };
   };
-  const callPremise = (t: Task) => t.premises?.find((p) => p.kind === "call");
 
   it("holds for the task it edits, as generated", async () => {
     const p = callPremise(quoting);
@@ -216,7 +230,10 @@ describe("premises gate: each check of a quoted call rejects the claim built to 
   });
 
   it("sends a quoted call on the record a workspace variable holds ({{variable}} in its URL)", async () => {
-    const t = task("fleet-telemetry-sub04");
+    const t = found("quoting a call on a variable's record", (t) => {
+      const p = callPremise(t);
+      return p?.kind === "call" && /\{\{\w+\}\}/.test(p.url);
+    });
     const p = callPremise(t);
     expect(p?.kind === "call" && p.url).toMatch(/\{\{\w+\}\}/);
     expect(await premiseFindings(bank, t)).toEqual([]);
