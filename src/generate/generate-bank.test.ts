@@ -215,12 +215,13 @@ describe("determinism", () => {
     expect(c.stats.soloByAxis).toEqual(a.stats.soloByAxis);
     // Difficulty is measured per task, so another seed's counts by level are close, not equal;
     // templates are dealt, not drawn, so each seed fills each template about as often
-    // (apiflow-1: 110/73/58 easy/medium/hard; private-split-7: 115/69/57; hard 54-59 over five seeds).
+    // (apiflow-1: 112/75/54 easy/medium/hard; private-split-7: 118/68/55; over six seeds easy
+    // 112-118, medium 68-75, hard 53-57).
     for (const level of ["easy", "medium", "hard"])
       expect(
         Math.abs((c.stats.soloByDifficulty[level] ?? 0) - (a.stats.soloByDifficulty[level] ?? 0)),
         level,
-      ).toBeLessThanOrEqual(6);
+      ).toBeLessThanOrEqual(8);
     expect(c.stats.chainByLength).toEqual(a.stats.chainByLength);
     expect(
       Object.fromEntries(Object.entries(c.stats.byWorld).map(([w, s]) => [w, [s.solo, s.chain]])),

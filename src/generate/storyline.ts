@@ -119,8 +119,10 @@ export function buildStoryline(
   const slots = rng.shuffle(storylineSlots(positions, worldIndex));
   // Coupling needs a value planted before it is consumed: move the first planting slot ahead of
   // the first consuming one (a swap, so the counts stay what the shape says).
+  // (A ledger world's easy statefulness reads a derived balance and plants nothing.)
+  const onLedger = built.world.archetype === "ledger";
   const plants = (s: { axis: Axis; difficulty: Difficulty }) =>
-    s.axis === "statefulness" && s.difficulty !== "medium";
+    s.axis === "statefulness" && s.difficulty !== "medium" && !(onLedger && s.difficulty === "easy");
   const consumes = (s: { axis: Axis; difficulty: Difficulty }) =>
     (s.axis === "statefulness" && s.difficulty === "medium") ||
     (s.axis === "error_recovery" && s.difficulty === "hard");
@@ -162,8 +164,9 @@ export function buildStoryline(
         grammar,
         position: i + 1,
         difficulty: template.difficulty,
-        // The first consuming slot always couples, so every storyline has a load-bearing dependency.
-        coupled: rng.chance(0.85) || i === slots.findIndex(consumes),
+        // Until a slot has coupled, every consuming slot must, so every storyline has a load-bearing
+        // dependency (the first consuming slot may be dealt a template that cannot couple).
+        coupled: rng.chance(0.85) || !subtasks.some((s) => s.coupling !== "none"),
       }),
     );
   });
