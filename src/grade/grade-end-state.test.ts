@@ -82,14 +82,15 @@ describe("end state: a field of one record", () => {
     });
   });
 
-  it("fails when several records match, even if the first holds the value", () => {
+  it("fails when several records match and no write decides between them, even if the first holds the value", () => {
     const two = notes({ note_id: "CN-12", status: "settled" }, { note_id: "CN-12", status: "open" });
     expect(grade(settled(), two)).toEqual({
       id: "note_settled",
       kind: "end_state",
       explain: "",
       passed: false,
-      reason: "the notes record with note_id=CN-12: 2 records match at the end of the trial, not one",
+      reason:
+        "the notes record with note_id=CN-12: 2 records match at the end of the trial, and no later write was applied to exactly one of them",
     });
   });
 
