@@ -77,11 +77,17 @@ describe("certifying protocol variants", () => {
 
   it("certifies the GraphQL and MCP variants of every world, dropping only the tasks a protocol cannot pose", async () => {
     const { rest, banks, v } = await everyWorld();
-    expect(banks.dropped).toEqual([]);
+    // Open: the GraphQL translation does not carry the balance a ledger world derives on its
+    // balance route, so the ledger-balance task's GraphQL golden fails and the replay drops it
+    // (with the chain that carries it). MCP carries it.
+    expect(banks.dropped.map((d) => d.id).sort()).toEqual(
+      ["billing-ledger-graphql-chain-1to02", "billing-ledger-graphql-sub01"].sort(),
+    );
+    for (const d of banks.dropped) expect(d.reason).toMatch(/opening_balance/);
     const tasks = v.variants?.tasks ?? [];
     expect(new Set(v.variants?.worlds.map((w) => w.id)).size).toBe(26);
     expect(new Set(tasks.map((t) => t.world)).size).toBe(26);
-    expect(v.report.gates.triad?.checked).toBe(2 * rest.tasks.length);
+    expect(v.report.gates.triad?.checked).toBe(2 * rest.tasks.length - banks.dropped.length);
     expect(tasks.every((t) => t.golden.every((s) => s.op !== "execute"))).toBe(true);
     // By design: a wrong-verb error-recovery task has no wrong verb to send in GraphQL or MCP (a
     // field or tool per route), so its variant demands no recovery and axis necessity drops it.
@@ -89,6 +95,7 @@ describe("certifying protocol variants", () => {
     // (the it.fails below). Nothing else fails in any world.
     expect(v.dropped.map((d) => d.id).sort()).toEqual(
       [
+        ...banks.dropped.map((d) => d.id),
         "grid-substations-graphql-chain-1to02",
         "grid-substations-mcp-chain-1to02",
         "hotel-housekeeping-graphql-sub01",
@@ -104,7 +111,7 @@ describe("certifying protocol variants", () => {
     for (const gate of GATE_NAMES.filter((g) => g !== "triad" && g !== "axis_necessity"))
       expect(v.report.gates[gate]?.failures, gate).toEqual([]);
     const audit = v.report.gates.exploit_audit;
-    expect(audit?.attacked?.["brute-force-ids"]).toBe(2 * rest.tasks.length);
+    expect(audit?.attacked?.["brute-force-ids"]).toBe(2 * rest.tasks.length - banks.dropped.length);
     expect(audit?.attacked?.["decoy-reader"]).toBeGreaterThan(0);
   }, 900_000);
 
