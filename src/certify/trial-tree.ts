@@ -3,7 +3,7 @@ import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { gradeConstraint } from "../grade/grade-g1.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
+import { type GradeInput, gradeTrial, ungradedFail } from "../grade/grade-trial.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
 import type { AgentFactory, TrialSession } from "../trial/agent.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
@@ -259,21 +259,10 @@ class TrialTree {
 function forbiddenCallGrade(input: GradeInput): TrialGrade {
   const constraints = input.grader.constraints.map((c) => gradeConstraint(c, input.events));
   const broken = constraints.find((c) => c.violated);
-  return {
-    grader_version: GRADER_VERSION,
-    passed: false,
-    g1_passed: false,
-    g2_passed: false,
-    card_found: false,
-    g1: [],
-    g2: [],
+  return ungradedFail(
+    `forbidden call ${broken?.detail ?? ""} (${broken?.id ?? "a forbid constraint"}); the rest of the trial was not graded`,
     constraints,
-    checkpoints: [],
-    predicates_passed: 0,
-    predicates_total: 0,
-    partial_score: 0,
-    failure_reason: `forbidden call ${broken?.detail ?? ""} (${broken?.id ?? "a forbid constraint"}); the rest of the trial was not graded`,
-  };
+  );
 }
 
 /**

@@ -16,6 +16,31 @@ import type { G1Result, TrialGrade } from "./grade-schema.js";
  */
 export const GRADER_VERSION = "1.1.0";
 
+/**
+ * A failing grade whose predicates and card were not graded: a trial that never ran (a harness
+ * error), or one only its verdict is read from. `reason` says why; `constraints` are any results
+ * already known.
+ *
+ * @example ungradedFail("harness error: the world did not start")
+ */
+export function ungradedFail(reason: string, constraints: TrialGrade["constraints"] = []): TrialGrade {
+  return {
+    grader_version: GRADER_VERSION,
+    passed: false,
+    g1_passed: false,
+    g2_passed: false,
+    card_found: false,
+    g1: [],
+    g2: [],
+    constraints,
+    checkpoints: [],
+    predicates_passed: 0,
+    predicates_total: 0,
+    partial_score: 0,
+    failure_reason: reason,
+  };
+}
+
 export interface GradeInput {
   grader: GraderSpec;
   /** Chains: the segments the `selective` mode grades; undefined grades every predicate. */

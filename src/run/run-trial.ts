@@ -3,7 +3,7 @@ import type { JsonObject } from "../bank/json.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import { GRADER_VERSION, type GradeInput, gradeTrial } from "../grade/grade-trial.js";
+import { type GradeInput, gradeTrial, ungradedFail } from "../grade/grade-trial.js";
 import type { AgentFactory, StopReason } from "../trial/agent.js";
 import { DEFAULT_LIMITS, stopConditions, type TrialLimits } from "../trial/stop-conditions.js";
 import { SYSTEM_PROMPT } from "../trial/system-prompt.js";
@@ -200,21 +200,7 @@ export function harnessErrorResult(
     outcome: "harness_error",
     stop_reason: "harness_error",
     stop_detail: detail,
-    grade: {
-      grader_version: GRADER_VERSION,
-      passed: false,
-      g1_passed: false,
-      g2_passed: false,
-      card_found: false,
-      g1: [],
-      g2: [],
-      constraints: [],
-      checkpoints: [],
-      predicates_passed: 0,
-      predicates_total: 0,
-      partial_score: 0,
-      failure_reason: detail,
-    },
+    grade: ungradedFail(detail),
     messages: [
       { role: "system", content: SYSTEM_PROMPT },
       { role: "user", content: task.ticket },
