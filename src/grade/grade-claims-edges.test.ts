@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../bank/json.js";
+import { trialLog } from "../../test/support/trial-log.js";
 import type { G1Predicate, GraderSpec } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import { gradeLabour } from "./grade-g1.js";
 
 /**
@@ -10,30 +9,8 @@ import { gradeLabour } from "./grade-g1.js";
  * told apart by URL, segments taken in segment order whatever the grader's order, each segment's
  * claim its own predicates', a flow without a segment never claimed.
  */
-function log() {
-  const l = new EventLog();
-  const api = {
-    call(method: string, url: string, status: number, response: JsonValue = {}, body: JsonValue = null) {
-      l.append({
-        type: "exchange",
-        protocol: "rest",
-        method,
-        url,
-        request_headers: {},
-        request_body: body,
-        status,
-        response_headers: {},
-        response_body: response,
-      });
-      return api;
-    },
-    events: () => l.events,
-  };
-  return api;
-}
-
 const grader = (g1: G1Predicate[]): GraderSpec => ({ answer: [], g1, constraints: [], checkpoints: [] });
-const results = (g1: G1Predicate[], events: ReturnType<ReturnType<typeof log>["events"]>) =>
+const results = (g1: G1Predicate[], events: ReturnType<ReturnType<typeof trialLog>["events"]>) =>
   gradeLabour(grader(g1), events, {}, "seed").g1.map((r) => `${r.id}@${r.segment ?? "-"}:${r.passed}`);
 
 /** "The id the create minted is used on its own route" (`used` names the route). */
@@ -59,7 +36,10 @@ function usedNext(
 describe("data flows claimed per segment", () => {
   it("claim an async job's submit (202) per segment: one job does not hold two segments", () => {
     const job = (s: number) => usedNext(s, { from_status: 202 });
-    const events = log().call("POST", "/jobs", 202, { job_id: "J-1" }).call("GET", "/jobs/J-1", 200).events();
+    const events = trialLog()
+      .call("POST", "/jobs", 202, { job_id: "J-1" })
+      .call("GET", "/jobs/J-1", 200)
+      .events();
     expect(results([job(1), job(2)], events)).toEqual(["id_used@1:true", "id_used@2:false"]);
   });
 
@@ -77,7 +57,7 @@ describe("data flows claimed per segment", () => {
       used_in_slot: { in: "body", key: "refresh_token" },
     });
     // Segment 1 spends R1; the R2 it got back is never spent.
-    const events = log()
+    const events = trialLog()
       .call("POST", "/oauth/token", 200, { refresh_token: "R1" })
       .call("POST", "/oauth/token", 200, { refresh_token: "R2" }, { refresh_token: "R1" })
       .events();
@@ -94,7 +74,7 @@ describe("data flows claimed per segment", () => {
         used_in_request_url_pattern: `^/${route}/[^/]+$`,
       });
     // Segment 2's create comes first: were the routes one source, segment 1's claim would leave it none.
-    const events = log()
+    const events = trialLog()
       .call("POST", "/b", 201, { job_id: "B-1" })
       .call("PUT", "/b/B-1", 200)
       .call("POST", "/a", 201, { job_id: "A-1" })
@@ -104,7 +84,10 @@ describe("data flows claimed per segment", () => {
   });
 
   it("take segments in segment order whatever the grader's order: the later segment needs its own create", () => {
-    const events = log().call("POST", "/jobs", 201, { job_id: "J-1" }).call("GET", "/jobs/J-1", 200).events();
+    const events = trialLog()
+      .call("POST", "/jobs", 201, { job_id: "J-1" })
+      .call("GET", "/jobs/J-1", 200)
+      .events();
     expect(results([usedNext(2), usedNext(1)], events)).toEqual(["id_used@2:false", "id_used@1:true"]);
   });
 
@@ -112,7 +95,7 @@ describe("data flows claimed per segment", () => {
     const one = usedNext(1, { used_in_request_url_pattern: "^/one/[^/]+$" });
     const two = usedNext(2, { used_in_request_url_pattern: "^/two/[^/]+$" });
     // Segment 1 claims J-B (J-A never went to /one); segment 2 then has no create after it.
-    const events = log()
+    const events = trialLog()
       .call("POST", "/jobs", 201, { job_id: "J-A" })
       .call("GET", "/two/J-A", 200)
       .call("POST", "/jobs", 201, { job_id: "J-B" })
@@ -123,7 +106,10 @@ describe("data flows claimed per segment", () => {
   });
 
   it("never claim a flow without a segment: it is graded as any other beside a segment's flow of the same source", () => {
-    const events = log().call("POST", "/jobs", 201, { job_id: "J-1" }).call("GET", "/jobs/J-1", 200).events();
+    const events = trialLog()
+      .call("POST", "/jobs", 201, { job_id: "J-1" })
+      .call("GET", "/jobs/J-1", 200)
+      .events();
     expect(results([usedNext(undefined), usedNext(2)], events)).toEqual(["id_used@-:true", "id_used@2:true"]);
   });
 });
@@ -139,7 +125,7 @@ describe("orderings repeated in one segment", () => {
   });
 
   it("rank in the grader's order within a segment: the one listed first needs fewer pairs", () => {
-    const pair = log()
+    const pair = trialLog()
       .call("GET", "/jobs/J1", 200)
       .call("POST", "/jobs/J1/confirm", 200)
       .call("GET", "/jobs/J1", 200)

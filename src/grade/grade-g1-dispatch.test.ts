@@ -1,39 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../bank/json.js";
+import { trialLog } from "../../test/support/trial-log.js";
 import type { G1Predicate } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import { gradeG1Predicate } from "./grade-g1.js";
 
 /**
  * G1's predicates graded one by one at their edges (issue 21: mutation testing): a data flow whose
  * card destination is G2's to judge, workspace values by scope, a call's body keys.
  */
-function log() {
-  const l = new EventLog();
-  const api = {
-    read(url: string, body: JsonValue) {
-      l.append({
-        type: "exchange",
-        protocol: "rest",
-        method: "GET",
-        url,
-        request_headers: {},
-        request_body: null,
-        status: 200,
-        response_headers: {},
-        response_body: body,
-      });
-      return api;
-    },
-    store(name: string, value: JsonValue, scope: "local" | "global") {
-      l.append({ type: "variable_write", scope, name, value });
-      return api;
-    },
-    events: () => l.events,
-  };
-  return api;
-}
-
 const flow: G1Predicate = {
   kind: "data_flow",
   id: "eta_from_read",
@@ -49,7 +22,7 @@ const flow: G1Predicate = {
 };
 
 describe("a data flow to the card, when the card cannot say", () => {
-  const read = log().read("/v3/jobs/J-1", { eta: 4 }).events();
+  const read = trialLog().read("/v3/jobs/J-1", { eta: 4 }).events();
 
   it("is not evaluated (not failed) when the work held, naming its requirement, segment and the value", () => {
     expect(gradeG1Predicate(flow, read, null, "s")).toEqual({
@@ -85,7 +58,7 @@ describe("a data flow to the card, when the card cannot say", () => {
   });
 
   it("fails as labour when the work did not hold, and is graded when the card has the field", () => {
-    const none = log().events();
+    const none = trialLog().events();
     expect(gradeG1Predicate(flow, none, null, "s")).toMatchObject({ passed: false });
     expect(gradeG1Predicate(flow, none, null, "s").not_evaluated).toBeUndefined();
     expect(gradeG1Predicate(flow, read, { eta: 4 }, "s")).toMatchObject({ passed: true, value: 4 });
@@ -105,7 +78,7 @@ describe("workspace values by scope", () => {
   });
 
   it("reads the scope asked; any reads local first, then global", () => {
-    const global = log().store("job_id", "J-2", "global").events();
+    const global = trialLog().store("job_id", "J-2", "global").events();
     expect(gradeG1Predicate(wv("global"), global, null, "s")).toMatchObject({ passed: true, value: "J-2" });
     expect(gradeG1Predicate(wv("any"), global, null, "s").passed).toBe(true);
     expect(gradeG1Predicate(wv("local"), global, null, "s")).toEqual({
@@ -115,13 +88,13 @@ describe("workspace values by scope", () => {
       passed: false,
       reason: "no variable job_id was stored in local scope",
     });
-    const both = log().store("job_id", "J-9", "local").store("job_id", "J-2", "global").events();
+    const both = trialLog().store("job_id", "J-9", "local").store("job_id", "J-2", "global").events();
     expect(gradeG1Predicate(wv("any"), both, null, "s")).toMatchObject({
       passed: false,
       value: "J-9",
       reason: 'variable job_id holds "J-9", not the expected value',
     });
-    expect(gradeG1Predicate(wv("any"), log().events(), null, "s").reason).toBe(
+    expect(gradeG1Predicate(wv("any"), trialLog().events(), null, "s").reason).toBe(
       "no variable job_id was stored in local or global scope",
     );
   });
@@ -138,7 +111,7 @@ describe("a call's body keys", () => {
   });
 
   it("passes on any matching call whose body has every key, and says what it looked for", () => {
-    const events = log()
+    const events = trialLog()
       .read("/v3/jobs/J-1", { state: "queued" })
       .read("/v3/jobs/J-1", { state: "done", eta: 0 });
     expect(gradeG1Predicate(call(["state", "eta"]), events.events(), null, "s").passed).toBe(true);

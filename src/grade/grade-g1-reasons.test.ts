@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../bank/json.js";
+import { trialLog } from "../../test/support/trial-log.js";
 import type { G1Predicate, GraderSpec } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import { gradeG1Predicate, gradeLabour } from "./grade-g1.js";
 
 /**
@@ -9,33 +8,7 @@ import { gradeG1Predicate, gradeLabour } from "./grade-g1.js";
  * grader sets it, and the lists `gradeLabour` returns (issue 21: mutation testing of the grader's
  * preparation).
  */
-function log() {
-  const l = new EventLog();
-  const api = {
-    call(method: string, url: string, status: number, response: JsonValue = {}) {
-      l.append({
-        type: "exchange",
-        protocol: "rest",
-        method,
-        url,
-        request_headers: {},
-        request_body: null,
-        status,
-        response_headers: {},
-        response_body: response,
-      });
-      return api;
-    },
-    store(name: string, value: JsonValue) {
-      l.append({ type: "variable_write", scope: "local", name, value });
-      return api;
-    },
-    events: () => l.events,
-  };
-  return api;
-}
-
-const empty = log().events();
+const empty = trialLog().events();
 const reason = (p: G1Predicate, events = empty) => gradeG1Predicate(p, events, {}, "seed").reason;
 
 describe("a call that was not made", () => {
@@ -109,7 +82,7 @@ describe("a data flow's failing destination", () => {
     used_in_request_url_pattern: null,
     ...extra,
   });
-  const created = log().call("POST", "/jobs", 201, { job_id: "J-1" }).events();
+  const created = trialLog().call("POST", "/jobs", 201, { job_id: "J-1" }).events();
 
   it("names the value not stored, and the route and slot it was not used in", () => {
     expect(reason(flow({ must_be_stored: true }), created)).toBe(
@@ -125,17 +98,24 @@ describe("a data flow's failing destination", () => {
       flow({ segment: 1, ...extra }),
       flow({ segment: 2, ...extra }),
     ];
-    const second = (g1: G1Predicate[], events: ReturnType<ReturnType<typeof log>["events"]>, card = {}) => {
+    const second = (
+      g1: G1Predicate[],
+      events: ReturnType<ReturnType<typeof trialLog>["events"]>,
+      card = {},
+    ) => {
       const grader: GraderSpec = { answer: [], g1, constraints: [], checkpoints: [] };
       return gradeLabour(grader, events, card, "seed").g1[1]?.reason;
     };
-    const used = log().call("POST", "/jobs", 201, { job_id: "J-1" }).call("GET", "/jobs/J-1", 200).events();
+    const used = trialLog()
+      .call("POST", "/jobs", 201, { job_id: "J-1" })
+      .call("GET", "/jobs/J-1", 200)
+      .events();
     const own =
       "no job_id shown after the ones earlier segments used went where it must: segment 2 needs its own";
     expect(
       second(chain({ used_in_request_url_pattern: "^/jobs/[^/]+$", used_in_slot: { in: "path" } }), used),
     ).toBe(`${own} (used in a later request to /^/jobs/[^/]+$/ in its path)`);
-    const stored = log().call("POST", "/jobs", 201, { job_id: "J-1" }).store("job", "J-1").events();
+    const stored = trialLog().call("POST", "/jobs", 201, { job_id: "J-1" }).store("job", "J-1").events();
     expect(second(chain({ must_be_stored: true }), stored)).toBe(`${own} (stored in a variable)`);
     expect(second(chain({ answer_field: "job" }), created, { job: "J-1" })).toBe(
       `${own} (reported as 'job')`,
@@ -151,7 +131,7 @@ describe("gradeLabour's lists", () => {
       constraints: [],
       checkpoints: [{ id: "minted", explain: "", segment: 2, url_pattern: "^/jobs$", status: 201 }],
     };
-    const created = log().call("POST", "/jobs", 201, { job_id: "J-1" }).events();
+    const created = trialLog().call("POST", "/jobs", 201, { job_id: "J-1" }).events();
     expect(gradeLabour(grader, created, null, "seed")).toEqual({
       g1: [],
       constraints: [],

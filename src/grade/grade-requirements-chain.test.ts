@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../bank/json.js";
+import { trialLog } from "../../test/support/trial-log.js";
 import type { G1Predicate, GraderSpec } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import { gradeLabour } from "./grade-g1.js";
 
 /**
@@ -10,31 +9,9 @@ import { gradeLabour } from "./grade-g1.js";
  * requirement-mutants gate found these holes in the default bank's chains).
  */
 
-function log() {
-  const l = new EventLog();
-  const api = {
-    call(method: string, url: string, status: number, response: JsonValue = {}, body: JsonValue = null) {
-      l.append({
-        type: "exchange",
-        protocol: "rest",
-        method,
-        url,
-        request_headers: {},
-        request_body: body,
-        status,
-        response_headers: {},
-        response_body: response,
-      });
-      return api;
-    },
-    events: () => l.events,
-  };
-  return api;
-}
-
 const grader = (g1: G1Predicate[]) =>
   ({ answer: [], g1, constraints: [], checkpoints: [] }) as unknown as GraderSpec;
-const results = (g1: G1Predicate[], events: ReturnType<ReturnType<typeof log>["events"]>, card = {}) =>
+const results = (g1: G1Predicate[], events: ReturnType<ReturnType<typeof trialLog>["events"]>, card = {}) =>
   gradeLabour(grader(g1), events, card, "seed").g1.map((r) => `${r.id}@${r.segment}:${r.passed}`);
 
 /** "The id the create minted is used on its own route", as segments 1 and 5 of a chain state it. */
@@ -68,7 +45,7 @@ describe("chain data flows from a create: each segment its own", () => {
   const g1 = [usedNext(1), reported, usedNext(5)];
 
   it("pass when every segment's create carries its own id onward", () => {
-    const events = log()
+    const events = trialLog()
       .call("POST", "/jobs", 201, { job_id: "J-1" })
       .call("PUT", "/jobs/J-1", 200)
       .call("POST", "/jobs", 201, { job_id: "J-3" })
@@ -84,7 +61,7 @@ describe("chain data flows from a create: each segment its own", () => {
 
   it("fail segment 5 when only an earlier segment's id went onward (its own create's id was never used)", () => {
     // Segment 3's id used on its route would have held segment 5's predicate before.
-    const events = log()
+    const events = trialLog()
       .call("POST", "/jobs", 201, { job_id: "J-1" })
       .call("PUT", "/jobs/J-1", 200)
       .call("POST", "/jobs", 201, { job_id: "J-3" })
@@ -110,7 +87,7 @@ describe("chain data flows from a create: each segment its own", () => {
       used_in_request_url_pattern: "^/jobs/[^/]+$",
       used_in_slot: { in: "path" },
     });
-    const events = log()
+    const events = trialLog()
       .call("POST", "/token", 200, { access_token: "tk_1" })
       .call("GET", "/jobs/tk_1", 200)
       .events();
@@ -132,12 +109,12 @@ describe("a value used in a request the API refused", () => {
   };
 
   it("does not count: the rejected spelling (equal but for case) carried nothing", () => {
-    const refused = log()
+    const refused = trialLog()
       .call("POST", "/orders", 422, { allowed: ["low", "elevated"] }, { risk: "X" })
       .call("POST", "/orders", 422, { allowed: ["low", "elevated"] }, { risk: "ELEVATED" })
       .events();
     expect(results([level], refused)).toEqual(["level_from_validator@undefined:false"]);
-    const accepted = log()
+    const accepted = trialLog()
       .call("POST", "/orders", 422, { allowed: ["low", "elevated"] }, { risk: "X" })
       .call("POST", "/orders", 201, { order_id: "O-1" }, { risk: "elevated" })
       .events();
@@ -156,7 +133,7 @@ describe("chain orderings alike in two segments", () => {
   });
 
   it("need a poll before each segment's own confirmation", () => {
-    const inOrder = log()
+    const inOrder = trialLog()
       .call("GET", "/jobs/a", 200)
       .call("POST", "/jobs/a/confirm", 200)
       .call("GET", "/jobs/b", 200)
@@ -167,7 +144,7 @@ describe("chain orderings alike in two segments", () => {
       "polled_before_confirm@7:true",
     ]);
     // Segment 7 confirms before it polls: its confirmation fails, and segment 2's pair no longer holds it.
-    const swapped = log()
+    const swapped = trialLog()
       .call("GET", "/jobs/a", 200)
       .call("POST", "/jobs/a/confirm", 200)
       .call("POST", "/jobs/b/confirm", 409)

@@ -1,6 +1,7 @@
 import type { JsonObject } from "../../src/bank/json.js";
 import type { G1Predicate } from "../../src/bank/task-schema.js";
-import { EventLog, type TrialEvent } from "../../src/world/event-log.js";
+import type { TrialEvent } from "../../src/world/event-log.js";
+import { trialLog } from "./trial-log.js";
 
 /** The one read the job fixtures grade: `GET /v3/jobs/J-1`. */
 export const JOB_READ_URL = "/v3/jobs/J-1";
@@ -32,18 +33,6 @@ export function fieldFromJobRead(field: string): G1Predicate {
  * @example gradeTrial({ grader, trialSeed: "s", events: jobReadEvents({ status: "queued" }), finalMessage })
  */
 export function jobReadEvents(body?: JsonObject): readonly TrialEvent[] {
-  const log = new EventLog();
-  if (body)
-    log.append({
-      type: "exchange",
-      protocol: "rest",
-      method: "GET",
-      url: JOB_READ_URL,
-      request_headers: {},
-      request_body: null,
-      status: 200,
-      response_headers: {},
-      response_body: body,
-    });
-  return log.events;
+  const log = trialLog();
+  return (body ? log.read(JOB_READ_URL, body) : log).events();
 }
