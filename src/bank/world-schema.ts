@@ -258,6 +258,37 @@ export const TransientSchema = z.strictObject({
   fail_calls: z.number().int().positive().optional(),
 });
 
+/**
+ * A workflow of states on an `update` route: the record's `field` moves only along `transitions`
+ * (state → the states it may move to). An update that would move it elsewhere answers 409
+ * `{"error": "invalid_transition", "message": "…is submitted and cannot move to approved…", "from": "submitted", "to": "approved", "allowed": ["in_review", "withdrawn"], "hint": "…"}`
+ * (a hard task's error keeps `from` and `to` and loses the fix: the spec's summary of the route
+ * documents the transitions). An update that leaves the field as it is, or does not send it, is
+ * not a transition.
+ *
+ * `on_enter` (optional): what the world does when a record enters a state: each field in `mint`
+ * gets a value minted for this trial in its format (`{code}` filled in), `after_seconds` logical
+ * seconds after the write (default 0: with the write, in its reply). A later value is not in the
+ * write's reply: only a read once the clock has passed it shows it (records that change between
+ * reads).
+ *
+ * @example {"field": "state", "transitions": {"draft": ["submitted"], "submitted": ["approved"]}, "on_enter": {"submitted": {"after_seconds": 1, "mint": {"review_ref": "RV-{code}"}}}}
+ */
+export const WorkflowSchema = z.strictObject({
+  field: z.string().min(1),
+  transitions: z.record(z.string(), z.array(z.string())),
+  on_enter: z
+    .record(
+      z.string(),
+      z.strictObject({
+        after_seconds: z.number().int().nonnegative().optional(),
+        mint: z.record(z.string(), z.string().includes("{code}")),
+      }),
+    )
+    .optional(),
+});
+export type Workflow = z.infer<typeof WorkflowSchema>;
+
 export const RouteSchema = z.strictObject({
   id: z.string().min(1),
   method: HttpMethodSchema,
@@ -309,6 +340,8 @@ export const RouteSchema = z.strictObject({
    * @example {"field": "amount", "as": "balance"}
    */
   aggregate: z.strictObject({ field: z.string(), as: z.string() }).optional(),
+  /** Optional, `update` only: the record's states and the transitions allowed between them. */
+  workflow: WorkflowSchema.optional(),
 });
 export type Route = z.infer<typeof RouteSchema>;
 
@@ -427,8 +460,9 @@ export const WorldSchema = z.strictObject({
   /**
    * Optional, descriptive: the shape of the world's resource graph beyond the shared core —
    * `flat` collections only; `nested` sub-resources (`/parents/{id}/children`); an append-only
-   * `ledger` with a derived balance; a `search` API of documented query filters.
+   * `ledger` with a derived balance; a `search` API of documented query filters; records moving
+   * through a `workflow` of states.
    */
-  archetype: z.enum(["flat", "nested", "ledger", "search"]).optional(),
+  archetype: z.enum(["flat", "nested", "ledger", "search", "workflow"]).optional(),
 });
 export type World = z.infer<typeof WorldSchema>;

@@ -4,6 +4,7 @@ import { paginate } from "./paginate.js";
 import { fail, ok, type Reply, withTerse } from "./reply.js";
 import type { QueryState } from "./route-behaviours.js";
 import { openJob, serveJob } from "./route-jobs.js";
+import { enterState, transitionRefusal } from "./route-workflow.js";
 import type { RouteRequest } from "./serve-route.js";
 import type { TrialWorld } from "./trial-world.js";
 import { isAbsent, summarizeProblems, validateBody } from "./validate-body.js";
@@ -32,6 +33,8 @@ interface ActionContext {
  * poll and confirm.
  */
 export function act(trial: TrialWorld, route: Route, req: RouteRequest, query: QueryState): Reply {
+  // What the world scheduled for now happens before the request is served (records move between reads).
+  trial.settle();
   const ctx = actionContext(trial, route, req, query);
   switch (route.action) {
     case "list":
@@ -204,6 +207,8 @@ function writeRecord(ctx: ActionContext): Reply {
     const conflict = concurrencyReply(ctx, target, body);
     if (conflict) return conflict;
   }
+  const refused = target ? transitionRefusal(route, target, body, String(target[idField])) : null;
+  if (refused) return refused;
   const record = target ? updatedRecord(ctx, body, target) : createdRecord(ctx, body);
   if (route.partial_write && trial.nextSeq(`write:${route.id}`) === (route.partial_write.on_call ?? 1)) {
     const recordId = String(record[idField]);
@@ -331,7 +336,9 @@ function commit(
   const versioned = route.concurrency !== undefined;
   if (target) {
     const version = typeof target[versionField] === "number" ? (target[versionField] as number) : 1;
+    const before = route.workflow ? target[route.workflow.field] : undefined;
     Object.assign(target, record);
+    enterState(trial, route, before, target);
     if (versioned) target[versionField] = version + 1;
     return ok(200, show(target), versioned ? { etag: `"${target[versionField]}"` } : {});
   }

@@ -37,6 +37,18 @@ export interface StoredReply {
   body: JsonValue | null;
 }
 
+/**
+ * Fields the world writes onto a record once the logical clock reaches `due` (a workflow's
+ * `on_enter` with `after_seconds`): the record changes between two reads with no call of the agent's.
+ */
+export interface PendingChange {
+  resource: string;
+  idField: string;
+  id: string;
+  due: number;
+  changes: JsonObject;
+}
+
 /** Largest `x-apiflow-wait` a request may ask for: an hour of logical time. */
 export const MAX_WAIT_SECONDS = 3600;
 
@@ -68,6 +80,8 @@ export class TrialWorld {
   readonly throttles = new Map<string, number>();
   readonly staged = new Map<string, StagedWrite>();
   readonly replies = new Map<string, StoredReply>();
+  /** Changes the world makes later, in the order they were scheduled (see `settle`). */
+  readonly pending: PendingChange[] = [];
   /**
    * Records deleted during the trial (setup replay included), by resource, in deletion order: a
    * record reference still names a record a later step deleted (the run opened, then superseded).
@@ -133,6 +147,7 @@ export class TrialWorld {
     for (const [k, v] of from.throttles) this.throttles.set(k, v);
     for (const [k, v] of from.staged) this.staged.set(k, { ...v, record: copy(v.record) });
     for (const [k, v] of from.replies) this.replies.set(k, v);
+    for (const p of from.pending) this.pending.push({ ...p });
     for (const [k, v] of from.removed) this.removed.set(k, v.map(copy));
     this.recording = from.recording;
     this.hints = from.hints;
@@ -244,6 +259,21 @@ export class TrialWorld {
     if (missing) return { missing };
     state.callsLeft -= 1;
     return "ok";
+  }
+
+  /**
+   * Apply every pending change whose time has come (the clock at or past its `due`), in the order
+   * they were scheduled; a change to a record since deleted is dropped.
+   */
+  settle(): void {
+    if (this.pending.length === 0) return;
+    const due = this.pending.filter((p) => p.due <= this.now);
+    if (due.length === 0) return;
+    this.pending.splice(0, this.pending.length, ...this.pending.filter((p) => p.due > this.now));
+    for (const p of due) {
+      const record = this.records.get(p.resource)?.find((r) => String(r[p.idField]) === p.id);
+      if (record) Object.assign(record, p.changes);
+    }
   }
 
   /** Delete a record of a resource, keeping it among the removed ones. */

@@ -4,12 +4,17 @@ import type { Route, World } from "../../bank/world-schema.js";
 import type { WorldTemplate } from "../world-template.js";
 import type { SymRecord } from "./records.js";
 import { idPart, route, type WorldPaths } from "./route-kit.js";
+import { workflowResources, workflowRoutes } from "./workflow-archetype.js";
 
 /** The resource graphs a world may have beyond the core every axis needs (see `WorldSchema.archetype`). */
 export type Archetype = NonNullable<World["archetype"]>;
 
-/** Every archetype, in the order a bank's worlds are dealt them. */
-export const ARCHETYPES: readonly Archetype[] = ["flat", "nested", "ledger", "search"];
+/**
+ * The archetypes a bank's worlds are dealt, in order. `workflow` took `flat`'s place in the deal
+ * (the same worlds, the same spread): a flat world is the shared core with nothing of its own, so
+ * every dealt world now has a resource graph beyond the core. `flat` stays a world's default.
+ */
+export const ARCHETYPES: readonly Archetype[] = ["workflow", "nested", "ledger", "search"];
 
 /** The ledger resource of a `ledger` world. */
 export const LEDGER_RESOURCE = "ledger-entries";
@@ -23,7 +28,9 @@ const ENTRY_KINDS = ["credit", "debit", "adjustment"] as const;
  *   `GET|POST <asset>/{id}/<work>` and `GET <asset>/{id}/<work>/{work_id}`;
  * - `ledger`: an append-only entry ledger under each asset — `GET <asset>/{id}/entries` (with the
  *   derived `balance`), `POST` to append, `GET …/entries/{entry_id}`; no update, no delete;
- * - `search`: `GET <base>/search/<assets>`, paged, with documented filters on the category and name.
+ * - `search`: `GET <base>/search/<assets>`, paged, with documented filters on the category and name;
+ * - `workflow`: change requests that move through states, only along allowed transitions
+ *   (`workflow-archetype.ts`).
  *
  * @example archetypeRoutes(FLEET, paths, "nested").map((r) => r.path)
  */
@@ -92,6 +99,8 @@ export function archetypeRoutes(t: WorldTemplate, p: WorldPaths, archetype: Arch
           action: "get",
         }),
       ];
+    case "workflow":
+      return workflowRoutes(t);
     case "search":
       return [
         route({
@@ -136,6 +145,7 @@ export function archetypeResources(
   archetype: Archetype,
   rng: Rng,
 ): World["resources"] {
+  if (archetype === "workflow") return workflowResources(t, assets, rng);
   if (archetype !== "ledger") return {};
   const a = t.asset;
   const records: JsonObject[] = [];
