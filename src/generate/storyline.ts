@@ -119,10 +119,11 @@ export function buildStoryline(
   const slots = rng.shuffle(storylineSlots(positions, worldIndex));
   // Coupling needs a value planted before it is consumed: move the first planting slot ahead of
   // the first consuming one (a swap, so the counts stay what the shape says).
-  // (A ledger world's easy statefulness reads a derived balance and plants nothing.)
-  const onLedger = built.world.archetype === "ledger";
+  // (A ledger world's easy statefulness reads a derived balance, a workflow world's a review
+  // reference; neither plants a work record.)
+  const easyPlants = built.world.archetype !== "ledger" && built.world.archetype !== "workflow";
   const plants = (s: { axis: Axis; difficulty: Difficulty }) =>
-    s.axis === "statefulness" && s.difficulty !== "medium" && !(onLedger && s.difficulty === "easy");
+    s.axis === "statefulness" && s.difficulty !== "medium" && (easyPlants || s.difficulty !== "easy");
   const consumes = (s: { axis: Axis; difficulty: Difficulty }) =>
     (s.axis === "statefulness" && s.difficulty === "medium") ||
     (s.axis === "error_recovery" && s.difficulty === "hard");

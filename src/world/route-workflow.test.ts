@@ -7,7 +7,7 @@ import { TrialWorld } from "./trial-world.js";
 
 /** A workflow of states (issue 16): only allowed transitions move a record; the world stamps some states. */
 const base = {
-  status: "canonical",
+  status: "canonical" as const,
   auth_required: false,
   scopes: [],
   documented: true,
@@ -18,7 +18,7 @@ const base = {
   version: "v1",
   summary: "",
   resource: "requests",
-} as const;
+};
 const world: World = {
   id: "flow",
   title: "Flow",
@@ -60,8 +60,8 @@ const world: World = {
           approved: { mint: { approval_code: "AP-{code}" } },
         },
       },
-    } as Route,
-  ],
+    },
+  ] as Route[],
 };
 
 function calls(level: HintLevel = "full") {
@@ -75,7 +75,12 @@ describe("a workflow of states", () => {
     const { call, trial } = calls();
     const r = await call("PATCH", "/v1/requests/CR-1", { body: { state: "approved" } });
     expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ error: "invalid_transition", from: "draft", to: "approved", allowed: ["submitted"] });
+    expect(r.body).toMatchObject({
+      error: "invalid_transition",
+      from: "draft",
+      to: "approved",
+      allowed: ["submitted"],
+    });
     expect(r.body.message).toContain("may move to: submitted");
     expect(trial.resource("requests")[0]?.state).toBe("draft");
   });
@@ -98,7 +103,9 @@ describe("a workflow of states", () => {
       expect((await call("PATCH", "/v1/requests/CR-1", { body: { state } })).status).toBe(200);
     const closed = await call("PATCH", "/v1/requests/CR-2", { body: { state: "draft" } });
     expect(closed.body).toMatchObject({ error: "invalid_transition", allowed: [] });
-    expect((await call("PATCH", "/v1/requests/CR-2", { body: { state: "closed", note: "x" } })).status).toBe(200);
+    expect((await call("PATCH", "/v1/requests/CR-2", { body: { state: "closed", note: "x" } })).status).toBe(
+      200,
+    );
   });
 
   it("changes a record between reads: a value the world stamps later is in a later read, not in the write's reply", async () => {

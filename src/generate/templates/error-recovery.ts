@@ -17,6 +17,7 @@ import {
   subtask,
 } from "./common.js";
 import { claimForWork, copyReadLive, idFromCreate, workBody } from "./work-record.js";
+import { workflowApproval } from "./workflow-states.js";
 
 /**
  * Error recovery. easy: an update sent with the wrong verb gets `405 method_not_allowed` (the
@@ -34,6 +35,9 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         const planted = ctx.state.takePlanted(ctx.rng);
         if (planted) return closePlanted(ctx, planted, this.id);
       }
+      // A workflow world's refused update is an illegal transition (issue 16).
+      const onWorkflow = workflowApproval(ctx, this.id);
+      if (onWorkflow) return onWorkflow;
       const { built, state, grammar: g } = ctx;
       const t = built.template;
       const a = t.asset;

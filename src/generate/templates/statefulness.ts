@@ -7,6 +7,7 @@ import { cap } from "../ticket-grammar.js";
 import { canaries, field, literal, reportRequirement, subtask } from "./common.js";
 import { ledgerBalance } from "./ledger-balance.js";
 import { claimForWork, copyReadLive, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
+import { reviewReread } from "./workflow-states.js";
 
 /**
  * Statefulness: writes persist, later reads reflect them, and values are kept for later work.
@@ -29,6 +30,9 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
       if (difficulty === "easy") {
         const onLedger = ledgerBalance(ctx, this.id);
         if (onLedger) return onLedger;
+        // A workflow world's: a value the world changes between two reads.
+        const onWorkflow = reviewReread(ctx, this.id);
+        if (onWorkflow) return onWorkflow;
       }
       const { built, state, grammar: g } = ctx;
       const t = built.template;

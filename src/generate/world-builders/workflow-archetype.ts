@@ -1,6 +1,6 @@
 import type { JsonObject } from "../../bank/json.js";
 import type { Rng } from "../../bank/rng.js";
-import type { Route, World, Workflow } from "../../bank/world-schema.js";
+import type { Route, Workflow, World } from "../../bank/world-schema.js";
 import type { WorldTemplate } from "../world-template.js";
 import type { SymRecord } from "./records.js";
 import { route } from "./route-kit.js";
@@ -54,7 +54,16 @@ export const WORKFLOW_ON_ENTER = {
 } as const;
 
 /** States seeded change requests start in, in the order they are dealt. */
-const SEEDED_STATES = ["draft", "submitted", "rejected", "draft", "submitted", "approved", "in_review", "closed"];
+const SEEDED_STATES = [
+  "draft",
+  "submitted",
+  "rejected",
+  "draft",
+  "submitted",
+  "approved",
+  "in_review",
+  "closed",
+];
 
 const TITLES = [
   "raise the alert threshold",
@@ -132,9 +141,14 @@ export function workflowRoutes(t: WorldTemplate): Route[] {
  *
  * @example workflowResources(FLEET, assets, rng)["change-requests"].records.length // 16
  */
-export function workflowResources(t: WorldTemplate, assets: readonly SymRecord[], rng: Rng): World["resources"] {
+export function workflowResources(
+  t: WorldTemplate,
+  assets: readonly SymRecord[],
+  rng: Rng,
+): World["resources"] {
   const a = t.asset;
-  const code = () => Array.from({ length: 6 }, () => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[rng.int(0, 31)]).join("");
+  const code = () =>
+    Array.from({ length: 6 }, () => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[rng.int(0, 31)]).join("");
   const records: JsonObject[] = assets.slice(0, 16).map((asset, i) => {
     const state = SEEDED_STATES[i % SEEDED_STATES.length] as string;
     const reviewed = ["in_review", "approved", "closed"].includes(state);
@@ -160,7 +174,10 @@ export function workflowResources(t: WorldTemplate, assets: readonly SymRecord[]
           type: "string",
           description: `Workflow state, one of ${Object.keys(WORKFLOW_TRANSITIONS).join(", ")}; allowed moves: ${arrow(WORKFLOW_TRANSITIONS)}`,
         },
-        review_ref: { type: "string", description: "Set by the review queue shortly after the request enters in_review" },
+        review_ref: {
+          type: "string",
+          description: "Set by the review queue shortly after the request enters in_review",
+        },
         approval_code: { type: "string", description: "Set when the request is approved" },
       },
       records,
