@@ -102,6 +102,11 @@ export const QueryParamSchema = z.strictObject({
   reveals_fields: z.array(z.string()).optional(),
   unhides: z.record(z.string(), JsonValueSchema).optional(),
   notice: z.string().optional(),
+  /**
+   * Optional, with `filter_field` (default `exact`): `contains` keeps records whose field contains
+   * the value, ignoring case (a text search: "Atlas" also finds "Atlas 2").
+   */
+  match: z.enum(["exact", "contains"]).optional(),
 });
 export type QueryParam = z.infer<typeof QueryParamSchema>;
 
@@ -315,6 +320,13 @@ export const RouteSchema = z.strictObject({
   query_params: z.array(QueryParamSchema).optional(),
   /** Optional. The live body validator (schema repair); when set it replaces `required_fields`. */
   validator: ValidatorSchema.optional(),
+  /**
+   * Optional, `list` only: the order records are listed in (before paging), by a field's value;
+   * equal values keep the records' own order. Default: the records' own order.
+   *
+   * @example {"field": "draft_m", "order": "desc"}
+   */
+  sort: z.strictObject({ field: z.string(), order: z.enum(["asc", "desc"]) }).optional(),
   /** Optional, `list` only. Default: the whole list in one body `{<resource>: [...], total}`. */
   pagination: PaginationSchema.optional(),
   /** Optional, `create` only: run as an async job (202 + Location → poll → confirm). */

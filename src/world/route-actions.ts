@@ -135,13 +135,17 @@ function visible(route: Route, records: JsonObject[], query: QueryState): JsonOb
     (r) =>
       (!where || matches(r, where)) &&
       hidden.every((p) => !matches(r, p.unhides as Record<string, JsonValue>)) &&
-      query.filters.every(([field, value]) => String(r[field]) === value),
+      query.filters.every(([field, value, match]) =>
+        match === "contains"
+          ? String(r[field]).toLowerCase().includes(value.toLowerCase())
+          : String(r[field]) === value,
+      ),
   );
 }
 
 /** A listing: the visible records, paged in the route's style, with the notices of parameters left off. */
 function listRecords({ route, req, query, records, show }: ActionContext): Reply {
-  const items = visible(route, records, query).map(show);
+  const items = sorted(route, visible(route, records, query)).map(show);
   const notices = (route.query_params ?? [])
     .filter((p) => p.notice && !query.on.has(p.name))
     .map((p) => p.notice as string);
@@ -159,6 +163,22 @@ function listRecords({ route, req, query, records, show }: ActionContext): Reply
     reply.body = { ...reply.body, notice: notices.join(" ") };
   }
   return reply;
+}
+
+/** The records in the route's `sort` order (a stable sort: ties keep their own order). */
+function sorted(route: Route, records: JsonObject[]): JsonObject[] {
+  const sort = route.sort;
+  if (!sort) return records;
+  const dir = sort.order === "desc" ? -1 : 1;
+  const key = (r: JsonObject) => r[sort.field];
+  return [...records].sort((x, y) => {
+    const a = key(x);
+    const b = key(y);
+    if (a === b) return 0;
+    if (a === undefined || a === null) return 1;
+    if (b === undefined || b === null) return -1;
+    return (a < b ? -1 : 1) * dir;
+  });
 }
 
 /** The sum of a numeric field over records (a derived balance), rounded to cents. */

@@ -9,7 +9,8 @@ const DEFAULT_RETRY_AFTER = 5;
 export interface QueryState {
   /** Parameters present and not `false`/`0`. */
   on: Set<string>;
-  filters: Array<[string, string]>;
+  /** Field, value and how the value matches (`exact` unless the parameter says `contains`). */
+  filters: Array<[string, string, "exact" | "contains"]>;
 }
 
 /**
@@ -94,7 +95,7 @@ export function checkQuery(route: Route, url: URL): QueryState | Reply {
       );
     }
     if (value !== "false" && value !== "0") state.on.add(p.name);
-    if (p.filter_field) state.filters.push([p.filter_field, value]);
+    if (p.filter_field) state.filters.push([p.filter_field, value, p.match ?? "exact"]);
   }
   return state;
 }

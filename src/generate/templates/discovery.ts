@@ -16,6 +16,7 @@ import {
   stayCanonicalRequirement,
   subtask,
 } from "./common.js";
+import { namesakeFirst, searchResults } from "./namesake-first.js";
 
 /**
  * Discovery: a client reads a deprecated snapshot route. easy: the ticket points at the
@@ -180,17 +181,21 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
     build(ctx) {
       const { built, state, grammar: g } = ctx;
       const a = built.template.asset;
-      const { target, id } = claimTarget(ctx);
+      const search = built.world.archetype === "search" ? `${built.template.base}/search/${a.plural}` : null;
+      // A search world ranks a near namesake ahead of the asset asked for (decoys listed first).
+      const namesake = namesakeFirst(ctx);
+      const target = namesake?.target ?? claimTarget(ctx).target;
+      const id = state.assetId(target);
       const index = state.assets.indexOf(target);
       const name = literal(target, a.nameField);
       const [c1, c2] = canaries(a);
       const gb = new GoldenBuilder(built.world, ctx.position).readSpec();
-      // A search world resolves the name with its documented query route, one call; elsewhere the
-      // listing is walked to the page that shows it. Either source of the id is a valid one.
-      const search = built.world.archetype === "search" ? `${built.template.base}/search/${a.plural}` : null;
+      // A search world resolves the name with its documented query route, one call, taking the
+      // exact match among the ranked results; elsewhere the listing is walked to the page that
+      // shows it. Either source of the id is a valid one.
       if (search)
         gb.call("GET", `${search}?${a.nameField}=${encodeURIComponent(name)}`, {
-          id: `${a.plural}.0.${a.idField}`,
+          id: `${a.plural}.${searchResults(ctx, name).indexOf(target)}.${a.idField}`,
         });
       else readFromListing(gb, built.listPages([index]), { id: [index, a.idField] });
       gb.call("GET", `${built.routes.listAssets}/${gb.ref("id")}`, { c1: c1.name, c2: c2.name });
@@ -219,7 +224,7 @@ function byName(difficulty: "medium" | "hard"): SubtaskTemplate {
       if (difficulty === "medium")
         story.push(
           search
-            ? `The search route \`GET ${search}\` filters ${a.plural} by their exact \`${a.nameField}\` and shows each one's id.`
+            ? `The search route \`GET ${search}\` finds ${a.plural} by text in their \`${a.nameField}\` and shows each one's id; near namesakes match too.`
             : `The listing \`GET ${built.routes.listAssets}\` shows every ${a.noun} with its \`${a.nameField}\` and id, a page at a time.`,
         );
       requirements.push(stayCanonicalRequirement(g, constraints), reportRequirement(g, fields));

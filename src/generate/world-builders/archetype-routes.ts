@@ -28,7 +28,8 @@ const ENTRY_KINDS = ["credit", "debit", "adjustment"] as const;
  *   `GET|POST <asset>/{id}/<work>` and `GET <asset>/{id}/<work>/{work_id}`;
  * - `ledger`: an append-only entry ledger under each asset — `GET <asset>/{id}/entries` (with the
  *   derived `balance`), `POST` to append, `GET …/entries/{entry_id}`; no update, no delete;
- * - `search`: `GET <base>/search/<assets>`, paged, with documented filters on the category and name;
+ * - `search`: `GET <base>/search/<assets>`, paged, ranked by the number field, with documented
+ *   filters on the category and on text in the name (near namesakes match too);
  * - `workflow`: change requests that move through states, only along allowed transitions
  *   (`workflow-archetype.ts`).
  *
@@ -107,9 +108,11 @@ export function archetypeRoutes(t: WorldTemplate, p: WorldPaths, archetype: Arch
           id: `search_${idPart(a.plural)}`,
           method: "GET",
           path: `${t.base}/search/${a.plural}`,
-          summary: `Search ${a.plural} by ${a.enumField.name} and ${a.nameField} (paged)`,
+          summary: `Search ${a.plural} by ${a.enumField.name} and by text in their ${a.nameField} (paged); results are ranked by ${a.numberField.name}, highest first, so a near namesake may come before an exact match`,
           resource: a.plural,
           action: "list",
+          // Ranked, not listed in record order: a namesake can come before the record asked for.
+          sort: { field: a.numberField.name, order: "desc" },
           pagination: {
             style: t.pagination.style,
             page_size: t.pagination.pageSize,
@@ -124,8 +127,9 @@ export function archetypeRoutes(t: WorldTemplate, p: WorldPaths, archetype: Arch
             },
             {
               name: a.nameField,
-              description: `Only ${a.plural} with exactly this ${a.nameField}`,
+              description: `Only ${a.plural} whose ${a.nameField} contains this text (any case)`,
               filter_field: a.nameField,
+              match: "contains",
             },
           ],
         }),
