@@ -97,15 +97,17 @@ describe("tasks on archetype routes", () => {
 
   it("every archetype beyond flat has solo tasks whose golden calls its own routes", () => {
     const counts = archetypeTaskCounts(content.worlds, content.tasks);
-    expect(Object.keys(counts).sort()).toEqual(["ledger", "nested", "search"]);
+    expect(Object.keys(counts).sort()).toEqual(["ledger", "nested", "search", "workflow"]);
     for (const [archetype, n] of Object.entries(counts)) expect(n, archetype).toBeGreaterThan(0);
-    expect(archetypeTaskLine(content.worlds, content.tasks)).toMatch(/nested \d+, ledger \d+, search \d+/);
+    expect(archetypeTaskLine(content.worlds, content.tasks)).toMatch(
+      /workflow \d+, nested \d+, ledger \d+, search \d+/,
+    );
   });
 
   it("counts nothing for the same worlds told they are flat, nor for a task's setup", () => {
     const flat = content.worlds.map((w) => ({ ...w, archetype: "flat" as const }));
-    expect(Object.values(archetypeTaskCounts(flat, content.tasks))).toEqual([0, 0, 0]);
+    expect(Object.values(archetypeTaskCounts(flat, content.tasks))).toEqual([0, 0, 0, 0]);
     const setupOnly = content.tasks.map((t) => ({ ...t, golden: [] }));
-    expect(Object.values(archetypeTaskCounts(content.worlds, setupOnly))).toEqual([0, 0, 0]);
+    expect(Object.values(archetypeTaskCounts(content.worlds, setupOnly))).toEqual([0, 0, 0, 0]);
   });
 });

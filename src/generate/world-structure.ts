@@ -125,7 +125,7 @@ function ownArchetypeRoutes(w: World): Route[] {
 
 /**
  * Solo tasks whose golden itself calls a route only its world's archetype has (the nested
- * sub-collection, the ledger, the search route), by archetype: tasks that navigate the world's
+ * sub-collection, the ledger, the search route, the change requests' workflow), by archetype: tasks that navigate the world's
  * structure, not only the core every world shares. A solo task's setup (earlier positions
  * replayed) does not count.
  *
@@ -158,7 +158,7 @@ export function archetypeTaskCounts(
 /**
  * The datasheet line that says how many solo tasks use their world's archetype routes.
  *
- * @example archetypeTaskLine(content.worlds, content.tasks) // "Solo tasks on archetype routes …: nested 5, ledger 3, search 3."
+ * @example archetypeTaskLine(content.worlds, content.tasks) // "Solo tasks on archetype routes …: workflow 5, nested 5, ledger 3, search 3."
  */
 export function archetypeTaskLine(worlds: readonly World[], tasks: readonly Task[]): string {
   const counts = Object.entries(archetypeTaskCounts(worlds, tasks));

@@ -104,8 +104,8 @@ describe("checkQuery", () => {
     expect(state).toEqual({
       on: new Set(["zone", "verbose", "site"]),
       filters: [
-        ["zone", "A"],
-        ["site", "north"],
+        ["zone", "A", "exact"],
+        ["site", "north", "exact"],
       ],
     });
   });
@@ -114,13 +114,13 @@ describe("checkQuery", () => {
     expect(checkQuery(r, url("?zone=B&verbose=false&site=0"))).toEqual({
       on: new Set(["zone"]),
       filters: [
-        ["zone", "B"],
-        ["site", "0"],
+        ["zone", "B", "exact"],
+        ["site", "0", "exact"],
       ],
     });
     expect(checkQuery(r, url("?zone=B&verbose=0"))).toEqual({
       on: new Set(["zone"]),
-      filters: [["zone", "B"]],
+      filters: [["zone", "B", "exact"]],
     });
   });
 

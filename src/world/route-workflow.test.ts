@@ -136,3 +136,50 @@ describe("a workflow of states", () => {
     expect(fromFork.body.review_ref).toBe(fromA.body.review_ref);
   });
 });
+
+describe("a text search ranked by a field (decoys listed first)", () => {
+  const search: World = {
+    ...world,
+    resources: {
+      boats: {
+        id_field: "boat_id",
+        id_template: "{canary}",
+        fields: {},
+        records: [
+          { boat_id: "B1", name: "Atlas", length: 12.5 },
+          { boat_id: "B2", name: "Borealis", length: 30.1 },
+          { boat_id: "B3", name: "Atlas 2", length: 20.2 },
+          { boat_id: "B4", name: "atlas 3", length: 12.5 },
+        ],
+      },
+    },
+    routes: [
+      {
+        ...base,
+        resource: "boats",
+        id: "search",
+        method: "GET",
+        path: "/v1/search/boats",
+        action: "list",
+        sort: { field: "length", order: "desc" },
+        query_params: [{ name: "name", filter_field: "name", match: "contains" }],
+      },
+    ] as Route[],
+  };
+
+  it("matches text in any case and ranks by the field, ties in record order, so a namesake comes first", async () => {
+    const call = client(inProcessTransport(new TrialWorld(search, "s")));
+    const r = await call("GET", "/v1/search/boats?name=Atlas");
+    expect(r.body.boats.map((b: { boat_id: string }) => b.boat_id)).toEqual(["B3", "B1", "B4"]);
+  });
+
+  it("keeps an exact match exact where the parameter does not say contains", async () => {
+    const exact = {
+      ...search,
+      routes: search.routes.map((r) => ({ ...r, query_params: [{ name: "name", filter_field: "name" }] })),
+    };
+    const call = client(inProcessTransport(new TrialWorld(exact, "s")));
+    const r = await call("GET", "/v1/search/boats?name=Atlas");
+    expect(r.body.boats.map((b: { boat_id: string }) => b.boat_id)).toEqual(["B1"]);
+  });
+});
