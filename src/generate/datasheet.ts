@@ -3,6 +3,7 @@ import type { Task } from "../bank/task-schema.js";
 import type { CertificationLog } from "./certification-log.js";
 import { AXES } from "./story-state.js";
 import { DIFFICULTY_RULE, measuredDifficulty, taskFeatures } from "./task-features.js";
+import { worldDemandLine } from "./world-demands.js";
 import { archetypeTaskLine, worldStructureSection } from "./world-structure.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"] as const;
@@ -142,7 +143,7 @@ ${table(["mode", "chains"], Object.entries(s.chainByMode))}
 
 ${table(["kind:coupling", "tasks"], Object.entries(s.coupling))}
 
-${worldStructureSection(content.worlds)}${archetypeTaskLine(content.worlds, content.tasks)}
+${worldStructureSection(content.worlds)}${archetypeTaskLine(content.worlds, content.tasks)}${worldDemandLine(content.worlds, content.tasks)}
 ${difficultySection(content)}
 
 ## Certification
