@@ -202,7 +202,7 @@ export function reviewReread(ctx: TemplateContext, template: string) {
     g.opener(),
     g.pick([
       `${cap(g.system())} read ${id}, queued it for review and showed the \`review_ref\` from that first read: empty.`,
-      `Our dashboard moves change requests into review and shows the \`review_ref\` it had read before the move, so reviewers see none.`,
+      `Our dashboard moved ${id} into review and showed the \`review_ref\` from its earlier read, so reviewers saw none.`,
     ]),
   ];
   const g1: G1Predicate[] = [
