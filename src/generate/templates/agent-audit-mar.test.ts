@@ -91,6 +91,22 @@ describe("agent audit (mar): a picked-up record moved on must stay moved", () =>
     expect(r.grade.passed).toBe(false);
     expect(r.grade.failure_reason).toMatch(/moved_on_status/);
   });
+  // The class, bank-wide: every write graded by what it sent (PATCH/PUT `sent`) also has the end
+  // state of its segment graded, so no write in the default bank can be undone afterwards unseen
+  // (46 such write predicates lacked it before the pick-up's end state).
+  it("every graded PATCH/PUT write of the default bank has an end-state predicate in its segment", () => {
+    const unstuck = bank.tasks.flatMap((t) =>
+      t.grader.g1.flatMap((p) =>
+        p.kind === "call" &&
+        p.sent !== undefined &&
+        ["PATCH", "PUT"].includes((p.method ?? "").toUpperCase()) &&
+        !t.grader.g1.some((q) => q.kind === "end_state" && q.segment === p.segment && q.expect.is === "field")
+          ? [`${t.id} ${p.id}`]
+          : [],
+      ),
+    );
+    expect(unstuck).toEqual([]);
+  });
 });
 
 describe("agent audit (mar): a rate-limited read is recovered by honouring the wait, not by hammering", () => {
@@ -110,10 +126,15 @@ describe("agent audit (mar): a rate-limited read is recovered by honouring the w
     (t) =>
       t.axes.includes("error_recovery") &&
       t.grader.g1.some((p) => p.id.endsWith("_after_wait")) &&
-      t.golden.some((s) => isExecute(s) && Object.keys(s.request.headers ?? {}).some((h) => h.toLowerCase() === "x-apiflow-wait")),
+      t.golden.some(
+        (s) =>
+          isExecute(s) &&
+          Object.keys(s.request.headers ?? {}).some((h) => h.toLowerCase() === "x-apiflow-wait"),
+      ),
   );
   const waited = task?.golden.findIndex(
-    (s) => isExecute(s) && Object.keys(s.request.headers ?? {}).some((h) => h.toLowerCase() === "x-apiflow-wait"),
+    (s) =>
+      isExecute(s) && Object.keys(s.request.headers ?? {}).some((h) => h.toLowerCase() === "x-apiflow-wait"),
   );
 
   /** The golden with the wait dropped and the read resent `times` times first, at once. */
@@ -124,7 +145,12 @@ describe("agent audit (mar): a rate-limited read is recovered by honouring the w
     );
     const plain: Execute = { ...step, request: { ...step.request, headers } };
     const resend: Execute = { ...plain, capture: {} };
-    return [...t.golden.slice(0, at), ...Array.from({ length: times }, () => resend), plain, ...t.golden.slice(at + 1)];
+    return [
+      ...t.golden.slice(0, at),
+      ...Array.from({ length: times }, () => resend),
+      plain,
+      ...t.golden.slice(at + 1),
+    ];
   }
 
   it("the task this test needs exists in the default bank", () => {
@@ -145,7 +171,9 @@ describe("agent audit (mar): a rate-limited read is recovered by honouring the w
     const reads = served(r, "GET", new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
     expect(reads.some((e) => e.status === 429)).toBe(true);
     expect(reads.at(-1)?.status).toBe(200);
-    expect(r.events.some((e) => e.type === "exchange" && e.request_headers["x-apiflow-wait"] !== undefined)).toBe(false);
+    expect(
+      r.events.some((e) => e.type === "exchange" && e.request_headers["x-apiflow-wait"] !== undefined),
+    ).toBe(false);
     expect(r.grade.passed).toBe(false);
   });
 });
