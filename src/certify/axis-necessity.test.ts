@@ -125,8 +125,16 @@ describe("axis necessity gate: the golden blind to its axis fails", () => {
   }, 60_000);
 
   it("catches a statefulness task whose grader never looks at the kept variable", async () => {
-    const task = solo("statefulness").find((t) =>
-      t.grader.g1.some((p) => p.kind === "workspace_value"),
+    // Keeping is its only statefulness: a task that also re-reads a record (the world changed it
+    // between reads) still fails blind without the kept variable.
+    const rereads = (t: Task) => {
+      const gets = t.golden.flatMap((s) =>
+        s.op === "execute" && s.request.method === "GET" ? [s.request.url] : [],
+      );
+      return new Set(gets).size < gets.length;
+    };
+    const task = solo("statefulness").find(
+      (t) => t.grader.g1.some((p) => p.kind === "workspace_value") && !rereads(t),
     ) as Task;
     const found = await findingsOnEdited(task, (t) => ({
       ...t,

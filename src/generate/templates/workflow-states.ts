@@ -175,7 +175,7 @@ export function reviewReread(ctx: TemplateContext, template: string) {
     id: "request_queued",
     sentence: `Move ${id} from \`submitted\` to \`in_review\`.`,
     brief: `Move ${id} to \`in_review\`.`,
-    predicates: ["moved_to_review"],
+    predicates: ["moved_to_review", "review_sticks"],
     call: { method: t.updateMethod, url_pattern: urlRe, status: 200 },
     key: WORKFLOW_FIELD,
     value: "in_review",
@@ -215,6 +215,13 @@ export function reviewReread(ctx: TemplateContext, template: string) {
       status: 200,
       body_has_keys: [],
       sent: { [WORKFLOW_FIELD]: "in_review" },
+    },
+    {
+      kind: "end_state",
+      id: "review_sticks",
+      explain: `${id} must end in review.`,
+      record: { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
+      expect: { is: "field", field: WORKFLOW_FIELD, value: "in_review" },
     },
     {
       kind: "data_flow",
