@@ -500,8 +500,12 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
 function v2Grader(
   source: V2Parts["grader"],
 ): { success: true; data: GraderSpec } | { success: false; error: TrialLogError } {
-  const key = "member" in source ? `gz:${source.member.toString("latin1")}` : `json:${source.text}`;
-  const known = internedGraders.get(key);
+  if ("member" in source) {
+    const known = memberGrader(source.member);
+    if (known) return { success: true, data: known };
+  }
+  const key = "member" in source ? undefined : `json:${source.text}`;
+  const known = key === undefined ? undefined : internedGraders.get(key);
   if (known) return { success: true, data: known };
   let text: string;
   try {
@@ -511,7 +515,34 @@ function v2Grader(
   }
   const parsed = GraderSpecSchema.safeParse(parseLine(text));
   if (!parsed.success) return invalid(prefixed("grader", parsed.error));
+  if (key === undefined)
+    return { success: true, data: internMember(source as { member: Buffer }, parsed.data) };
   return { success: true, data: intern(key, parsed.data) };
+}
+
+/**
+ * Graders known by their gzip member, looked up by the member's CRC-32 (its trailer's first four
+ * bytes) and then compared byte for byte: no key string is made of a member's bytes per trial.
+ */
+const memberGraders = new Map<number, Array<{ member: Buffer; grader: GraderSpec }>>();
+let memberGraderCount = 0;
+
+function memberGrader(member: Buffer): GraderSpec | undefined {
+  const same = memberGraders.get(member.readUInt32LE(member.length - 8));
+  if (same) for (const known of same) if (known.member.equals(member)) return known.grader;
+  return undefined;
+}
+
+function internMember({ member }: { member: Buffer }, grader: GraderSpec): GraderSpec {
+  if (memberGraderCount >= 10_000) {
+    memberGraders.clear();
+    memberGraderCount = 0;
+  }
+  const crc = member.readUInt32LE(member.length - 8);
+  // A copy: the member is a view of the whole file's bytes.
+  memberGraders.set(crc, [...(memberGraders.get(crc) ?? []), { member: Buffer.from(member), grader }]);
+  memberGraderCount++;
+  return grader;
 }
 
 /** The final records; `TrialLogPayloadError` when they do not inflate, parse or validate. */
