@@ -232,7 +232,7 @@ export const AREAS: MutationArea[] = [
     name: "certify-triad",
     about: "the answer key passes; the blank exam and every sabotage fail",
     mutate: ["src/certify/triad.ts"],
-    tests: ["src/certify/triad.test.ts"],
+    tests: ["src/certify/triad.test.ts", "src/certify/triad-protocols.test.ts"],
   },
   {
     name: "certify-chain-replay",
