@@ -238,7 +238,7 @@ export const AREAS: MutationArea[] = [
     name: "certify-chain-replay",
     about: "a chain's golden passes; each negative replay (skipped segment, wrong value, decoy) fails",
     mutate: ["src/certify/chain-replay.ts"],
-    tests: ["src/certify/chain-replay.test.ts"],
+    tests: ["src/certify/chain-replay.test.ts", "src/certify/chain-replay-steps.test.ts"],
   },
   {
     // ~1,150 lines of mutant generators: too many mutants for the shared machine in one session.
