@@ -189,6 +189,8 @@ export const AREAS: MutationArea[] = [
     // mutant; what it claims of each exploit is restated per exploit in exploit-attacks.test.ts.
     tests: [
       "src/certify/exploits/exploit-attacks.test.ts",
+      "src/certify/exploits/every-plausible-value.test.ts",
+      "src/certify/exploits/wrong-response-value.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
     ],
