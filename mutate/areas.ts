@@ -234,7 +234,11 @@ export const AREAS: MutationArea[] = [
     name: "certify-triad",
     about: "the answer key passes; the blank exam and every sabotage fail",
     mutate: ["src/certify/triad.ts"],
-    tests: ["src/certify/triad.test.ts", "src/certify/triad-protocols.test.ts"],
+    tests: [
+      "src/certify/triad.test.ts",
+      "src/certify/triad-protocols.test.ts",
+      "src/certify/triad-canary-exams.test.ts",
+    ],
   },
   {
     name: "certify-chain-replay",
