@@ -13,7 +13,7 @@ import {
 } from "../../test/support/test-banks.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { type Bank, bankFromContent } from "../bank/bank.js";
-import type { Task } from "../bank/task-schema.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { axisBlindVariant, axisNecessityFindings } from "./axis-necessity.js";
 import { sharedTrials } from "./trial-tree.js";
@@ -170,8 +170,8 @@ describe("axis necessity: the blind variant of the harbour chain", () => {
   it("a chain segment whose blind call the protocol cannot carry stays golden; the others are blinded", async () => {
     const bank = bankFromContent(skeletonContent());
     const chain = taskOf(bank, CHAIN);
-    const v2 = (steps: readonly { op: string; request?: { url?: string } }[]) =>
-      steps.some((s) => s.request?.url?.startsWith("/v2/")) ? "no /v2 here" : null;
+    const v2 = (steps: readonly GoldenStep[]) =>
+      steps.some((s) => s.op === "execute" && s.request.url.startsWith("/v2/")) ? "no /v2 here" : null;
     const variant = axisBlindVariant(bank, chain, await seenOf(bank, chain), v2);
     if (!variant.success) throw new Error(variant.error);
     expect(variant.what).toEqual([
