@@ -189,6 +189,8 @@ export const AREAS: MutationArea[] = [
     // mutant; what it claims of each exploit is restated per exploit in exploit-attacks.test.ts.
     tests: [
       "src/certify/exploits/exploit-attacks.test.ts",
+      "src/certify/exploits/every-plausible-value.test.ts",
+      "src/certify/exploits/wrong-response-value.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
     ],
@@ -200,12 +202,14 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
-    // The axis-necessity tests replay the default bank (5-20 s each under load, each covering most
-    // of the gate): the gate's verdict first, the blind variants (axis-blind.ts) not yet.
+    // The gate's verdict first, the blind variants (axis-blind.ts) not yet. Its tests here are the
+    // focused ones on the skeleton's harbour world (seconds in all): axis-necessity.test.ts replays
+    // the default bank (5-20 s a test under load, each covering most of the gate) and would run for
+    // every mutant.
     name: "certify-axis-necessity",
     about: "the golden played blind to its axis must fail: the gate's verdict",
     mutate: ["src/certify/axis-necessity.ts"],
-    tests: ["src/certify/axis-necessity.test.ts"],
+    tests: ["src/certify/axis-necessity-checks.test.ts"],
     notYet: ["src/certify/axis-blind.ts"],
   },
   {
@@ -219,22 +223,28 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
+    // premises-checks.test.ts: each check on the skeleton's harbour world. premises.test.ts builds
+    // the default bank twice and writes it to disk (over a minute under load) for every mutant.
     name: "certify-premises",
     about: "what a ticket claims the world did is what the world does",
     mutate: ["src/certify/premises.ts"],
-    tests: ["src/certify/premises.test.ts"],
+    tests: ["src/certify/premises-checks.test.ts"],
   },
   {
     name: "certify-triad",
     about: "the answer key passes; the blank exam and every sabotage fail",
     mutate: ["src/certify/triad.ts"],
-    tests: ["src/certify/triad.test.ts"],
+    tests: [
+      "src/certify/triad.test.ts",
+      "src/certify/triad-protocols.test.ts",
+      "src/certify/triad-canary-exams.test.ts",
+    ],
   },
   {
     name: "certify-chain-replay",
     about: "a chain's golden passes; each negative replay (skipped segment, wrong value, decoy) fails",
     mutate: ["src/certify/chain-replay.ts"],
-    tests: ["src/certify/chain-replay.test.ts"],
+    tests: ["src/certify/chain-replay.test.ts", "src/certify/chain-replay-steps.test.ts"],
   },
   {
     // ~1,150 lines of mutant generators: too many mutants for the shared machine in one session.
