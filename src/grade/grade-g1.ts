@@ -66,6 +66,32 @@ export function gradeConstraint(
 }
 
 /**
+ * Whether G1 fails the verdict: a forbid constraint is broken, or a predicate `graded` keeps fails
+ * (one not evaluated does not). Stops at the first such finding: what `gradeLabour` would decide
+ * of the verdict, without grading the rest (see `GradeOptions.verdictOnly`).
+ *
+ * @example labourFailsVerdict(task.grader, events, card, trialSeed, {}, () => true) // false for the golden's log
+ */
+export function labourFailsVerdict(
+  grader: GraderSpec,
+  events: readonly TrialEvent[],
+  card: Record<string, unknown> | null,
+  trialSeed: string,
+  finalState: FinalState,
+  graded: (segment: number | undefined) => boolean,
+): boolean {
+  const prepared = prepareGrader(grader);
+  const ctx = new TrialContext(events, card, trialSeed, finalState);
+  for (const c of prepared.constraints) if (constraintResult(c, ctx.log).violated) return true;
+  for (const p of prepared.predicates) {
+    if (!graded(p.predicate.segment)) continue;
+    const r = gradePrepared(p, ctx);
+    if (!r.passed && !r.not_evaluated) return true;
+  }
+  return false;
+}
+
+/**
  * Whether a checkpoint (a labour milestone, never gating) was reached.
  *
  * @example checkpointHit({ id: "minted", explain: "", url_pattern: "^/oauth/token$", status: 200 }, events)

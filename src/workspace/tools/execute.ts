@@ -31,11 +31,16 @@ export async function executeTool(state: WorkspaceState, a: ToolArgs): Promise<T
   if ("ok" in sent) return sent;
   const { response, text } = sent;
   let parsedBody: JsonValue | null = null;
-  try {
-    parsedBody = text ? (JSON.parse(text) as JsonValue) : null;
-  } catch {
-    parsedBody = text;
-  }
+  // An in-process world hands the value its text was written from: parsing it back was the largest
+  // single cost of an in-process call (listings are long). Shared with the log, never changed.
+  const written = response instanceof Response ? undefined : response.body;
+  if (written !== undefined) parsedBody = written;
+  else
+    try {
+      parsedBody = text ? (JSON.parse(text) as JsonValue) : null;
+    } catch {
+      parsedBody = text;
+    }
   if (content.protocol === "mcp") parsedBody = unwrapJsonRpc(parsedBody);
   const responseHeaders = Object.fromEntries(response.headers.entries());
   const responseId = state.nextId("resp");
