@@ -46,6 +46,9 @@ const G1_TESTS = [
   "src/grade/grade-g1-unresolved.test.ts",
   "src/grade/grade-claims-edges.test.ts",
   "src/grade/grade-g1-reasons.test.ts",
+  "src/grade/grade-data-flow-candidates.test.ts",
+  "src/grade/grade-claims-bounds.test.ts",
+  "src/grade/grade-g1-result-shape.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
@@ -284,13 +287,13 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:657-851"],
+    mutate: ["src/grade/grade-g1.ts:657-855"],
     tests: G1_TESTS,
   },
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:852-1169"],
+    mutate: ["src/grade/grade-g1.ts:856-1173"],
     tests: G1_TESTS,
   },
   {
