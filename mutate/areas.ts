@@ -254,9 +254,9 @@ export const AREAS: MutationArea[] = [
   {
     // Split from "grade": the whole file is ~1,000 mutants, over an hour at concurrency 1 on the
     // shared machine, so it is measured by line ranges of whole functions, each its own area
-    // (grade-g1-prepare, grade-g1, grade-g1-flows, grade-g1-index; the ranges must follow the code when the file changes). This
-    // one: the predicate dispatch, call counts, orderings (plain, from the first before, ranked over
-    // a chain's segments) and end state.
+    // (grade-g1-prepare, grade-g1, grade-g1-flows, grade-g1-index; the ranges must follow the code
+    // when the file changes). This one: the predicate dispatch, call counts, orderings (plain, from
+    // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
     mutate: ["src/grade/grade-g1.ts:424-656"],
@@ -302,6 +302,7 @@ export const AREAS: MutationArea[] = [
     mutate: ["src/grade/final-state.ts"],
     tests: [
       "src/grade/final-state.test.ts",
+      "src/grade/final-state-edges.test.ts",
       "src/grade/grade-end-state.test.ts",
       "src/grade/grade-trial-resolved.test.ts",
       "src/grade/grade-requirements.test.ts",
