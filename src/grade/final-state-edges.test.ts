@@ -44,7 +44,7 @@ describe("a record reference", () => {
 });
 
 describe("the records a selector picks", () => {
-  const records = {
+  const records: Record<string, JsonObject[]> = {
     runs: [
       { run_id: "R-1", sample_id: "S-12", status: "Settled" },
       { run_id: "R-2", sample_id: "S-12", status: "settled" },
