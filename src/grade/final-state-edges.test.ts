@@ -116,9 +116,10 @@ describe("an expected value", () => {
         { run_id: "R-1", sample_id: "S-12" },
         { run_id: "R-9", sample_id: "S-99" },
         { run_id: "R-2", sample_id: "S-12" },
+        { run_id: "R-3", sample_id: "S-12" },
       ],
     };
-    expect(resolveExpected(ref("run_id"), SEED, { runs: [] }, removed)).toEqual({ ok: true, value: "R-2" });
+    expect(resolveExpected(ref("run_id"), SEED, { runs: [] }, removed)).toEqual({ ok: true, value: "R-3" });
     const left = { runs: [{ run_id: "R-5", sample_id: "S-12" }] };
     expect(resolveExpected(ref("run_id"), SEED, left, removed)).toEqual({ ok: true, value: "R-5" });
   });
@@ -151,6 +152,14 @@ describe("the decisive record among several", () => {
       { n: 8, sample: "S-12" },
     ];
     expect(decisiveRecord(numbered, trialLog().call("PUT", "/runs/8", 200).events())).toEqual(numbered[1]);
+  });
+
+  it("is never told apart by a flag: a write to /runs/true names no record", () => {
+    const flagged: JsonObject[] = [
+      { sample: "S-12", active: true },
+      { sample: "S-12", active: false },
+    ];
+    expect(decisiveRecord(flagged, trialLog().call("PUT", "/runs/true", 200).events())).toBeUndefined();
   });
 
   it("counts a value a record holds twice once: it is still that record's own", () => {
