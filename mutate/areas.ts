@@ -46,6 +46,9 @@ const G1_TESTS = [
   "src/grade/grade-g1-unresolved.test.ts",
   "src/grade/grade-claims-edges.test.ts",
   "src/grade/grade-g1-reasons.test.ts",
+  "src/grade/grade-data-flow-candidates.test.ts",
+  "src/grade/grade-claims-bounds.test.ts",
+  "src/grade/grade-g1-result-shape.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
@@ -261,16 +264,12 @@ export const AREAS: MutationArea[] = [
   {
     // Split from "grade": the whole file is ~1,000 mutants, over an hour at concurrency 1 on the
     // shared machine, so it is measured by line ranges of whole functions, each its own area
-    // (grade-g1-prepare, grade-g1; the ranges must follow the code when the file changes). This
-    // one: the predicate dispatch, call counts, orderings (plain, from the first before, ranked over
-    // a chain's segments) and end state.
+    // (grade-g1-prepare, grade-g1, grade-g1-flows, grade-g1-index; the ranges must follow the code
+    // when the file changes). This one: the predicate dispatch, call counts, orderings (plain, from
+    // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:424-656"],
-    // Not measured yet (a run of each did not fit the session that split the file): the data flows
-    // (657-843: ~230 mutants) and the log index (845-1152). Measure each as its own area, with
-    // G1_TESTS as its tests, as grade-g1-prepare is.
-    notYet: ["src/grade/grade-g1.ts:657-843", "src/grade/grade-g1.ts:845-1152"],
+    mutate: ["src/grade/grade-g1.ts:450-682"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
@@ -291,7 +290,34 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
-    mutate: ["src/grade/grade-g1.ts:1-423"],
+    mutate: ["src/grade/grade-g1.ts:1-449"],
     tests: G1_TESTS,
+  },
+  {
+    name: "grade-g1-flows",
+    about:
+      "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
+    mutate: ["src/grade/grade-g1.ts:683-881"],
+    tests: G1_TESTS,
+  },
+  {
+    name: "grade-g1-index",
+    about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
+    mutate: ["src/grade/grade-g1.ts:882-1199"],
+    tests: G1_TESTS,
+  },
+  {
+    name: "grade-final-state",
+    about: "the final state: records a selector picks, record references resolved, the decisive record",
+    mutate: ["src/grade/final-state.ts"],
+    tests: [
+      "src/grade/final-state.test.ts",
+      "src/grade/final-state-edges.test.ts",
+      "src/grade/grade-end-state.test.ts",
+      "src/grade/grade-trial-resolved.test.ts",
+      "src/grade/grade-requirements.test.ts",
+      "src/grade/grade-g1-unresolved.test.ts",
+      "src/grade/grade-call-count.test.ts",
+    ],
   },
 ];

@@ -807,7 +807,11 @@ function claimedBefore(
     if (s >= segment) break;
     let earliest = Number.POSITIVE_INFINITY;
     for (const q of members) {
-      const c = claimFrom(q, log, card, true, bound);
+      // Each earlier flow claims as it is graded: by the card's field when the card has it, else
+      // (G2's to fail) by the rest of its destinations.
+      const field = q.predicate.answer_field;
+      const toCard = field !== undefined && card !== null && Object.hasOwn(card, field);
+      const c = claimFrom(q, log, card, toCard, bound);
       if (c !== undefined && c.index < earliest) earliest = c.index;
     }
     if (earliest !== Number.POSITIVE_INFINITY) bound = Math.max(bound, earliest);
