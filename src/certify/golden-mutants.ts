@@ -23,6 +23,7 @@ import {
   variedSteps,
   WAIT_HEADER,
   withBodyValue,
+  withoutCaptures,
   withoutHeader,
 } from "./golden-edits.js";
 
@@ -305,6 +306,29 @@ function siblingMutant(
   return null;
 }
 
+/** Right after write `f`, the same write aimed at another record of its collection too (a sibling deleted as well). */
+function siblingAlsoMutant(world: World, golden: readonly GoldenStep[], f: StepFacts): GoldenMutant | null {
+  if (!f.route) return null;
+  for (const [param, written] of Object.entries(f.params)) {
+    const resource = resourceOfParam(world, f.route, param);
+    const sibling = resource
+      ? siblingIds(world, resource, undefined).find((id) => id !== written)
+      : undefined;
+    if (!sibling) continue;
+    return {
+      name: `sibling_also@${f.index + 1}`,
+      operator: "sibling_target",
+      step: f.index + 1,
+      steps: fixed([
+        ...golden.slice(0, f.index + 1),
+        retargeted(withoutCaptures(f.step), written, sibling),
+        ...golden.slice(f.index + 1),
+      ]),
+    };
+  }
+  return null;
+}
+
 /**
  * Seeded ids of a resource, without the records a selector's `where` picks (the record the ticket
  * means, when the golden names it through a variable): plain values compared as they are.
@@ -412,7 +436,11 @@ export function requirementMutants(
       case "call_count": {
         const f = steps.find((s) => matchesCall(s, r.call));
         if (!f) break;
-        if (r.max !== undefined) {
+        // A delete sent twice finds its record gone (404): the extra one goes to a sibling.
+        const also =
+          r.max !== undefined && f.route?.action === "delete" ? siblingAlsoMutant(world, golden, f) : null;
+        if (also) add(r, also);
+        else if (r.max !== undefined) {
           // A job's poll or confirm is repeated with its submit: the whole job runs twice.
           const create = facts.find((c) => c.route?.action === "create" && mintGroup(facts, c).includes(f));
           add(r, repeatMutant(golden, facts, create ?? f, task.kind === "chain"));

@@ -197,11 +197,12 @@ function otherReads(
 }
 
 /**
- * A flow whose source is a plain canonical listing of a collection and its records' ids
- * (`^/v3/vessels(\\?.*)?$`, key `vessels.vessel_id`: a name resolved to its id) also takes the value from the collection's other
- * canonical listings (a registry or catalog route, filtered by category), which list the same live
- * rows: as one source, without `where` (as the listing itself, any row's value). Decoys and
- * forbidden routes are never added, nor a route that rewrites or hides the field.
+ * A flow whose source is a plain canonical listing of a collection and a field of its rows
+ * (`^/v3/vessels(\\?.*)?$`, key `vessels.vessel_id`: a name resolved to its id; `vessels.berth`: a
+ * ranking's runner-up's value) also takes the value from the collection's other canonical listings
+ * (a registry or catalog route, filtered by category), which list the same live rows: as one
+ * source, without `where` (as the listing itself, any row's value). Decoys and forbidden routes are
+ * never added, nor a route that rewrites or hides the field.
  */
 function otherListings(
   world: World,
@@ -214,8 +215,6 @@ function otherListings(
   if (path === null || !collection || !field || rest.length > 0) return [];
   const own = matchRoute(world.routes, "GET", path)?.route;
   if (own?.action !== "list" || !plain(own)) return [];
-  // Ids only: a name resolved to its id (another field read off a listing keeps its route).
-  if (world.resources[own.resource]?.id_field !== field) return [];
   const paths = world.routes
     .filter(
       (r) =>

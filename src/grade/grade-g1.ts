@@ -178,6 +178,11 @@ interface PreparedCallCount {
   kind: "call_count";
   predicate: Extract<G1Predicate, { kind: "call_count" }>;
   match: PreparedMatch;
+  /**
+   * A chain's counts of one call stated by several segments (see `groupCounts`): the bounds the
+   * whole log must meet for this segment, and how many segments state the count.
+   */
+  shared?: { min: number | undefined; max: number | undefined; segments: number };
 }
 
 interface PreparedOrder {
@@ -240,6 +245,7 @@ function prepareGrader(grader: GraderSpec): PreparedGrader {
     const ranks = rankSegments(grader.g1);
     const predicates = grader.g1.map((p, i) => preparePredicate(p, ranks[i] ?? 0));
     groupClaims(predicates);
+    groupCounts(predicates);
     prepared = {
       predicates,
       constraints: grader.constraints.map(prepareConstraint),
@@ -301,6 +307,38 @@ function groupClaims(predicates: readonly PreparedPredicate[]): void {
       members.filter((m) => m.predicate.segment === s),
     ]);
     for (const m of members) m.claimGroup = group;
+  }
+}
+
+/**
+ * A chain's segments count the same call each in its own share (delete one record: two supersede
+ * segments delete two; renew by refresh n times: the second renewal segment's refreshes come on
+ * top of the first's). The log has no segment marks, so the bounds add up over the segments that
+ * state the count, in segment order: a segment's `min` is its own plus the earlier segments'
+ * (the second renewal is not met by the first's refreshes alone); its `max` is the sum over every
+ * segment stating one (another segment's delete is not an extra one).
+ */
+function groupCounts(predicates: readonly PreparedPredicate[]): void {
+  const byCall = new Map<string, PreparedCallCount[]>();
+  for (const p of predicates) {
+    if (p.kind !== "call_count" || p.predicate.segment === undefined) continue;
+    const key = JSON.stringify(p.predicate.call);
+    byCall.set(key, [...(byCall.get(key) ?? []), p]);
+  }
+  for (const members of byCall.values()) {
+    if (new Set(members.map((m) => m.predicate.segment)).size < 2) continue;
+    members.sort((a, b) => (a.predicate.segment as number) - (b.predicate.segment as number));
+    const maxes = members.flatMap((m) => (m.predicate.max === undefined ? [] : [m.predicate.max]));
+    const max = maxes.reduce((a, b) => a + b, 0);
+    let min = 0;
+    for (const m of members) {
+      min += m.predicate.min ?? 0;
+      m.shared = {
+        min: m.predicate.min === undefined ? undefined : min,
+        max: m.predicate.max === undefined ? undefined : max,
+        segments: members.length,
+      };
+    }
   }
 }
 
@@ -492,7 +530,7 @@ function gradeCallCount(prepared: PreparedCallCount, ctx: TrialContext): G1Resul
   const hits = ctx.matching(match);
   if (!Array.isArray(hits)) return g1Result(predicate, false, undefined, hits.reason);
   const n = hits.length;
-  const { min, max } = predicate;
+  const { min, max } = prepared.shared ?? predicate;
   if ((min === undefined || n >= min) && (max === undefined || n <= max)) return g1Result(predicate, true, n);
   const bound =
     min !== undefined && max !== undefined
@@ -502,7 +540,13 @@ function gradeCallCount(prepared: PreparedCallCount, ctx: TrialContext): G1Resul
       : min !== undefined
         ? `at least ${min}`
         : `at most ${max}`;
-  return g1Result(predicate, false, n, `${n} ${match.words}; the ticket allows ${bound}`);
+  const few = min !== undefined && n < min;
+  const shared = !prepared.shared
+    ? ""
+    : few
+      ? ` for segment ${predicate.segment} and the segments before it that count them`
+      : ` over the ${prepared.shared.segments} segments that count them`;
+  return g1Result(predicate, false, n, `${n} ${match.words}; the ticket allows ${bound}${shared}`);
 }
 
 /** Ordering: the first `after` exchange has a `before` exchange earlier, by the wait when one is set. */
