@@ -306,24 +306,39 @@ function siblingMutant(
   return null;
 }
 
-/** Right after write `f`, the same write aimed at another record of its collection too (a sibling deleted as well). */
+/**
+ * Right after write `f`, the same write aimed at another record of its collection too (a sibling
+ * deleted as well): a seeded sibling, else the first record the collection's listing then shows
+ * (a world whose records of the kind were all opened during the storyline).
+ */
 function siblingAlsoMutant(world: World, golden: readonly GoldenStep[], f: StepFacts): GoldenMutant | null {
-  if (!f.route) return null;
+  if (!f.route || f.step.op !== "execute") return null;
   for (const [param, written] of Object.entries(f.params)) {
     const resource = resourceOfParam(world, f.route, param);
-    const sibling = resource
-      ? siblingIds(world, resource, undefined).find((id) => id !== written)
-      : undefined;
-    if (!sibling) continue;
+    if (!resource) continue;
+    const seeded = siblingIds(world, resource, undefined).find((id) => id !== written);
+    const list = world.routes.find(
+      (r) => r.resource === resource && r.action === "list" && r.method === "GET" && r.status === "canonical",
+    );
+    const listed = "sibling__also";
+    const extra: GoldenStep[] = seeded
+      ? [retargeted(withoutCaptures(f.step), written, seeded)]
+      : list && !list.path.includes("{")
+        ? [
+            {
+              op: "execute",
+              request: { method: "GET", url: list.path, headers: f.step.request.headers ?? {} },
+              capture: { [listed]: `${resource}.${world.resources[resource]?.id_field}` },
+            },
+            retargeted(withoutCaptures(f.step), written, `{{${listed}}}`),
+          ]
+        : [];
+    if (extra.length === 0) continue;
     return {
       name: `sibling_also@${f.index + 1}`,
       operator: "sibling_target",
       step: f.index + 1,
-      steps: fixed([
-        ...golden.slice(0, f.index + 1),
-        retargeted(withoutCaptures(f.step), written, sibling),
-        ...golden.slice(f.index + 1),
-      ]),
+      steps: fixed([...golden.slice(0, f.index + 1), ...extra, ...golden.slice(f.index + 1)]),
     };
   }
   return null;

@@ -30,6 +30,7 @@ export function withOtherSources(
   constraints: readonly ForbidConstraint[],
 ): G1Predicate[] {
   return g1.map((p) => {
+    if (p.kind === "call") return withOtherUpdates(world, p, constraints);
     if (p.kind !== "data_flow") return p;
     const out = { ...p };
     const read = plainRecordRead(world, p.from_response_url_pattern);
@@ -65,6 +66,24 @@ export function withOtherSources(
     }
     return out;
   });
+}
+
+/**
+ * A write checked on a record's own update route (`^/v3/vessels/V-412$`, PUT or PATCH) is also
+ * accepted through the record's update sub-routes that take the same body (its settings, see
+ * `otherUpdates`): the same record gets the same values.
+ */
+function withOtherUpdates(
+  world: World,
+  p: Extract<G1Predicate, { kind: "call" }>,
+  constraints: readonly ForbidConstraint[],
+): G1Predicate {
+  if (!p.method || !["PUT", "PATCH"].includes(p.method.toUpperCase())) return p;
+  const read = plainRecordRead(world, p.url_pattern);
+  const own = read ? literalPath(p.url_pattern) : null;
+  const patterns = read && own ? otherUpdates(world, read, constraints) : [];
+  if (!read || own === null || patterns.length === 0) return p;
+  return { ...p, url_pattern: `^(?:${[re(own), ...patterns].join("|")})$` };
 }
 
 /**

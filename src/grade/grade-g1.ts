@@ -800,10 +800,9 @@ function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, 
  */
 function gradeDataFlowClaimed(prepared: PreparedDataFlow, ctx: TrialContext, toCard: boolean): G1Result {
   const { predicate } = prepared;
-  const { log, card } = ctx;
-  const bound = claimedBefore(prepared, log, card);
+  const bound = claimedBefore(prepared, ctx);
   if (bound < 0) return gradeDataFlow(prepared, ctx, toCard, false);
-  const claim = claimFrom(prepared, log, card, toCard, bound);
+  const claim = claimFrom(prepared, ctx, toCard, bound);
   if (claim !== undefined) return g1Result(predicate, true, claim.value);
   return g1Result(
     predicate,
@@ -814,18 +813,14 @@ function gradeDataFlowClaimed(prepared: PreparedDataFlow, ctx: TrialContext, toC
 }
 
 /** The exchange index before which the earlier segments of a data flow's source group claimed their sources (-1: none). */
-function claimedBefore(
-  prepared: PreparedDataFlow,
-  log: LogIndex,
-  card: Record<string, unknown> | null,
-): number {
+function claimedBefore(prepared: PreparedDataFlow, ctx: TrialContext): number {
   const segment = prepared.predicate.segment as number;
   let bound = -1;
   for (const [s, members] of prepared.claimGroup ?? []) {
     if (s >= segment) break;
     let earliest = Number.POSITIVE_INFINITY;
     for (const q of members) {
-      const c = claimFrom(q, log, card, true, bound);
+      const c = claimFrom(q, ctx, true, bound);
       if (c !== undefined && c.index < earliest) earliest = c.index;
     }
     if (earliest !== Number.POSITIVE_INFINITY) bound = Math.max(bound, earliest);
@@ -833,21 +828,33 @@ function claimedBefore(
   return bound;
 }
 
-/** The earliest source response after exchange `after` whose value went where the predicate says. */
+/**
+ * The earliest source response after exchange `after` whose value went where the predicate says
+ * (its own source or one of its others: a create nested under the parent mints a segment's record too).
+ */
 function claimFrom(
   prepared: PreparedDataFlow,
-  log: LogIndex,
-  card: Record<string, unknown> | null,
+  ctx: TrialContext,
   toCard: boolean,
   after: number,
 ): { index: number; value: JsonValue } | undefined {
-  const { predicate } = prepared;
+  const { predicate, others } = prepared;
+  const { log, card } = ctx;
   const matches = log.urlMatches(prepared.from);
+  const otherMatches = others.map((o) => log.urlMatches(o.url));
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   for (let i = after + 1; i < log.exchanges.length; i++) {
     const source = log.exchanges[i] as ExchangeEvent;
-    if (!matches[i] || source.status !== predicate.from_status) continue;
-    for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
+    const values =
+      matches[i] && source.status === predicate.from_status
+        ? [...valuesAtPath(source.response_body, predicate.from_body_key)]
+        : [];
+    for (let k = 0; k < others.length; k++) {
+      const other = others[k] as PreparedSource;
+      if (otherMatches[k]?.[i] && source.status === other.source.status)
+        values.push(...recordValues(other, source.response_body, ctx));
+    }
+    for (const value of values) {
       if (value === null || typeof value === "object") continue;
       if (
         toCard &&
