@@ -269,7 +269,7 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:450-682"],
+    mutate: ["src/grade/grade-g1.ts:488-728"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
@@ -290,20 +290,20 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
-    mutate: ["src/grade/grade-g1.ts:1-449"],
+    mutate: ["src/grade/grade-g1.ts:1-487"],
     tests: G1_TESTS,
   },
   {
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:683-881"],
+    mutate: ["src/grade/grade-g1.ts:729-933"],
     tests: G1_TESTS,
   },
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:882-1199"],
+    mutate: ["src/grade/grade-g1.ts:934-1250"],
     tests: G1_TESTS,
   },
   {
