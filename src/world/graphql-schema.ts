@@ -1,9 +1,9 @@
 import {
   GraphQLBoolean,
   GraphQLError,
-  GraphQLFloat,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
+  GraphQLFloat,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,

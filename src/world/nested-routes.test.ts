@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { World } from "../bank/world-schema.js";
 import { client } from "../../test/support/world-test-helpers.js";
+import type { World } from "../bank/world-schema.js";
 import { convertStep } from "./protocol-step.js";
 import { serveRoute } from "./serve-route.js";
 import { inProcessTransport } from "./transport.js";
