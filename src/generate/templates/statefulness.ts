@@ -192,7 +192,7 @@ function pickUp(
       `Pick up the ${w.noun} whose id was kept in \`${planted.variable}\` (${planted.scope}) and set its \`${w.statusField}\` to \`${next}\`.`,
     ]),
     brief: `Move the ${w.noun} in \`${planted.variable}\` to \`${next}\`.`,
-    predicates: ["status_moved"],
+    predicates: ["status_moved", ...(isRecordRef(plantedId) ? ["status_final"] : [])],
     call: { method: t.updateMethod, url_pattern: itemRe, status: 200, target: plantedId },
     key: w.statusField,
     value: next,
@@ -236,6 +236,18 @@ function pickUp(
         body_has_keys: [],
         sent: { [w.statusField]: next },
       },
+      // The record ends in the new status (agent audit, mar: the move undone afterwards passed).
+      ...(isRecordRef(plantedId)
+        ? [
+            {
+              kind: "end_state" as const,
+              id: "status_final",
+              explain: `The planted ${w.noun} must end as ${next}.`,
+              record: plantedId.$record,
+              expect: { is: "field" as const, field: w.statusField, value: next },
+            },
+          ]
+        : []),
       {
         kind: "data_flow",
         id: "moved_on",
