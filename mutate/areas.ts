@@ -46,6 +46,9 @@ const G1_TESTS = [
   "src/grade/grade-g1-unresolved.test.ts",
   "src/grade/grade-claims-edges.test.ts",
   "src/grade/grade-g1-reasons.test.ts",
+  "src/grade/grade-data-flow-candidates.test.ts",
+  "src/grade/grade-claims-bounds.test.ts",
+  "src/grade/grade-g1-result-shape.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
@@ -189,6 +192,8 @@ export const AREAS: MutationArea[] = [
     // mutant; what it claims of each exploit is restated per exploit in exploit-attacks.test.ts.
     tests: [
       "src/certify/exploits/exploit-attacks.test.ts",
+      "src/certify/exploits/every-plausible-value.test.ts",
+      "src/certify/exploits/wrong-response-value.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
     ],
@@ -200,12 +205,14 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
-    // The axis-necessity tests replay the default bank (5-20 s each under load, each covering most
-    // of the gate): the gate's verdict first, the blind variants (axis-blind.ts) not yet.
+    // The gate's verdict first, the blind variants (axis-blind.ts) not yet. Its tests here are the
+    // focused ones on the skeleton's harbour world (seconds in all): axis-necessity.test.ts replays
+    // the default bank (5-20 s a test under load, each covering most of the gate) and would run for
+    // every mutant.
     name: "certify-axis-necessity",
     about: "the golden played blind to its axis must fail: the gate's verdict",
     mutate: ["src/certify/axis-necessity.ts"],
-    tests: ["src/certify/axis-necessity.test.ts"],
+    tests: ["src/certify/axis-necessity-checks.test.ts"],
     notYet: ["src/certify/axis-blind.ts"],
   },
   {
@@ -219,22 +226,28 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
+    // premises-checks.test.ts: each check on the skeleton's harbour world. premises.test.ts builds
+    // the default bank twice and writes it to disk (over a minute under load) for every mutant.
     name: "certify-premises",
     about: "what a ticket claims the world did is what the world does",
     mutate: ["src/certify/premises.ts"],
-    tests: ["src/certify/premises.test.ts"],
+    tests: ["src/certify/premises-checks.test.ts"],
   },
   {
     name: "certify-triad",
     about: "the answer key passes; the blank exam and every sabotage fail",
     mutate: ["src/certify/triad.ts"],
-    tests: ["src/certify/triad.test.ts"],
+    tests: [
+      "src/certify/triad.test.ts",
+      "src/certify/triad-protocols.test.ts",
+      "src/certify/triad-canary-exams.test.ts",
+    ],
   },
   {
     name: "certify-chain-replay",
     about: "a chain's golden passes; each negative replay (skipped segment, wrong value, decoy) fails",
     mutate: ["src/certify/chain-replay.ts"],
-    tests: ["src/certify/chain-replay.test.ts"],
+    tests: ["src/certify/chain-replay.test.ts", "src/certify/chain-replay-steps.test.ts"],
   },
   {
     // ~1,150 lines of mutant generators: too many mutants for the shared machine in one session.
@@ -251,16 +264,12 @@ export const AREAS: MutationArea[] = [
   {
     // Split from "grade": the whole file is ~1,000 mutants, over an hour at concurrency 1 on the
     // shared machine, so it is measured by line ranges of whole functions, each its own area
-    // (grade-g1-prepare, grade-g1; the ranges must follow the code when the file changes). This
-    // one: the predicate dispatch, call counts, orderings (plain, from the first before, ranked over
-    // a chain's segments) and end state.
+    // (grade-g1-prepare, grade-g1, grade-g1-flows, grade-g1-index; the ranges must follow the code
+    // when the file changes). This one: the predicate dispatch, call counts, orderings (plain, from
+    // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:424-656"],
-    // Not measured yet (a run of each did not fit the session that split the file): the data flows
-    // (657-843: ~230 mutants) and the log index (845-1152). Measure each as its own area, with
-    // G1_TESTS as its tests, as grade-g1-prepare is.
-    notYet: ["src/grade/grade-g1.ts:657-843", "src/grade/grade-g1.ts:845-1152"],
+    mutate: ["src/grade/grade-g1.ts:488-728"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
@@ -281,7 +290,34 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
-    mutate: ["src/grade/grade-g1.ts:1-423"],
+    mutate: ["src/grade/grade-g1.ts:1-487"],
     tests: G1_TESTS,
+  },
+  {
+    name: "grade-g1-flows",
+    about:
+      "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
+    mutate: ["src/grade/grade-g1.ts:729-933"],
+    tests: G1_TESTS,
+  },
+  {
+    name: "grade-g1-index",
+    about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
+    mutate: ["src/grade/grade-g1.ts:934-1250"],
+    tests: G1_TESTS,
+  },
+  {
+    name: "grade-final-state",
+    about: "the final state: records a selector picks, record references resolved, the decisive record",
+    mutate: ["src/grade/final-state.ts"],
+    tests: [
+      "src/grade/final-state.test.ts",
+      "src/grade/final-state-edges.test.ts",
+      "src/grade/grade-end-state.test.ts",
+      "src/grade/grade-trial-resolved.test.ts",
+      "src/grade/grade-requirements.test.ts",
+      "src/grade/grade-g1-unresolved.test.ts",
+      "src/grade/grade-call-count.test.ts",
+    ],
   },
 ];

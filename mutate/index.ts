@@ -73,8 +73,23 @@ function oneLine(text: string): string {
 process.stdout.write(`${table(scores).join("\n")}\n`);
 // An accepted line whose mutant no longer survives there (the code moved or a test now kills it)
 // would silently excuse another mutant one day: list it, to move or delete.
-const measured = new Set(scores.flatMap((s) => [...s.files.keys()]));
-const stale = [...accepted].filter((key) => !matched.has(key) && measured.has(key.split(":")[0] ?? ""));
+// Only lines an area mutated count: a file split into line ranges (grade-g1.ts) keeps the other
+// ranges' equivalents, which this run did not measure.
+const measured = scores.flatMap((s) => s.area.mutate.map(lineRange));
+const stale = [...accepted].filter((key) => {
+  const [file = "", line = "0"] = key.split(":");
+  return (
+    !matched.has(key) &&
+    measured.some((m) => m.file === file && m.from <= Number(line) && Number(line) <= m.to)
+  );
+});
+
+/** A `mutate` entry's file and lines: `src/a.ts:10-20`, or the whole of `src/a.ts`. */
+function lineRange(entry: string): { file: string; from: number; to: number } {
+  const [file = "", range] = entry.split(":");
+  const [from, to] = range ? range.split("-").map(Number) : [];
+  return { file, from: from ?? 1, to: to ?? Number.POSITIVE_INFINITY };
+}
 if (stale.length > 0) {
   process.stdout.write(
     `\naccepted equivalents matching no survivor (moved or now killed: update or delete them):\n${stale.map((k) => `  ${k}`).join("\n")}\n`,

@@ -448,6 +448,10 @@ export const GoldenRestRequestSchema = z.strictObject({
   url: z.string(),
   headers: z.record(z.string(), z.string()).optional(),
   body: JsonValueSchema.optional(),
+  /** Sign it with the workspace's signer (see the `execute` tool's `sign`); placeholders resolved by the workspace. */
+  sign: z
+    .strictObject({ secret: z.string(), header: z.string().optional(), nonce_header: z.string().optional() })
+    .optional(),
 });
 export type GoldenRestRequest = z.infer<typeof GoldenRestRequestSchema>;
 

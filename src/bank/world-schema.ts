@@ -308,6 +308,12 @@ export const RouteSchema = z.strictObject({
   auth_required: z.boolean().default(true),
   /** Scopes the bearer token must carry; otherwise 403 `insufficient_scope` naming the first missing one. */
   scopes: z.array(z.string()).default([]),
+  /**
+   * Optional (default false): the route takes signed requests in place of a token, whatever the
+   * world's scheme: `X-Key-Id` (the client_id), `X-Nonce` and `X-Signature`, an HMAC-SHA256 keyed
+   * with the client secret (see `src/world/request-signature.ts`); a missing or wrong one answers 401.
+   */
+  signed: z.boolean().optional(),
   documented: z.boolean().default(true),
   view: RecordViewSchema.default({ omit_fields: [], overrides: {} }),
   /** For `create`: body fields the validator requires (truthful 422 naming the missing one). */

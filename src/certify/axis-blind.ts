@@ -39,9 +39,10 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  *
  * - pagination: every listing walk is one request for the first page at the largest page size the
  *   route allows; a record the walk took from beyond that page is replaced by the page's first;
- * - auth: never re-mints or refreshes: a mint after the session's first token is dropped and its
- *   token replaced by the earlier one (the pauses the ticket asks for are still taken); when the
- *   ticket's client held the vault's token, the blind agent keeps using that one and mints nothing;
+ * - auth: never re-mints or refreshes, and never signs (a signed request goes out unsigned): a
+ *   mint after the session's first token is dropped and its token replaced by the earlier one (the
+ *   pauses the ticket asks for are still taken); when the ticket's client held the vault's token,
+ *   the blind agent keeps using that one and mints nothing;
  * - discovery: takes the first candidate: the route the ticket's client used when it answered
  *   (a deprecated or look-alike family), else the first documented route of its resource and
  *   action, without undocumented query parameters; a record picked from a listing is the first
@@ -189,6 +190,22 @@ function withWait(step: GoldenStep, seconds: number): GoldenStep {
  * the ticket's waits, it only never renews.
  */
 function neverRemint(ctx: BlindContext, range: GoldenStep[], start: number): BlindSegment {
+  const blind = neverRemintOrSign(ctx, range, start);
+  // Nor does it sign: a signed request goes out as written, without the signer.
+  const signed = blind.steps.filter((s) => isExecute(s) && s.request.sign !== undefined).length;
+  if (signed === 0) return blind;
+  return {
+    ...blind,
+    steps: blind.steps.map((s) => {
+      if (!isExecute(s) || s.request.sign === undefined) return s;
+      const { sign: _unsigned, ...request } = s.request;
+      return { ...s, request };
+    }),
+    what: [...blind.what, `${signed} signed request(s) sent unsigned`],
+  };
+}
+
+function neverRemintOrSign(ctx: BlindContext, range: GoldenStep[], start: number): BlindSegment {
   const isMint = (s: GoldenStep) => isMintStep(ctx.world, s);
   const earlier = ctx.steps.slice(0, start).filter(isMint).at(-1);
   const mints = range.filter(isMint);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { bankWith, SUB01, SUB03, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
-import { discoverabilityGate, sentLiterals } from "./discoverability.js";
+import type { Task } from "../bank/task-schema.js";
+import { worldSpec } from "../workspace/workspace.js";
+import { jsonAtoms } from "./certify-kit.js";
+import { discoverabilityGate, sentLiterals, specFieldNames } from "./discoverability.js";
 
 describe("discoverability", () => {
   const bank = bankFromContent(skeletonContent());
@@ -102,5 +105,36 @@ describe("discoverability", () => {
     }));
     const report = await discoverabilityGate(broken, [taskOf(broken, SUB01)]);
     expect(report.first_failure).toMatch(/golden run sent 1 of 2 requests/);
+  });
+
+  it("counts a body field as discoverable from the spec only where the spec names it as a field", async () => {
+    const world = bank.worlds[0];
+    if (!world) throw new Error("no world");
+    const fields = specFieldNames(world).split("\n");
+    // `snapshot` is a word of the spec's prose (a route summary), never a field's name.
+    expect(jsonAtoms(worldSpec(world))).toMatch(/\bunit\b/);
+    expect(fields).not.toContain("snapshot");
+    expect(fields).toEqual(expect.arrayContaining(["vessel_id", "firmware_build"]));
+    const post = (t: Task) =>
+      t.golden.findIndex((s) => s.op === "execute" && s.request.method === "POST" && s.request.body);
+    const id = bank.tasks.find((t) => t.kind === "solo" && post(t) >= 0)?.id;
+    if (!id) throw new Error("no skeleton task posts a body");
+    const withField = (t: Task): Task => ({
+      ...t,
+      golden: t.golden.map((s, i) =>
+        i === post(t) && s.op === "execute"
+          ? { ...s, request: { ...s.request, body: { ...(s.request.body as object), snapshot: "high" } } }
+          : s,
+      ),
+    });
+    const prose = bankWith(id, withField);
+    const report = await discoverabilityGate(prose, [taskOf(prose, id)]);
+    expect(report.first_failure).toMatch(/sends body field "snapshot", which is not in the ticket, the spec/);
+    // Named in the ticket, the same field is known.
+    const told = bankWith(id, (t) =>
+      withField({ ...t, ticket: `${t.ticket} The body's \`snapshot\` is high.` }),
+    );
+    const again = await discoverabilityGate(told, [taskOf(told, id)]);
+    expect(again.first_failure ?? "").not.toMatch(/body field "snapshot"/);
   });
 });

@@ -7,6 +7,7 @@ import type { World } from "../bank/world-schema.js";
 import { worldSpec } from "../workspace/workspace.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
+import { renderOpenApi } from "../world/openapi.js";
 import {
   describeStep,
   isSendStep,
@@ -20,7 +21,7 @@ import { type GateFailure, type GateReport, gateReport } from "./certify-schema.
 import { type NativeRequest, nativeOperations, parseGraphql } from "./native-request.js";
 import { freshTrials, sharedTrials, type TrialRunner } from "./trial-tree.js";
 
-export const DISCOVERABILITY_VERSION = "1.0.0";
+export const DISCOVERABILITY_VERSION = "1.1.0";
 
 /**
  * Header names that are HTTP's own vocabulary (RFC 9110/6750), not the world's: knowing to send
@@ -166,6 +167,60 @@ function occursInCorpus(texts: readonly string[], literal: string, caseInsensiti
   return literal === "" || texts.some((t) => token.test(t));
 }
 
+/** Where a literal is the name of a field of a body (REST, GraphQL input or variables, MCP arguments). */
+const FIELD_NAMES: ReadonlySet<SentLiteral["where"]> = new Set([
+  "body field",
+  "input field",
+  "variable field",
+  "tool argument",
+]);
+
+/**
+ * The names a world's spec gives as fields, one per line: schema properties and `required`
+ * entries, documented parameters, and the keys of example bodies, in the OpenAPI document and in
+ * the spec entity (an MCP tool's input schema; a GraphQL input's JSON Schema is the OpenAPI
+ * body's). A word the spec uses only in prose is not among them.
+ *
+ * @example specFieldNames(world).split("\n").includes("crewSize") // true when a body schema has it
+ */
+export function specFieldNames(world: World): string {
+  let names = specFieldsOf.get(world);
+  if (names === undefined) {
+    const out = new Set<string>();
+    const keysOf = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(keysOf);
+      else if (v !== null && typeof v === "object")
+        for (const [k, x] of Object.entries(v)) {
+          out.add(k);
+          keysOf(x);
+        }
+    };
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v !== null && typeof v === "object")
+        for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+          if (k === "properties" && x !== null && typeof x === "object" && !Array.isArray(x))
+            for (const name of Object.keys(x)) out.add(name);
+          if (k === "required" && Array.isArray(x))
+            for (const name of x) if (typeof name === "string") out.add(name);
+          if (k === "parameters" && Array.isArray(x))
+            for (const p of x) {
+              const name = (p as { name?: unknown } | null)?.name;
+              if (typeof name === "string") out.add(name);
+            }
+          if (k === "example" || k === "examples") keysOf(x);
+          walk(x);
+        }
+    };
+    walk(renderOpenApi(world));
+    walk(worldSpec(world));
+    names = [...out].join("\n");
+    specFieldsOf.set(world, names);
+  }
+  return names;
+}
+const specFieldsOf = new WeakMap<World, string>();
+
 /** Every key and scalar of a world's spec entity (`jsonAtoms`), built once per world. */
 const specAtomsOf = new WeakMap<World, string>();
 function specAtoms(world: World): string {
@@ -261,6 +316,9 @@ export async function firstUndiscoverable(
   const seeds = resolveCanaries(task.workspace, r.trial_seed);
   // The spec entity the agent can read: OpenAPI for REST, the SDL or the tool list for GraphQL/MCP.
   const known = [task.ticket, specAtoms(world), jsonAtoms(seeds)];
+  // A body field's name counts as discoverable from the spec only where the spec names it as a
+  // field (see `specFieldNames`), not wherever its prose uses the word.
+  const knownFields = [task.ticket, specFieldNames(world), jsonAtoms(seeds)];
   const exchanges = r.events.filter((e): e is ExchangeEvent => e.type === "exchange");
   const texts: string[] = [];
   const textOf = (i: number) => {
@@ -283,11 +341,14 @@ export async function firstUndiscoverable(
         return `execute call ${sent} of the golden run has no request or no golden step`;
       const served = results.get(call.id ?? "")?.includes('"response_ref"') ?? false;
       // What the agent has seen: the known texts and the responses so far, one after another.
-      const corpus = [...known, ...Array.from({ length: seen }, (_, i) => textOf(i))];
+      const responses = Array.from({ length: seen }, (_, i) => textOf(i));
+      const corpus = [...known, ...responses];
+      const fieldCorpus = [...knownFields, ...responses];
       for (const literal of sentLiterals(request)) {
         const header = literal.where === "header name";
         if (header && PROTOCOL_HEADERS.has(literal.value.toLowerCase())) continue;
-        if (occursInCorpus(corpus, literal.value, header || literal.value.toLowerCase() === "bearer"))
+        const texts = FIELD_NAMES.has(literal.where) ? fieldCorpus : corpus;
+        if (occursInCorpus(texts, literal.value, header || literal.value.toLowerCase() === "bearer"))
           continue;
         return `golden step ${golden.index + 1} (${describeStep(golden.step)}) sends ${literal.where} ${JSON.stringify(literal.value)}, which is not in the ticket, the spec, the workspace or any earlier response`;
       }

@@ -23,6 +23,7 @@ import {
   variedSteps,
   WAIT_HEADER,
   withBodyValue,
+  withoutCaptures,
   withoutHeader,
 } from "./golden-edits.js";
 
@@ -306,6 +307,44 @@ function siblingMutant(
 }
 
 /**
+ * Right after write `f`, the same write aimed at another record of its collection too (a sibling
+ * deleted as well): a seeded sibling, else the first record the collection's listing then shows
+ * (a world whose records of the kind were all opened during the storyline).
+ */
+function siblingAlsoMutant(world: World, golden: readonly GoldenStep[], f: StepFacts): GoldenMutant | null {
+  if (!f.route || f.step.op !== "execute") return null;
+  for (const [param, written] of Object.entries(f.params)) {
+    const resource = resourceOfParam(world, f.route, param);
+    if (!resource) continue;
+    const seeded = siblingIds(world, resource, undefined).find((id) => id !== written);
+    const list = world.routes.find(
+      (r) => r.resource === resource && r.action === "list" && r.method === "GET" && r.status === "canonical",
+    );
+    const listed = "sibling__also";
+    const extra: GoldenStep[] = seeded
+      ? [retargeted(withoutCaptures(f.step), written, seeded)]
+      : list && !list.path.includes("{")
+        ? [
+            {
+              op: "execute",
+              request: { method: "GET", url: list.path, headers: f.step.request.headers ?? {} },
+              capture: { [listed]: `${resource}.${world.resources[resource]?.id_field}` },
+            },
+            retargeted(withoutCaptures(f.step), written, `{{${listed}}}`),
+          ]
+        : [];
+    if (extra.length === 0) continue;
+    return {
+      name: `sibling_also@${f.index + 1}`,
+      operator: "sibling_target",
+      step: f.index + 1,
+      steps: fixed([...golden.slice(0, f.index + 1), ...extra, ...golden.slice(f.index + 1)]),
+    };
+  }
+  return null;
+}
+
+/**
  * Seeded ids of a resource, without the records a selector's `where` picks (the record the ticket
  * means, when the golden names it through a variable): plain values compared as they are.
  */
@@ -412,7 +451,11 @@ export function requirementMutants(
       case "call_count": {
         const f = steps.find((s) => matchesCall(s, r.call));
         if (!f) break;
-        if (r.max !== undefined) {
+        // A delete sent twice finds its record gone (404): the extra one goes to a sibling.
+        const also =
+          r.max !== undefined && f.route?.action === "delete" ? siblingAlsoMutant(world, golden, f) : null;
+        if (also) add(r, also);
+        else if (r.max !== undefined) {
           // A job's poll or confirm is repeated with its submit: the whole job runs twice.
           const create = facts.find((c) => c.route?.action === "create" && mintGroup(facts, c).includes(f));
           add(r, repeatMutant(golden, facts, create ?? f, task.kind === "chain"));

@@ -55,8 +55,10 @@ export interface LegitimateVariant {
  * - `reorder@N` — golden step N and the next one sent in the other order, when at least one is a
  *   read and neither needs the other (no value, no record written by one and read by the other);
  * - `other_route@N` — a create sent to the resource's canonical create nested under its parent
- *   (the parent in the path, not the body: see `throughParentCreate`; solo tasks, but for schema
- *   repair, whose ticket repairs the client's own call);
+ *   (the parent in the path, not the body: see `throughParentCreate`; a schema repair's validated
+ *   create stays);
+ * - `other_route@N` — an update of a record sent through its update sub-route (its settings),
+ *   with the version read and resent after a 409 (see `throughUpdateSubRoute`);
  * - `other_route@N` — a seeded record the golden reads by its id read through its collection's
  *   listing instead of its own route, the values captured from its item on the page that shows it
  *   (a cursor listing walked to it). Not for a record whose id the golden found in a listing first
@@ -111,17 +113,24 @@ export function legitimateVariants(
       swapped[next.index] = f.step;
       out.push({ name: `reorder@${n}`, kind: "reorder", step: n, steps: swapped });
     }
-    // A schema-repair ticket repairs the client's own call: its route and body are the object.
-    const viaParent =
-      f.rest && task.kind === "solo" && !task.axes.includes("schema_repair")
-        ? throughParentCreate(world, f)
-        : null;
+    // A schema-repair ticket's repaired call goes to a route with a validator, which stays: the
+    // parent's create validates nothing, so it would skip the repair (see `throughParentCreate`);
+    // and a repair whose grader holds the client's values in the body keeps them there.
+    const viaParent = f.rest ? throughParentCreate(world, f, (param) => bodyHeld(task, f, param)) : null;
     if (viaParent)
       out.push({
         name: `other_route@${n}`,
         kind: "other_route",
         step: n,
         steps: replaced(golden, f.index, [viaParent]),
+      });
+    const viaSubRoute = f.rest ? throughUpdateSubRoute(world, f) : null;
+    if (viaSubRoute)
+      out.push({
+        name: `other_route@${n}`,
+        kind: "other_route",
+        step: n,
+        steps: replaced(golden, f.index, viaSubRoute),
       });
     const viaList = f.rest ? throughListing(world, task, f) : null;
     if (viaList)
@@ -343,7 +352,11 @@ function throughListing(world: World, task: Task, f: StepFacts): GoldenStep[] | 
  * the parent named in the path, not the body; the same record. Only from a plain create (no
  * behaviour, no async job), to a nested one with none, when the body names the parent by a literal.
  */
-function throughParentCreate(world: World, f: StepFacts): GoldenStep | null {
+function throughParentCreate(
+  world: World,
+  f: StepFacts,
+  held: (param: string) => boolean = () => false,
+): GoldenStep | null {
   const rest = f.rest as RestStep;
   const route = f.route;
   const body = rest.request.body;
@@ -359,7 +372,7 @@ function throughParentCreate(world: World, f: StepFacts): GoldenStep | null {
     if (params.length !== 1) continue;
     const param = params[0] as string;
     const parent = body[param];
-    if (typeof parent !== "string" || parent.includes("{{")) continue;
+    if (typeof parent !== "string" || parent.includes("{{") || held(param)) continue;
     const { [param]: _moved, ...rest2 } = body;
     return {
       ...rest,
@@ -371,6 +384,80 @@ function throughParentCreate(world: World, f: StepFacts): GoldenStep | null {
     };
   }
   return null;
+}
+
+/**
+ * An update of a record sent through the record's own update sub-route instead (`PUT
+ * /v3/trucks/TRK-2944/settings` for `PUT /v3/trucks/TRK-2944`): the same body, the same record.
+ * Only from a plain update of its own route, to a sub-route without a behaviour but optimistic
+ * concurrency: there the careful agent reads the sub-route's `version`, writes with it, and when
+ * another writer overtook it (409) reads again and resends; the last write keeps the golden's
+ * captures.
+ */
+function throughUpdateSubRoute(world: World, f: StepFacts): GoldenStep[] | null {
+  const rest = f.rest as RestStep;
+  const route = f.route;
+  const body = rest.request.body;
+  if (route?.action !== "update" || route.status !== "canonical" || !plainWrite(route)) return null;
+  if (route.concurrency || body === null || typeof body !== "object" || Array.isArray(body)) return null;
+  const idField = world.resources[route.resource]?.id_field;
+  const id = idField ? f.params[idField] : undefined;
+  // Open: a record named by a placeholder (found in a listing first) has its update's answer read
+  // through a pattern with the id widened (answer provenance), which no sub-route matches yet.
+  if (!idField || id === undefined || id.includes("{{")) return null;
+  for (const r of world.routes) {
+    if (r === route || r.resource !== route.resource || r.action !== "update" || !plainWrite(r)) continue;
+    if (r.status !== "canonical" || !["PUT", "PATCH"].includes(r.method.toUpperCase())) continue;
+    const own = `{${idField}}`;
+    if (!r.path.startsWith(`${route.path}/`) || r.path.split("{").length !== 2 || !r.path.includes(own))
+      continue;
+    const url = r.path.replace(own, id);
+    const write = (version: string | null, last: boolean): RestStep => ({
+      ...rest,
+      capture: last ? rest.capture : {},
+      request: {
+        ...rest.request,
+        method: r.method,
+        url,
+        body: version === null ? body : { ...body, version: `{{${version}}}` },
+      },
+    });
+    if (!r.concurrency) return [write(null, true)];
+    const read = world.routes.find((g) => g.method === "GET" && g.path === r.path && g.action === "get");
+    if (!read || r.concurrency.mode !== "body") continue;
+    const { "Content-Type": _ct, "content-type": _lc, ...headers } = rest.request.headers ?? {};
+    const version = (k: number): RestStep => ({
+      op: "execute",
+      request: { method: "GET", url, headers },
+      capture: { [`version_${f.index}_${k}`]: "version" },
+    });
+    return [
+      version(1),
+      write(`version_${f.index}_1`, false),
+      version(2),
+      write(`version_${f.index}_2`, true),
+    ];
+  }
+  return null;
+}
+
+/** A write route with no behaviour a variant would skip or trip (a version conflict is the agent's to resolve): no scope, throttle, transient or partial write, validator, job. */
+function plainWrite(r: Route): boolean {
+  return (
+    r.scopes.length === 0 && !r.throttle && !r.transient && !r.partial_write && !r.validator && !r.async_job
+  );
+}
+
+/** Whether a call predicate of the task holds body key `key` of the request step `f` sends (the client's own values a repair keeps). */
+function bodyHeld(task: Task, f: StepFacts, key: string): boolean {
+  return task.grader.g1.some(
+    (p) =>
+      p.kind === "call" &&
+      p.sent !== undefined &&
+      Object.hasOwn(p.sent, key) &&
+      (p.method === undefined || p.method.toUpperCase() === f.rest?.request.method.toUpperCase()) &&
+      stepMatches(f, p.url_pattern),
+  );
 }
 
 /**

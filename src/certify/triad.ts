@@ -21,6 +21,7 @@ import {
 } from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
 import { graderCoverageFindings } from "./grader-coverage.js";
+import { restOf } from "./native-rest.js";
 import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 export const TRIAD_VERSION = "1.0.0";
@@ -88,7 +89,11 @@ export function triadExams(bank: Bank, task: Task): Exam[] {
         ? (p.also_from ?? []).map((o) => new RegExp(o.url_pattern))
         : [],
     );
-    const servesIt = (s: GoldenStep) => s.op === "execute" && others.some((re) => re.test(s.request.url));
+    // A GraphQL/MCP step serves it when the REST call it stands for does.
+    const servesIt = (s: GoldenStep) => {
+      const rest = restOf(world, s);
+      return rest?.op === "execute" && others.some((re) => re.test(rest.request.url));
+    };
     const producers = task.golden.filter((s) => capturing.some((c) => sameCall(c, s)) || servesIt(s));
     sabotage(
       `canary_without_call:${field.field}`,

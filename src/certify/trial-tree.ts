@@ -3,7 +3,13 @@ import type { Bank } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { gradeConstraint } from "../grade/grade-g1.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
-import { type GradeInput, gradeTrial, ungradedFail } from "../grade/grade-trial.js";
+import {
+  type GradeInput,
+  type GradeOptions,
+  gradeTrial,
+  ungradedFail,
+  VERDICT_ONLY_FAIL,
+} from "../grade/grade-trial.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
 import type { AgentFactory, TrialSession } from "../trial/agent.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
@@ -166,8 +172,10 @@ class TrialTree {
   /**
    * `gradeTrial` for this tree's trials (one task, grader and seed): a trial that ends in a log
    * another one ended in (a kept state's, read by both) with the same final message gets its grade.
+   * A verdict-only grade (`GradeOptions.verdictOnly`) is shared only with verdict-only callers; a
+   * full one with every caller.
    */
-  grade(input: GradeInput): TrialGrade {
+  grade(input: GradeInput, options: GradeOptions = {}): TrialGrade {
     let byEnd = this.grades.get(input.events);
     if (!byEnd) {
       byEnd = new Map();
@@ -175,9 +183,10 @@ class TrialTree {
     }
     const key = `${input.events.length}\u0000${JSON.stringify(input.finalMessage)}`;
     let grade = byEnd.get(key);
+    if (!grade && options.verdictOnly) grade = byEnd.get(`verdict\u0000${key}`);
     if (!grade) {
-      grade = gradeTrial(input);
-      byEnd.set(key, grade);
+      grade = gradeTrial(input, options);
+      byEnd.set(grade.failure_reason === VERDICT_ONLY_FAIL ? `verdict\u0000${key}` : key, grade);
     }
     return grade;
   }
@@ -369,8 +378,10 @@ export function sharedTrials(bank: Bank): TrialRunner {
       agent: watch ? stoppedWhenViolated(agent, watch) : agent,
       epoch,
       backend: () => t.backend(watch),
-      // A trial stopped at a forbidden call fails whatever else its grade says: only that is read.
-      grade: (input) => (watch?.violated ? forbiddenCallGrade(input) : t.grade(input)),
+      // A trial stopped at a forbidden call fails whatever else its grade says; of a trial that may
+      // stop early only the verdict is read.
+      grade: (input) =>
+        watch?.violated ? forbiddenCallGrade(input) : t.grade(input, watch ? { verdictOnly: true } : {}),
     });
     if (agent === goldenAgentFactory) golden.set(task.id, result);
     byName?.set(name, result);

@@ -10,6 +10,7 @@ import {
   behaviourRoutes,
   CONFLICT_FIELD,
   type SlotKind,
+  signedRoute,
 } from "./world-builders/behaviour-routes.js";
 import { assetFamilyRoutes, workRoutes } from "./world-builders/family-routes.js";
 import { jobRoutes } from "./world-builders/job-routes.js";
@@ -84,6 +85,8 @@ export function buildWorld(t: WorldTemplate, rng: Rng, options: WorldOptions = {
     ...behaviourRoutes(t, paths),
     ...jobRoutes(t, paths),
     ...archetypeRoutes(t, paths, archetype),
+    // A client that holds its secret may sign requests: the attestation view takes only those.
+    ...(options.auth !== "refresh_rotation" ? [signedRoute(t, paths)] : []),
   ];
   const { auth, staleToken, ttlSeconds } = worldAuth(t, rng, options.auth);
   const world: World = {

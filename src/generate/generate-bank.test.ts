@@ -68,8 +68,13 @@ describe("the default bank", () => {
     }
     const single = [...levels].filter(([, d]) => d.size < 2).map(([f]) => f);
     // One level each: an undocumented filter only the 400 reveals, and a secret rotation that needs
-    // the refresh grant (hard by nature: it chains single-use refresh tokens).
-    expect(single.sort()).toEqual(["auth.refresh-renewal", "discovery.undocumented-param"]);
+    // the refresh grant (hard by nature: it chains single-use refresh tokens), and a signed read (one
+    // medium slot: the signing is the work, and only one world in the default bank draws it).
+    expect(single.sort()).toEqual([
+      "auth.refresh-renewal",
+      "auth.signed-read",
+      "discovery.undocumented-param",
+    ]);
     // A task's label is the published rule over its measured features (not its template's level);
     // every level occurs among the solo tasks.
     for (const t of bank.tasks) {

@@ -114,7 +114,6 @@ describe("data flows widened to the other routes serving the record", () => {
       flow("^/v3/maintenance-orders/[^/]+$", "status"), // a minted id
       flow("^/v3/vessels/V-311$", "crew.lead"), // a nested key
       flow("^/v3/vessels/V-999$", "berth"), // no such vessel
-      flow("^/v3/vessels(\\?.*)?$", "vessels.berth"), // a listing already
     ];
     for (const p of withOtherSources(WORLD, alone, [])) expect(p).not.toHaveProperty("also_from");
   });
@@ -147,6 +146,33 @@ describe("an id resolved from a listing", () => {
         url_pattern: "^(?:/v3/search/vessels|/v3/registry/vessels)(\\?.*)?$",
         status: 200,
         body_key: "vessels.vessel_id",
+      },
+    ]);
+  });
+
+  it("a field of a listed row (a ranking's runner-up) is also taken from the other canonical listings, not a decoy or a forbidden one", () => {
+    const cached = route({
+      id: "cachedVessels",
+      path: "/v3/cached/vessels",
+      action: "list",
+      view: { omit_fields: [], overrides: { berth: "cached" } },
+    });
+    const [p] = withOtherSources(
+      { ...world, routes: [...world.routes, cached] },
+      [
+        flow("^/v3/vessels(\\?.*)?$", "vessels.berth", {
+          answer_field: "runner_up_berth",
+        } as Partial<G1Predicate>),
+      ],
+      [noPartner],
+    );
+    // The masked registry hides the id only: the berth it still lists is a live row's. The cached
+    // listing rewrites the berth, the partner's is forbidden, the decoy is no source.
+    expect(p?.kind === "data_flow" && p.also_from).toEqual([
+      {
+        url_pattern: "^(?:/v3/search/vessels|/v3/registry/vessels|/v3/masked/vessels)(\\?.*)?$",
+        status: 200,
+        body_key: "vessels.berth",
       },
     ]);
   });

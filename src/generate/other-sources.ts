@@ -30,6 +30,7 @@ export function withOtherSources(
   constraints: readonly ForbidConstraint[],
 ): G1Predicate[] {
   return g1.map((p) => {
+    if (p.kind === "call") return withOtherUpdates(world, p, constraints);
     if (p.kind !== "data_flow") return p;
     const out = { ...p };
     const read = plainRecordRead(world, p.from_response_url_pattern);
@@ -65,6 +66,24 @@ export function withOtherSources(
     }
     return out;
   });
+}
+
+/**
+ * A write checked on a record's own update route (`^/v3/vessels/V-412$`, PUT or PATCH) is also
+ * accepted through the record's update sub-routes that take the same body (its settings, see
+ * `otherUpdates`): the same record gets the same values.
+ */
+function withOtherUpdates(
+  world: World,
+  p: Extract<G1Predicate, { kind: "call" }>,
+  constraints: readonly ForbidConstraint[],
+): G1Predicate {
+  if (!p.method || !["PUT", "PATCH"].includes(p.method.toUpperCase())) return p;
+  const read = plainRecordRead(world, p.url_pattern);
+  const own = read ? literalPath(p.url_pattern) : null;
+  const patterns = read && own ? otherUpdates(world, read, constraints) : [];
+  if (!read || own === null || patterns.length === 0) return p;
+  return { ...p, url_pattern: `^(?:${[re(own), ...patterns].join("|")})$` };
 }
 
 /**
@@ -197,11 +216,12 @@ function otherReads(
 }
 
 /**
- * A flow whose source is a plain canonical listing of a collection and its records' ids
- * (`^/v3/vessels(\\?.*)?$`, key `vessels.vessel_id`: a name resolved to its id) also takes the value from the collection's other
- * canonical listings (a registry or catalog route, filtered by category), which list the same live
- * rows: as one source, without `where` (as the listing itself, any row's value). Decoys and
- * forbidden routes are never added, nor a route that rewrites or hides the field.
+ * A flow whose source is a plain canonical listing of a collection and a field of its rows
+ * (`^/v3/vessels(\\?.*)?$`, key `vessels.vessel_id`: a name resolved to its id; `vessels.berth`: a
+ * ranking's runner-up's value) also takes the value from the collection's other canonical listings
+ * (a registry or catalog route, filtered by category), which list the same live rows: as one
+ * source, without `where` (as the listing itself, any row's value). Decoys and forbidden routes are
+ * never added, nor a route that rewrites or hides the field.
  */
 function otherListings(
   world: World,
@@ -214,8 +234,6 @@ function otherListings(
   if (path === null || !collection || !field || rest.length > 0) return [];
   const own = matchRoute(world.routes, "GET", path)?.route;
   if (own?.action !== "list" || !plain(own)) return [];
-  // Ids only: a name resolved to its id (another field read off a listing keeps its route).
-  if (world.resources[own.resource]?.id_field !== field) return [];
   const paths = world.routes
     .filter(
       (r) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { G1Predicate } from "../bank/task-schema.js";
 import { EventLog } from "../world/event-log.js";
-import { gradeG1Predicate } from "./grade-g1.js";
+import { gradeG1Predicate, gradeLabour } from "./grade-g1.js";
 
 /** Call counts at their bounds, and the bound each failure states (issue 21: mutation testing). */
 function creates(n: number) {
@@ -98,5 +98,72 @@ describe("a call count or ordering whose target record is unknown", () => {
     expect(
       gradeG1Predicate(order({ url_pattern: "^/v2/runs$" }, plain), creates(1), null, "seed").passed,
     ).toBe(false);
+  });
+});
+
+describe("a chain's segments that count the same call", () => {
+  const deletes = (n: number) => {
+    const l = new EventLog();
+    for (let i = 0; i < n; i++)
+      l.append({
+        type: "exchange",
+        protocol: "rest",
+        method: "DELETE",
+        url: `/v2/runs/R-${i}`,
+        request_headers: {},
+        request_body: null,
+        status: 204,
+        response_headers: {},
+        response_body: null,
+      });
+    return l.events;
+  };
+  const call = { method: "DELETE", url_pattern: "^/v2/runs/[^/]+$", status: 204 };
+  const seg = (segment: number, bounds: { min?: number; max?: number }, id = "one_delete"): G1Predicate => ({
+    kind: "call_count",
+    id,
+    explain: "",
+    segment,
+    call,
+    ...bounds,
+  });
+  const graded = (g1: G1Predicate[], n: number) =>
+    gradeLabour({ answer: [], g1, constraints: [], checkpoints: [] }, deletes(n), null, "seed").g1.map(
+      (r) => [r.segment, r.passed, r.reason ?? ""] as const,
+    );
+
+  it("share their most: another segment's own call is not an extra one, one more than all of them is", () => {
+    const g1 = [seg(2, { max: 1 }), seg(5, { max: 1 })];
+    expect(graded(g1, 2).map(([s, p]) => [s, p])).toEqual([
+      [2, true],
+      [5, true],
+    ]);
+    const three = graded(g1, 3);
+    expect(three.map(([s, p]) => [s, p])).toEqual([
+      [2, false],
+      [5, false],
+    ]);
+    expect(three[0]?.[2]).toMatch(
+      /3 DELETE calls .* the ticket allows at most 2 over the 2 segments that count them$/,
+    );
+  });
+
+  it("add their least up in segment order: the later segment is not met by the earlier one's calls", () => {
+    const g1 = [seg(5, { min: 3 }), seg(2, { min: 2 })];
+    const two = graded(g1, 2);
+    expect(two.map(([s, p]) => [s, p])).toEqual([
+      [5, false],
+      [2, true],
+    ]);
+    expect(two[0]?.[2]).toMatch(/the ticket allows at least 5 for segment 5 and the segments before it/);
+    expect(graded(g1, 5).every(([, p]) => p)).toBe(true);
+  });
+
+  it("leave a count alone that one segment states, or that counts another call", () => {
+    const other = { ...seg(5, { max: 1 }), call: { ...call, status: 404 } } as G1Predicate;
+    expect(graded([seg(2, { max: 1 }), other], 2).map(([s, p]) => [s, p])).toEqual([
+      [2, false],
+      [5, true],
+    ]);
   });
 });

@@ -66,6 +66,32 @@ export function gradeConstraint(
 }
 
 /**
+ * Whether G1 fails the verdict: a forbid constraint is broken, or a predicate `graded` keeps fails
+ * (one not evaluated does not). Stops at the first such finding: what `gradeLabour` would decide
+ * of the verdict, without grading the rest (see `GradeOptions.verdictOnly`).
+ *
+ * @example labourFailsVerdict(task.grader, events, card, trialSeed, {}, () => true) // false for the golden's log
+ */
+export function labourFailsVerdict(
+  grader: GraderSpec,
+  events: readonly TrialEvent[],
+  card: Record<string, unknown> | null,
+  trialSeed: string,
+  finalState: FinalState,
+  graded: (segment: number | undefined) => boolean,
+): boolean {
+  const prepared = prepareGrader(grader);
+  const ctx = new TrialContext(events, card, trialSeed, finalState);
+  for (const c of prepared.constraints) if (constraintResult(c, ctx.log).violated) return true;
+  for (const p of prepared.predicates) {
+    if (!graded(p.predicate.segment)) continue;
+    const r = gradePrepared(p, ctx);
+    if (!r.passed && !r.not_evaluated) return true;
+  }
+  return false;
+}
+
+/**
  * Whether a checkpoint (a labour milestone, never gating) was reached.
  *
  * @example checkpointHit({ id: "minted", explain: "", url_pattern: "^/oauth/token$", status: 200 }, events)
@@ -178,6 +204,11 @@ interface PreparedCallCount {
   kind: "call_count";
   predicate: Extract<G1Predicate, { kind: "call_count" }>;
   match: PreparedMatch;
+  /**
+   * A chain's counts of one call stated by several segments (see `groupCounts`): the bounds the
+   * whole log must meet for this segment, and how many segments state the count.
+   */
+  shared?: { min: number | undefined; max: number | undefined; segments: number };
 }
 
 interface PreparedOrder {
@@ -240,6 +271,7 @@ function prepareGrader(grader: GraderSpec): PreparedGrader {
     const ranks = rankSegments(grader.g1);
     const predicates = grader.g1.map((p, i) => preparePredicate(p, ranks[i] ?? 0));
     groupClaims(predicates);
+    groupCounts(predicates);
     prepared = {
       predicates,
       constraints: grader.constraints.map(prepareConstraint),
@@ -301,6 +333,38 @@ function groupClaims(predicates: readonly PreparedPredicate[]): void {
       members.filter((m) => m.predicate.segment === s),
     ]);
     for (const m of members) m.claimGroup = group;
+  }
+}
+
+/**
+ * A chain's segments count the same call each in its own share (delete one record: two supersede
+ * segments delete two; renew by refresh n times: the second renewal segment's refreshes come on
+ * top of the first's). The log has no segment marks, so the bounds add up over the segments that
+ * state the count, in segment order: a segment's `min` is its own plus the earlier segments'
+ * (the second renewal is not met by the first's refreshes alone); its `max` is the sum over every
+ * segment stating one (another segment's delete is not an extra one).
+ */
+function groupCounts(predicates: readonly PreparedPredicate[]): void {
+  const byCall = new Map<string, PreparedCallCount[]>();
+  for (const p of predicates) {
+    if (p.kind !== "call_count" || p.predicate.segment === undefined) continue;
+    const key = JSON.stringify(p.predicate.call);
+    byCall.set(key, [...(byCall.get(key) ?? []), p]);
+  }
+  for (const members of byCall.values()) {
+    if (new Set(members.map((m) => m.predicate.segment)).size < 2) continue;
+    members.sort((a, b) => (a.predicate.segment as number) - (b.predicate.segment as number));
+    const maxes = members.flatMap((m) => (m.predicate.max === undefined ? [] : [m.predicate.max]));
+    const max = maxes.reduce((a, b) => a + b, 0);
+    let min = 0;
+    for (const m of members) {
+      min += m.predicate.min ?? 0;
+      m.shared = {
+        min: m.predicate.min === undefined ? undefined : min,
+        max: m.predicate.max === undefined ? undefined : max,
+        segments: members.length,
+      };
+    }
   }
 }
 
@@ -492,7 +556,7 @@ function gradeCallCount(prepared: PreparedCallCount, ctx: TrialContext): G1Resul
   const hits = ctx.matching(match);
   if (!Array.isArray(hits)) return g1Result(predicate, false, undefined, hits.reason);
   const n = hits.length;
-  const { min, max } = predicate;
+  const { min, max } = prepared.shared ?? predicate;
   if ((min === undefined || n >= min) && (max === undefined || n <= max)) return g1Result(predicate, true, n);
   const bound =
     min !== undefined && max !== undefined
@@ -502,7 +566,13 @@ function gradeCallCount(prepared: PreparedCallCount, ctx: TrialContext): G1Resul
       : min !== undefined
         ? `at least ${min}`
         : `at most ${max}`;
-  return g1Result(predicate, false, n, `${n} ${match.words}; the ticket allows ${bound}`);
+  const few = min !== undefined && n < min;
+  const shared = !prepared.shared
+    ? ""
+    : few
+      ? ` for segment ${predicate.segment} and the segments before it that count them`
+      : ` over the ${prepared.shared.segments} segments that count them`;
+  return g1Result(predicate, false, n, `${n} ${match.words}; the ticket allows ${bound}${shared}`);
 }
 
 /** Ordering: the first `after` exchange has a `before` exchange earlier, by the wait when one is set. */
@@ -756,10 +826,9 @@ function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, 
  */
 function gradeDataFlowClaimed(prepared: PreparedDataFlow, ctx: TrialContext, toCard: boolean): G1Result {
   const { predicate } = prepared;
-  const { log, card } = ctx;
-  const bound = claimedBefore(prepared, log, card);
+  const bound = claimedBefore(prepared, ctx);
   if (bound < 0) return gradeDataFlow(prepared, ctx, toCard, false);
-  const claim = claimFrom(prepared, log, card, toCard, bound);
+  const claim = claimFrom(prepared, ctx, toCard, bound);
   if (claim !== undefined) return g1Result(predicate, true, claim.value);
   return g1Result(
     predicate,
@@ -770,18 +839,18 @@ function gradeDataFlowClaimed(prepared: PreparedDataFlow, ctx: TrialContext, toC
 }
 
 /** The exchange index before which the earlier segments of a data flow's source group claimed their sources (-1: none). */
-function claimedBefore(
-  prepared: PreparedDataFlow,
-  log: LogIndex,
-  card: Record<string, unknown> | null,
-): number {
+function claimedBefore(prepared: PreparedDataFlow, ctx: TrialContext): number {
   const segment = prepared.predicate.segment as number;
   let bound = -1;
   for (const [s, members] of prepared.claimGroup ?? []) {
     if (s >= segment) break;
     let earliest = Number.POSITIVE_INFINITY;
     for (const q of members) {
-      const c = claimFrom(q, log, card, true, bound);
+      // Each earlier flow claims as it is graded: by the card's field when the card has it, else
+      // (G2's to fail) by the rest of its destinations.
+      const field = q.predicate.answer_field;
+      const toCard = field !== undefined && ctx.card !== null && Object.hasOwn(ctx.card, field);
+      const c = claimFrom(q, ctx, toCard, bound);
       if (c !== undefined && c.index < earliest) earliest = c.index;
     }
     if (earliest !== Number.POSITIVE_INFINITY) bound = Math.max(bound, earliest);
@@ -789,21 +858,33 @@ function claimedBefore(
   return bound;
 }
 
-/** The earliest source response after exchange `after` whose value went where the predicate says. */
+/**
+ * The earliest source response after exchange `after` whose value went where the predicate says
+ * (its own source or one of its others: a create nested under the parent mints a segment's record too).
+ */
 function claimFrom(
   prepared: PreparedDataFlow,
-  log: LogIndex,
-  card: Record<string, unknown> | null,
+  ctx: TrialContext,
   toCard: boolean,
   after: number,
 ): { index: number; value: JsonValue } | undefined {
-  const { predicate } = prepared;
+  const { predicate, others } = prepared;
+  const { log, card } = ctx;
   const matches = log.urlMatches(prepared.from);
+  const otherMatches = others.map((o) => log.urlMatches(o.url));
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   for (let i = after + 1; i < log.exchanges.length; i++) {
     const source = log.exchanges[i] as ExchangeEvent;
-    if (!matches[i] || source.status !== predicate.from_status) continue;
-    for (const value of valuesAtPath(source.response_body, predicate.from_body_key)) {
+    const values =
+      matches[i] && source.status === predicate.from_status
+        ? [...valuesAtPath(source.response_body, predicate.from_body_key)]
+        : [];
+    for (let k = 0; k < others.length; k++) {
+      const other = others[k] as PreparedSource;
+      if (otherMatches[k]?.[i] && source.status === other.source.status)
+        values.push(...recordValues(other, source.response_body, ctx));
+    }
+    for (const value of values) {
       if (value === null || typeof value === "object") continue;
       if (
         toCard &&

@@ -5,7 +5,7 @@ import type { TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
 import { type FinalRecords, isRecordRef, meantRecord, resolveExpected } from "./final-state.js";
 import { type AnswerFieldSpec, type FieldGrade, gradeAnswerField } from "./grade-answer-field.js";
-import { type FinalState, gradeLabour } from "./grade-g1.js";
+import { type FinalState, gradeLabour, labourFailsVerdict } from "./grade-g1.js";
 import type { G1Result, TrialGrade } from "./grade-schema.js";
 
 /**
@@ -80,11 +80,12 @@ export interface RequirementNote {
  *
  * @example const grade = gradeTrial({ grader: task.grader, trialSeed, events: log.events, finalMessage });
  */
-export function gradeTrial(input: GradeInput): TrialGrade {
+export function gradeTrial(input: GradeInput, options: GradeOptions = {}): TrialGrade {
   const { grader, trialSeed, events, gradedSegments } = input;
 
   const cardResult = extractAnswerCard(input.finalMessage ?? "", declaredFields(grader));
   const card = cardResult.success ? (cardResult.data as Record<string, unknown>) : null;
+  if (options.verdictOnly && failsVerdict(input, card)) return ungradedFail(VERDICT_ONLY_FAIL);
 
   const g2: FieldGrade[] = [];
   const g2Segments: Array<number | undefined> = [];
@@ -150,6 +151,31 @@ export function gradeTrial(input: GradeInput): TrialGrade {
   const segments = segmentResults(g1, g2, g2Segments, g2Requirements, violated, name);
   if (segments) grade.segments = segments;
   return grade;
+}
+
+/** How `gradeTrial` grades. */
+export interface GradeOptions {
+  /**
+   * Only the verdict will be read: a failing trial gets `ungradedFail(VERDICT_ONLY_FAIL)` as soon
+   * as one graded answer field, forbid constraint or predicate fails, without grading the rest or
+   * writing a failure reason. A passing trial is graded in full. Certification's must-fail trials
+   * (sabotaged exams, exploits, negative replays) read only whether they passed.
+   */
+  verdictOnly?: boolean;
+}
+
+/** The failure reason of a verdict-only grade (see `GradeOptions.verdictOnly`). */
+export const VERDICT_ONLY_FAIL = "fails (only the verdict was graded)";
+
+/** Whether the trial fails: a graded answer field, a forbid constraint or a graded G1 predicate fails. */
+function failsVerdict(input: GradeInput, card: Record<string, unknown> | null): boolean {
+  const { grader, trialSeed, gradedSegments } = input;
+  for (const { field, spec } of prepareAnswer(grader)) {
+    if (!isGraded(gradedSegments, field.segment)) continue;
+    const g = spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, input);
+    if (!g.passed) return true;
+  }
+  return labourFailsVerdict(grader, input.events, card, trialSeed, input, (s) => isGraded(gradedSegments, s));
 }
 
 /** Chains: per-segment tallies over the graded predicates, and the first failing segment and requirement. */

@@ -77,13 +77,9 @@ describe("certifying protocol variants", () => {
 
   it("certifies the GraphQL and MCP variants of every world, dropping only the tasks a protocol cannot pose", async () => {
     const { rest, banks, v } = await everyWorld();
-    // Open: the GraphQL translation does not carry the balance a ledger world derives on its
-    // balance route, so the ledger-balance task's GraphQL golden fails and the replay drops it
-    // (with the chain that carries it). MCP carries it.
-    expect(banks.dropped.map((d) => d.id).sort()).toEqual(
-      ["billing-ledger-graphql-chain-1to02", "billing-ledger-graphql-sub01"].sort(),
-    );
-    for (const d of banks.dropped) expect(d.reason).toMatch(/opening_balance/);
+    // Every REST golden translates and replays: the ledger-balance task's GraphQL variant reads the
+    // balance its listing derives (the connection carries it), as MCP's does.
+    expect(banks.dropped).toEqual([]);
     const tasks = v.variants?.tasks ?? [];
     expect(new Set(v.variants?.worlds.map((w) => w.id)).size).toBe(26);
     expect(new Set(tasks.map((t) => t.world)).size).toBe(26);
@@ -91,13 +87,9 @@ describe("certifying protocol variants", () => {
     expect(tasks.every((t) => t.golden.every((s) => s.op !== "execute"))).toBe(true);
     // By design: a wrong-verb error-recovery task has no wrong verb to send in GraphQL or MCP (a
     // field or tool per route), so its variant demands no recovery and axis necessity drops it.
-    // Open: a GraphQL/MCP chain of grid-substations whose canary-without-call sabotage passes
-    // (the it.fails below). Nothing else fails in any world.
+    // Nothing else fails in any world.
     expect(v.dropped.map((d) => d.id).sort()).toEqual(
       [
-        ...banks.dropped.map((d) => d.id),
-        "grid-substations-graphql-chain-1to02",
-        "grid-substations-mcp-chain-1to02",
         "hotel-housekeeping-graphql-sub01",
         "hotel-housekeeping-graphql-chain-1to02",
         "hotel-housekeeping-mcp-sub01",
@@ -115,7 +107,9 @@ describe("certifying protocol variants", () => {
     expect(audit?.attacked?.["decoy-reader"]).toBeGreaterThan(0);
   }, 900_000);
 
-  it.fails("fails the canary-without-call sabotage of every GraphQL/MCP chain (open: grid-substations)", async () => {
+  // The sabotage skips the GraphQL/MCP listing calls that serve a field's value as it skips REST's
+  // (grid-substations' chain read a numeric field a listing page also served).
+  it("fails the canary-without-call sabotage of every GraphQL/MCP chain", async () => {
     const { v } = await everyWorld();
     expect(v.report.gates.triad?.failures).toEqual([]);
   }, 900_000);

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
@@ -10,6 +10,7 @@ import { GRADER_VERSION } from "../grade/grade-trial.js";
 import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
 import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
+import { ByteLines } from "./byte-lines.js";
 import type { TrialResult } from "./run-trial.js";
 import { inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
 
@@ -352,14 +353,19 @@ export interface DecodeTrialLogOptions {
 
 type Decoded = { success: true; data: StoredTrialLog } | { success: false; error: TrialLogError };
 
-/** The parts of a version 2 or 3 log before they are parsed: texts, or gzip members not yet inflated. */
+/**
+ * The parts of a version 2 or 3 log before they are parsed: lines not yet decoded, texts, or gzip
+ * members not yet inflated.
+ */
 interface V2Parts {
   version: 2 | 3;
   head: unknown;
-  /** The head and body lines. */
-  lines: readonly string[];
+  /** The head and body lines: the first `headLines` of `lines`. */
+  lines: ByteLines;
+  headLines: number;
   grader: { text: string } | { member: Buffer };
-  finalRecords: { text: string } | { member: Buffer };
+  /** The final records' lines, inflated, or their member. */
+  finalRecords: { bytes: Buffer } | { member: Buffer };
 }
 
 /**
@@ -371,12 +377,13 @@ interface V2Parts {
 export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions = {}): Decoded {
   const lazy = options.lazy ?? false;
   const members = readSizedGzip(bytes);
-  let lines: string[];
+  let lines: ByteLines;
   let head: unknown;
   try {
     // gunzip checks each member's checksum: what follows reads the bytes as they were written.
-    lines = linesOf(inflateMember(members?.length === 3 ? (members[0] as Buffer) : bytes));
-    head = JSON.parse(lines[0] as string);
+    // Lines are decoded when read: the head now, a response body when a predicate reads it.
+    lines = new ByteLines(gunzipSync(members?.length === 3 ? (members[0] as Buffer) : bytes));
+    head = JSON.parse(lines.text(0) as string);
   } catch (e) {
     return { success: false, error: { code: "unreadable", message: (e as Error).message } };
   }
@@ -397,6 +404,7 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
         version,
         head,
         lines,
+        headLines: lines.length,
         grader: { member: members[1] as Buffer },
         finalRecords: { member: members[2] as Buffer },
       },
@@ -411,9 +419,10 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
     {
       version,
       head,
-      lines: lines.slice(0, n),
-      grader: { text: lines[n] as string },
-      finalRecords: { text: lines.slice(n + 1).join("\n") },
+      lines,
+      headLines: n,
+      grader: { text: lines.text(n) as string },
+      finalRecords: { bytes: lines.bytesFrom(n + 1) },
     },
     lazy,
   );
@@ -446,7 +455,7 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
   const parsedHead = V2HeadSchema.safeParse(parts.head);
   if (!parsedHead.success) return invalid(parsedHead.error);
   const { events: headEvents, ...rest } = parsedHead.data;
-  const { lines } = parts;
+  const { lines, headLines } = parts;
 
   const events: StoredTrialLog["events"] = [];
   let line = 1;
@@ -457,18 +466,18 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
     }
     const where = `events.${events.length}.response_body`;
     if (e.response_body !== line) return invalid(`${where}: line ${e.response_body}, expected line ${line}`);
-    const text = lines[line++];
-    if (text === undefined) return invalid(`${where}: no line ${e.response_body}`);
+    const at = line++;
+    if (at >= headLines) return invalid(`${where}: no line ${e.response_body}`);
     if (lazy) {
       const { response_body: _line, ...envelope } = e;
-      events.push(withLazy(envelope, "response_body", () => payload(text, where)));
+      events.push(withLazy(envelope, "response_body", () => payload(lines.text(at) as string, where)));
       continue;
     }
-    const value = parseLine(text);
+    const value = parseLine(lines.text(at) as string);
     if (value === undefined) return invalid(`${where}: not JSON`);
     events.push({ ...e, response_body: value as JsonValue });
   }
-  if (lines.length !== line) return invalid(`${lines.length - line} lines after the last response body`);
+  if (headLines !== line) return invalid(`${headLines - line} lines after the last response body`);
 
   const grader = v2Grader(parts.grader);
   if (!grader.success) return grader;
@@ -491,8 +500,12 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
 function v2Grader(
   source: V2Parts["grader"],
 ): { success: true; data: GraderSpec } | { success: false; error: TrialLogError } {
-  const key = "member" in source ? `gz:${source.member.toString("latin1")}` : `json:${source.text}`;
-  const known = internedGraders.get(key);
+  if ("member" in source) {
+    const known = memberGrader(source.member);
+    if (known) return { success: true, data: known };
+  }
+  const key = "member" in source ? undefined : `json:${source.text}`;
+  const known = key === undefined ? undefined : internedGraders.get(key);
   if (known) return { success: true, data: known };
   let text: string;
   try {
@@ -502,14 +515,41 @@ function v2Grader(
   }
   const parsed = GraderSpecSchema.safeParse(parseLine(text));
   if (!parsed.success) return invalid(prefixed("grader", parsed.error));
+  if (key === undefined)
+    return { success: true, data: internMember(source as { member: Buffer }, parsed.data) };
   return { success: true, data: intern(key, parsed.data) };
+}
+
+/**
+ * Graders known by their gzip member, looked up by the member's CRC-32 (its trailer's first four
+ * bytes) and then compared byte for byte: no key string is made of a member's bytes per trial.
+ */
+const memberGraders = new Map<number, Array<{ member: Buffer; grader: GraderSpec }>>();
+let memberGraderCount = 0;
+
+function memberGrader(member: Buffer): GraderSpec | undefined {
+  const same = memberGraders.get(member.readUInt32LE(member.length - 8));
+  if (same) for (const known of same) if (known.member.equals(member)) return known.grader;
+  return undefined;
+}
+
+function internMember({ member }: { member: Buffer }, grader: GraderSpec): GraderSpec {
+  if (memberGraderCount >= 10_000) {
+    memberGraders.clear();
+    memberGraderCount = 0;
+  }
+  const crc = member.readUInt32LE(member.length - 8);
+  // A copy: the member is a view of the whole file's bytes.
+  memberGraders.set(crc, [...(memberGraders.get(crc) ?? []), { member: Buffer.from(member), grader }]);
+  memberGraderCount++;
+  return grader;
 }
 
 /** The final records; `TrialLogPayloadError` when they do not inflate, parse or validate. */
 function finalRecords(source: V2Parts["finalRecords"]): StoredTrialLog["final_records"] {
   let text: string;
   try {
-    text = "member" in source ? inflateMember(source.member) : source.text;
+    text = ("member" in source ? gunzipSync(source.member) : source.bytes).toString("utf8");
   } catch (e) {
     throw new TrialLogPayloadError(`final_records: ${(e as Error).message}`);
   }
@@ -524,14 +564,13 @@ function finalRecords(source: V2Parts["finalRecords"]): StoredTrialLog["final_re
  * they do not inflate, parse or validate.
  */
 function finalRecordsV3(source: V2Parts["finalRecords"], lazy: boolean): StoredTrialLog["final_records"] {
-  let text: string;
+  let lines: ByteLines;
   try {
-    text = "member" in source ? inflateMember(source.member) : source.text;
+    lines = new ByteLines("member" in source ? gunzipSync(source.member) : source.bytes);
   } catch (e) {
     throw new TrialLogPayloadError(`final_records: ${(e as Error).message}`);
   }
-  const lines = linesOf(text);
-  const names = payload(lines[0] ?? "", "final_records");
+  const names = payload(lines.text(0) as string, "final_records");
   if (names === null) {
     if (lines.length !== 1)
       throw new TrialLogPayloadError(`final_records: ${lines.length - 1} lines after null`);
@@ -545,7 +584,7 @@ function finalRecordsV3(source: V2Parts["finalRecords"], lazy: boolean): StoredT
     );
   const records: Record<string, JsonObject[]> = {};
   parsedNames.data.forEach((name, i) => {
-    const read = () => resourceRecords(lines[i + 1] as string, name);
+    const read = () => resourceRecords(lines.text(i + 1) as string, name);
     if (lazy) withLazy(records, name, read);
     else records[name] = read();
   });

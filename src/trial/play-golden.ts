@@ -196,6 +196,8 @@ class GoldenPlayer {
       url,
       ...(Object.keys(headers).length ? { headers } : {}),
       ...(body !== undefined && body !== null ? { body } : {}),
+      // The signer's secret stays a placeholder: the workspace resolves it, so it never travels.
+      ...(given.sign ? { sign: { ...given.sign } } : {}),
     };
   }
 

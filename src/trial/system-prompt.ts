@@ -5,7 +5,11 @@ export const TOOL_GUIDE = `- read(entity_ref, scope?): the full content of one e
 - search(query, kind?): list entities and variables whose name matches; an empty query lists all.
 - execute(request | target): send one API call, inline as request={protocol:"rest", method, url, headers?, body?}
   or a stored request as target. You get the response's ref, status, headers and a body preview; the full
-  response is stored as a response entity you can read.
+  response is stored as a response entity you can read. For an API that takes signed requests, add
+  sign={secret:"{{name}}"} to a REST request: the workspace adds X-Signature, the hex HMAC-SHA256 keyed with
+  the secret of the method, the path with its query sorted by name, the X-Nonce header's value and the hex
+  SHA-256 of the body as canonical JSON (one per line). You send X-Nonce and any key id header yourself;
+  sign.header and sign.nonce_header name other headers.
 - clarify(question): ask the user instead of acting. This ends your attempt.
 - report_blocked(reason): declare the job impossible. This ends your attempt.`;
 

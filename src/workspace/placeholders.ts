@@ -4,9 +4,9 @@ import type { Parsed } from "./entity-ref.js";
 import type { RestRequest } from "./tool-definitions.js";
 
 /**
- * Resolve `{{name}}` placeholders in a request's URL, header values and string body values from
- * the workspace variables (vault, then local, then global). An unknown name is an error that
- * names it; nothing is sent with a placeholder left in it.
+ * Resolve `{{name}}` placeholders in a request's URL, header values, string body values and signing
+ * secret from the workspace variables (vault, then local, then global). An unknown name is an
+ * error that names it; nothing is sent with a placeholder left in it.
  *
  * @example resolvePlaceholders({ method: "GET", url: "/v3/x/{{id}}" }, (n) => ({ id: "7" })[n])
  */
@@ -39,6 +39,7 @@ export function resolvePlaceholders(
       ? { headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, sub(v)])) }
       : {}),
     ...(request.body !== undefined ? { body: deep(request.body) } : {}),
+    ...(request.sign ? { sign: { ...request.sign, secret: sub(request.sign.secret) } } : {}),
   };
   if (missing.length > 0) {
     const names = [...new Set(missing)].map((n) => `{{${n}}}`).join(", ");

@@ -11,6 +11,25 @@ export const TOOL_CONTRACT_VERSION = "1.0";
 export const ScopeSchema = z.enum(["vault", "local", "global"]);
 export type Scope = z.infer<typeof ScopeSchema>;
 
+/**
+ * The workspace's request signer: sent with a REST request, it adds the request's signature header,
+ * the hex HMAC-SHA256 keyed with `secret` of four lines joined by \n: the method in upper case, the
+ * path with its query parameters sorted by name, the value of the request's `nonce_header`, and the
+ * hex SHA-256 of the body as canonical JSON (keys sorted, no white space; empty without a body).
+ * The key id and nonce headers are the agent's to send.
+ *
+ * @example { secret: "{{client_secret}}" } // adds X-Signature over the request and its X-Nonce
+ */
+export const SignSchema = z.strictObject({
+  secret: z.string().describe("The signing key, e.g. {{client_secret}}"),
+  header: z.string().optional().describe("Header the signature goes in (default X-Signature)"),
+  nonce_header: z
+    .string()
+    .optional()
+    .describe("Header whose value is signed as the nonce (default X-Nonce); the request must send it"),
+});
+export type Sign = z.infer<typeof SignSchema>;
+
 export const RestRequestSchema = z.strictObject({
   protocol: z.literal("rest").default("rest"),
   method: z.string().describe("HTTP method, e.g. GET"),
@@ -19,6 +38,9 @@ export const RestRequestSchema = z.strictObject({
     .describe("Absolute URL or a path such as /v3/things; {{name}} placeholders are resolved from variables"),
   headers: z.record(z.string(), z.string()).optional(),
   body: z.unknown().optional(),
+  sign: SignSchema.optional().describe(
+    "Sign this request (APIs that take signed requests): the workspace computes the HMAC-SHA256 signature and sends it in `header`",
+  ),
 });
 export type RestRequest = z.infer<typeof RestRequestSchema>;
 
@@ -54,7 +76,7 @@ export const ToolParameters = {
     content: z
       .unknown()
       .describe(
-        'Variables: {"value": <v>}. Requests: {protocol: "rest", method, url, headers?, body?}, {protocol: "graphql", query, variables?, operationName?, headers?} or {protocol: "mcp", tool, arguments?, headers?}',
+        'Variables: {"value": <v>}. Requests: {protocol: "rest", method, url, headers?, body?, sign?}, {protocol: "graphql", query, variables?, operationName?, headers?} or {protocol: "mcp", tool, arguments?, headers?}',
       ),
     scope: ScopeSchema.optional().describe(
       "For variables: local (default) or global; the vault is read-only",

@@ -138,7 +138,8 @@ export function authorize(
 ): Reply | null {
   if (!route.auth_required) return null;
   const { auth } = trial.world;
-  if (authScheme(auth) === "signed_requests") return verifySignature(trial, route, header, request);
+  if (authScheme(auth) === "signed_requests" || route.signed === true)
+    return verifySignature(trial, route, header, request);
   const words = tokenWording(auth, protocol);
   const scheme = authScheme(auth);
   const noun = credentialNoun(auth);

@@ -49,23 +49,48 @@ describe("token expiry at its edges", () => {
 });
 
 describe("the 429 window at its edges", () => {
-  it("one tick before Retry-After runs out: 429 with Retry-After 1; at its end: served", async () => {
+  it("one tick before Retry-After runs out: 429; at its end: served", async () => {
+    for (const [left, status] of [
+      [1, 429],
+      [0, 201],
+    ] as const) {
+      const { trial, call } = setup();
+      const { token } = await mintToken(call, W, "valves:read valves:write schedules:write");
+      const first = await call("POST", "/v3/work-orders", { token, body: { site: "north" } });
+      expect(first.status).toBe(429);
+      const until = trial.clock + Number(first.headers["retry-after"]);
+      const retry = await call("POST", "/v3/work-orders", {
+        token,
+        body: { site: "north" },
+        headers: { "x-apiflow-wait": waitFor(trial, until - left) },
+      });
+      expect(trial.clock).toBe(until - left);
+      expect(retry.status).toBe(status);
+    }
+  });
+
+  it("a refused retry pushes the end by the second it cost: Retry-After stays true, the old end is refused", async () => {
     const { trial, call } = setup();
     const { token } = await mintToken(call, W, "valves:read valves:write schedules:write");
     const first = await call("POST", "/v3/work-orders", { token, body: { site: "north" } });
-    expect(first.status).toBe(429);
     const until = trial.clock + Number(first.headers["retry-after"]);
     const early = await call("POST", "/v3/work-orders", {
       token,
       body: { site: "north" },
       headers: { "x-apiflow-wait": waitFor(trial, until - 1) },
     });
-    expect(trial.clock).toBe(until - 1);
     expect(early.status).toBe(429);
-    expect(early.headers["retry-after"]).toBe("1");
-    const onTime = await call("POST", "/v3/work-orders", { token, body: { site: "north" } });
+    expect(early.headers["retry-after"]).toBe("2");
+    const atOldEnd = await call("POST", "/v3/work-orders", { token, body: { site: "north" } });
     expect(trial.clock).toBe(until);
-    expect(onTime.status).toBe(201);
+    expect(atOldEnd.status).toBe(429);
+    expect(atOldEnd.headers["retry-after"]).toBe("2");
+    const waited = await call("POST", "/v3/work-orders", {
+      token,
+      body: { site: "north" },
+      headers: { "x-apiflow-wait": waitFor(trial, until + 2) },
+    });
+    expect(waited.status).toBe(201);
   });
 });
 

@@ -230,8 +230,16 @@ describe("error recovery", () => {
     expect(first.headers["retry-after"]).toBe("3");
     expect(first.body.hint).toContain("x-apiflow-wait: 3");
     const hammer = await call("POST", "/v3/work-orders", { token, body: { site: "north" } });
+    // The refused retry cost a second and pushed the window's end by it: still 3 s to wait.
     expect(hammer.status).toBe(429);
-    expect(hammer.headers["retry-after"]).toBe("2");
+    expect(hammer.headers["retry-after"]).toBe("3");
+    const early = await call("POST", "/v3/work-orders", {
+      token,
+      body: { site: "north" },
+      headers: { "x-apiflow-wait": "1" },
+    });
+    expect(early.status).toBe(429);
+    expect(early.headers["retry-after"]).toBe("2");
     const honoured = await call("POST", "/v3/work-orders", {
       token,
       body: { site: "north" },

@@ -339,6 +339,8 @@ interface WrittenReply {
   status: number;
   headers: Record<string, string>;
   text: string | null;
+  /** The value `text` is the JSON of (null without a body): the body the log holds, never changed. */
+  body: JsonValue | null;
 }
 
 /**
@@ -384,7 +386,7 @@ function writeReply(
       response_body: reply.body,
     });
   }
-  return { status: reply.status, headers, text };
+  return { status: reply.status, headers, text, body: reply.body };
 }
 
 /** Turn a reply into the HTTP response (see `writeReply`). */

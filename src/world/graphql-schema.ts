@@ -3,6 +3,7 @@ import {
   GraphQLError,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
+  GraphQLFloat,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
@@ -114,12 +115,49 @@ const RecordConnection = new GraphQLObjectType({
   },
 });
 
+/**
+ * The field a listing's derived value (`route.aggregate`: a ledger's balance) is served in beside
+ * the page, or undefined when the route derives none or its name is not a free GraphQL field name.
+ *
+ * @example aggregateField(entriesRoute) // "balance"
+ */
+export function aggregateField(route: Route): string | undefined {
+  const as = route.aggregate?.as;
+  return as !== undefined && GRAPHQL_NAME.test(as) && !(as in RecordConnection.getFields()) ? as : undefined;
+}
+
+// One connection type per derived field name (a schema may hold each type name once).
+function connectionType(route: Route, made: Map<string, GraphQLObjectType>): GraphQLObjectType {
+  const as = aggregateField(route);
+  if (as === undefined || route.aggregate === undefined) return RecordConnection;
+  let type = made.get(as);
+  if (!type) {
+    const base = RecordConnection.toConfig();
+    type = new GraphQLObjectType({
+      ...base,
+      name: `RecordConnectionWith${as.charAt(0).toUpperCase()}${as.slice(1)}`,
+      description: `One page of a listing, with its derived ${as}.`,
+      fields: {
+        ...base.fields,
+        [as]: {
+          type: GraphQLFloat,
+          description: `Derived over the whole listing: the sum of the records' ${route.aggregate.field}`,
+        },
+      },
+    });
+    made.set(as, type);
+  }
+  return type;
+}
+
 interface ConnectionValue {
   edges: Array<{ cursor: string | null; node: JsonValue }>;
   nodes: JsonValue[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
   totalCount: number | null;
   notice: string | null;
+  /** The listing's derived value, under its name (see `aggregateField`). */
+  [derived: string]: unknown;
 }
 
 /** Offset cursors of the GraphQL layer, for worlds whose REST listing pages by page or offset. */
@@ -198,6 +236,8 @@ function listQuery(
 
 /** `start` is the listing position of the page's first record (from the arguments sent). */
 function toConnection(route: Route, body: JsonObject, start: number): ConnectionValue {
+  const as = aggregateField(route);
+  const derived = as !== undefined ? { [as]: typeof body[as] === "number" ? body[as] : null } : {};
   const items = Array.isArray(body[route.resource]) ? (body[route.resource] as JsonValue[]) : [];
   const total = typeof body.total === "number" ? body.total : null;
   const notice = typeof body.notice === "string" ? body.notice : null;
@@ -210,6 +250,7 @@ function toConnection(route: Route, body: JsonObject, start: number): Connection
       pageInfo: { hasNextPage: next !== null, endCursor: next },
       totalCount: total,
       notice,
+      ...derived,
     };
   }
   const end = start + items.length;
@@ -223,6 +264,7 @@ function toConnection(route: Route, body: JsonObject, start: number): Connection
     },
     totalCount: total,
     notice,
+    ...derived,
   };
 }
 
@@ -281,7 +323,11 @@ function operate(
   return reply;
 }
 
-function routeField(world: World, route: Route): GraphQLFieldConfig<unknown, GraphqlContext, Args> {
+function routeField(
+  world: World,
+  route: Route,
+  connections: Map<string, GraphQLObjectType>,
+): GraphQLFieldConfig<unknown, GraphqlContext, Args> {
   const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   const args: GraphQLFieldConfigArgumentMap = {};
   for (const p of pathParams) args[p] = { type: new GraphQLNonNull(GraphQLString) };
@@ -297,7 +343,7 @@ function routeField(world: World, route: Route): GraphQLFieldConfig<unknown, Gra
       description: `The request body, as the REST route takes it (JSON Schema): ${JSON.stringify(requestBodySchema(world, route))}`,
     };
   }
-  const type: GraphQLOutputType = route.action === "list" ? RecordConnection : JsonScalar;
+  const type: GraphQLOutputType = route.action === "list" ? connectionType(route, connections) : JsonScalar;
   return {
     type,
     args,
@@ -365,7 +411,7 @@ function tokenField(world: World): GraphQLFieldConfig<unknown, GraphqlContext, A
  * `getVessel`): reads (`list`, `get`, `job_status`) under `Query`, writes under `Mutation`, plus
  * `Mutation.issueToken`. Path and query parameters are arguments, a body is `input: JSON`, records
  * are `JSON` exactly as REST serves them, listings are connections (`edges`, `nodes`, `pageInfo`,
- * `totalCount`). Each field is served by the same route logic as REST, so auth, behaviours and
+ * `totalCount`, and a derived value such as a ledger's `balance` where the route derives one). Each field is served by the same route logic as REST, so auth, behaviours and
  * canaries carry over; a refused operation becomes an entry of `errors[]` with the REST message
  * and `extensions.code` / `extensions.status`. Decoy routes are fields too (deprecated ones marked
  * `@deprecated`).
@@ -377,10 +423,11 @@ export function worldGraphqlSchema(world: World): GraphQLSchema {
   const mutations: Record<string, GraphQLFieldConfig<unknown, GraphqlContext, Args>> = {
     [GRAPHQL_TOKEN_FIELD]: tokenField(world),
   };
+  const connections = new Map<string, GraphQLObjectType>();
   for (const route of world.routes) {
     const name = graphqlFieldName(route.id);
     const read = route.method === "GET";
-    (read ? queries : mutations)[name] = routeField(world, route);
+    (read ? queries : mutations)[name] = routeField(world, route, connections);
   }
   if (Object.keys(queries).length === 0) {
     queries.world = { type: GraphQLString, description: "This world's title", resolve: () => world.title };

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { client } from "../../test/support/world-test-helpers.js";
 import type { World } from "../bank/world-schema.js";
+import { convertStep } from "./protocol-step.js";
 import { serveRoute } from "./serve-route.js";
+import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 
 /** Nested sub-resources and a derived balance (issue 16 item 3: ledger and nested archetypes). */
@@ -124,5 +127,30 @@ describe("nested routes", () => {
     expect(made).toMatchObject({ status: 201, body: { account_id: "A2", amount: 1 } });
     const r = serveRoute(trial, list as never, req("/accounts/A2/entries", { account_id: "A2" }) as never);
     expect(r.body).toMatchObject({ total: 2, balance: 100 });
+  });
+
+  it("serve the derived balance in GraphQL too, beside the page, and the converted golden asks for it", async () => {
+    const gqlWorld: World = { ...world, protocol: "graphql", routes: [list as never, append as never] };
+    const step = convertStep(
+      gqlWorld,
+      "graphql",
+      { op: "execute", request: { method: "GET", url: "/accounts/A1/entries" }, capture: { b: "balance" } },
+      "test",
+    );
+    if (typeof step === "string" || step.op !== "execute_native" || step.request.protocol !== "graphql")
+      throw new Error(String(step));
+    expect(step.capture).toEqual({ b: "data.r.balance" });
+    const call = client(inProcessTransport(new TrialWorld(gqlWorld, "s")));
+    const r = await call("POST", "/graphql", {
+      body: { query: step.request.query, variables: step.request.variables } as never,
+    });
+    expect(r.body.data.r).toMatchObject({ totalCount: 2, balance: 7.25 });
+    // A listing that derives nothing has no such field: asking for it is a GraphQL error.
+    const plain: World = { ...gqlWorld, routes: [{ ...list, aggregate: undefined } as never] };
+    const call2 = client(inProcessTransport(new TrialWorld(plain, "s")));
+    const bad = await call2("POST", "/graphql", {
+      body: { query: step.request.query, variables: step.request.variables } as never,
+    });
+    expect(bad.body.errors[0].message).toMatch(/Cannot query field "balance"/);
   });
 });

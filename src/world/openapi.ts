@@ -142,18 +142,30 @@ export function renderOpenApi(world: World): OpenApiDocument {
  * as such: the client holds a refresh token, not a secret).
  */
 function securitySchemes(world: World): JsonObject {
+  const own = worldSecuritySchemes(world);
+  return world.routes.some((r) => r.signed === true && r.auth_required) &&
+    authScheme(world.auth) !== "signed_requests"
+    ? { ...own, [SIGNED_ROUTE_SCHEME]: signatureScheme(world, "the routes that name this scheme take") }
+    : own;
+}
+
+/** The security scheme of the routes that take signed requests in a world whose other routes take a token. */
+const SIGNED_ROUTE_SCHEME = "signature";
+
+function signatureScheme(world: World, who: string): JsonObject {
+  return {
+    type: "apiKey",
+    in: "header",
+    name: SIGNATURE_HEADERS.signature,
+    description: `${schemeLabel({ ...world.auth, scheme: "signed_requests" })}: ${who} no token: every call sends ${SIGNATURE_HEADERS.keyId}, ${SIGNATURE_HEADERS.nonce} and ${SIGNATURE_HEADERS.signature}. ${SIGNING_RECIPE} A wrong signature, key id or nonce answers 401.`,
+  };
+}
+
+function worldSecuritySchemes(world: World): JsonObject {
   const auth = world.auth;
   const scopes = Object.fromEntries(auth.scopes.map((s) => [s, s]));
   const scheme = authScheme(auth);
-  if (scheme === "signed_requests")
-    return {
-      signature: {
-        type: "apiKey",
-        in: "header",
-        name: SIGNATURE_HEADERS.signature,
-        description: `${schemeLabel(auth)}: every call sends ${SIGNATURE_HEADERS.keyId}, ${SIGNATURE_HEADERS.nonce} and ${SIGNATURE_HEADERS.signature}; no token is issued. ${SIGNING_RECIPE} A wrong signature, key id or nonce answers 401.`,
-      },
-    };
+  if (scheme === "signed_requests") return { signature: signatureScheme(world, "this API issues") };
   if (scheme === "api_key")
     return {
       apiKey: {
@@ -488,9 +500,11 @@ function operation(world: World, route: Route): JsonObject {
     ...(route.status !== "canonical" ? { deprecated: true } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...(route.auth_required
-      ? route.scopes.length
-        ? { security: [{ [securityName(authScheme(world.auth))]: route.scopes }] }
-        : {}
+      ? route.signed === true && authScheme(world.auth) !== "signed_requests"
+        ? { security: [{ [SIGNED_ROUTE_SCHEME]: [] }] }
+        : route.scopes.length
+          ? { security: [{ [securityName(authScheme(world.auth))]: route.scopes }] }
+          : {}
       : { security: [] }),
     responses,
   };

@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import { wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { GoldenStep } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
-import { GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "./graphql-schema.js";
+import { aggregateField, GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "./graphql-schema.js";
 import { MCP_TOKEN_TOOL } from "./mcp-world.js";
 import { errorKeyPath } from "./reply.js";
 import { matchRoute } from "./route-path.js";
@@ -74,8 +74,11 @@ function graphqlCall(m: Mapped, body: JsonValue | undefined): { query: string; v
   if (body !== undefined && (route.action === "create" || route.action === "update"))
     add("input", "JSON!", body);
   const op = route.method === "GET" ? "query" : "mutation";
+  const derived = aggregateField(route);
   const selection =
-    route.action === "list" ? " { nodes totalCount notice pageInfo { hasNextPage endCursor } }" : "";
+    route.action === "list"
+      ? ` { nodes totalCount notice${derived !== undefined ? ` ${derived}` : ""} pageInfo { hasNextPage endCursor } }`
+      : "";
   const argText = args.length ? `(${args.join(", ")})` : "";
   return {
     query: `${op}${decl.length ? `(${decl.join(", ")})` : ""} { ${ALIAS}: ${graphqlFieldName(route.id)}${argText}${selection} }`,

@@ -34,14 +34,32 @@ describe("throttleReply", () => {
     expect(throttleReply(trial, r, 1)).toBeNull();
     expect(throttleReply(trial, r, 2)).toMatchObject(throttled(3));
     expect(trial.throttles.get(r.id)).toBe(3);
+    // Waited out by other calls (each a tick): the end does not move.
     trial.tick();
-    expect(throttleReply(trial, r, 3)).toMatchObject(throttled(2));
     trial.tick();
-    expect(throttleReply(trial, r, 4)).toMatchObject(throttled(1));
     trial.tick();
-    expect(throttleReply(trial, r, 5)).toBeNull();
+    expect(throttleReply(trial, r, 3)).toBeNull();
     // A window opens once: the on_call-th call is not counted again.
     expect(throttleReply(trial, r, 2)).toBeNull();
+  });
+
+  it("a call refused inside the window pushes its end by the second it cost: hammering never gets through", () => {
+    const r: Route = { ...create, throttle: { on_call: 1, retry_after: 3 } };
+    const trial = new TrialWorld(W, "s");
+    expect(throttleReply(trial, r, 1)).toMatchObject(throttled(3));
+    for (let call = 2; call < 12; call++) {
+      trial.tick();
+      expect(throttleReply(trial, r, call)).toMatchObject(throttled(3));
+    }
+    expect(trial.throttles.get(r.id)).toBe(10 + 3);
+    // One second waited and a call refused: 2 left, and the end moved by one.
+    trial.advance(1);
+    trial.tick();
+    expect(throttleReply(trial, r, 12)).toMatchObject(throttled(2));
+    expect(trial.throttles.get(r.id)).toBe(14);
+    trial.advance(1);
+    trial.tick();
+    expect(throttleReply(trial, r, 13)).toBeNull();
   });
 
   it("defaults: the first call, a 5-second window", () => {

@@ -15,7 +15,10 @@ export interface QueryState {
 
 /**
  * A throttled route's 429, when this call falls in its window: the `on_call`-th call opens a
- * window of `retry_after` logical seconds; calls inside it are refused with the seconds left.
+ * window of `retry_after` logical seconds, and calls inside it are refused with the seconds left.
+ * A refused call pushes the window's end by the second it cost (every served request moves the
+ * logical clock by one), so a retry loop that hammers the route never waits the window out by
+ * its own refusals; an honoured wait, or calls to other routes, do.
  */
 export function throttleReply(trial: TrialWorld, route: Route, call: number): Reply | null {
   if (!route.throttle) return null;
@@ -26,8 +29,9 @@ export function throttleReply(trial: TrialWorld, route: Route, call: number): Re
     trial.throttles.set(route.id, end);
     return throttled(end - trial.clock);
   }
-  if (until !== undefined && trial.clock < until) return throttled(until - trial.clock);
-  return null;
+  if (until === undefined || trial.clock >= until) return null;
+  trial.throttles.set(route.id, until + 1);
+  return throttled(until + 1 - trial.clock);
 }
 
 function throttled(seconds: number): Reply {

@@ -72,6 +72,28 @@ describe("inProcessTransport.plain", () => {
     expect(b).not.toEqual(a);
   });
 
+  it("hands back the value the text was written from, equal to the parsed text and the logged body", async () => {
+    const trial = new TrialWorld(W, "seed-body");
+    const transport = inProcessTransport(trial);
+    const served = transport.plain;
+    if (!served) throw new Error("an in-process transport has plain");
+    let handed = 0;
+    transport.plain = async (request, text) => {
+      const before = trial.log.events.length;
+      const res = await served(request, text);
+      if (res.body !== undefined) {
+        handed++;
+        expect(res.body).toEqual(res.text === "" ? null : JSON.parse(res.text));
+        const logged = trial.log.events[before];
+        expect(logged?.type === "exchange" && logged.response_body).toBe(res.body);
+      }
+      return res;
+    };
+    await scenario(plainClient(transport));
+    // Most exchanges are served on the plain path; HEAD, unknown methods and encoded paths are not.
+    expect(handed).toBeGreaterThan(12);
+  });
+
   it("refuses a method fetch refuses, as sending a Request would", async () => {
     const plain = plainClient(inProcessTransport(new TrialWorld(HARBOR_WORLD, "seed-m")));
     await expect(plain("TRACE", "/v3/vessels")).rejects.toThrow(TypeError);

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
+import type { JsonValue } from "../bank/json.js";
 import type { World } from "../bank/world-schema.js";
 import { createWorldApp, handedBackText, handOverBody, servePlain, UNPARSEABLE_REQUEST } from "./engine.js";
 import type { TrialWorld } from "./trial-world.js";
@@ -37,6 +38,12 @@ export interface PlainResponse {
   status: number;
   headers: Headers;
   text: string;
+  /**
+   * The JSON value `text` was written from (null for an empty body), when the engine wrote it: what
+   * `JSON.parse(text)` gives, without parsing it back. It is the body the trial's log holds, so it
+   * must not be changed. Absent when only the text is known.
+   */
+  body?: JsonValue;
 }
 
 const apps = new WeakMap<World, ReturnType<typeof createWorldApp>>();
@@ -58,7 +65,12 @@ export function inProcessTransport(trial: TrialWorld): WorldTransport {
   send.plain = async (parts, body) => {
     const served = await servePlain(trial, parts, body);
     if (served)
-      return { status: served.status, headers: new Headers(served.headers), text: served.text ?? "" };
+      return {
+        status: served.status,
+        headers: new Headers(served.headers),
+        text: served.text ?? "",
+        body: served.body,
+      };
     const request = engineRequest(parts, trial.world);
     // Handed over even when empty: it tells the engine the response text is taken, not its body.
     handOverBody(request, body ?? "");

@@ -9,7 +9,7 @@ import { defaultBankContent } from "../default-bank.js";
 // Holes the February agent audit found by playing a private bank (`generate --seed audit-feb`) over
 // `apiflow mcp --http` as an agent would, then breaking its tickets on purpose. Each test replays a
 // default-bank task's golden with the one change the agent made, through the real harness, and
-// states the verdict the ticket calls for. The ones still open are `it.fails`, each naming its hole.
+// states the verdict the ticket calls for.
 
 const bank = bankFromContent(defaultBankContent());
 type Execute = Extract<GoldenStep, { op: "execute" }>;
@@ -42,12 +42,9 @@ describe("agent audit (feb): a supersede deletes only the record the ticket name
   // ticket says must stay), then opening the replacement as asked, passed 10/10. The grader holds
   // that the named record is gone (superseded_deleted, deletion_proved, superseded_absent) but
   // nothing holds "only it goes". Class: every supersede task (6 solo in the default bank, and the
-  // chains carrying them). A whole-log `call_count` (DELETE … 204, max 1) or an end-state "present"
-  // on the siblings would close it for solo tasks, but both break chains, where a later segment
-  // may supersede one of those siblings: the gate needs a call count (or end state) scoped to the
-  // segment's own exchanges, or siblings dropped as later segments consume them. Left to the
-  // statefulness template's owner; requirement_mutants should add "a sibling deleted too" to
-  // end_state requirements whose sentence says "only … goes".
+  // chains carrying them). Closed: "only it goes" is its own requirement (`only_it_goes`), held by a
+  // call count of the collection's deletes (204, at most 1); a chain's supersede segments share
+  // the count (the grader adds their shares up), and requirement_mutants deletes a sibling too.
   const task = solo.find((t) => t.grader.g1.some((p) => p.id === "superseded_absent"));
   const gone = task?.grader.g1.find((p) => p.id === "superseded_absent");
   const resource = gone?.kind === "end_state" ? gone.record.resource : undefined;
@@ -89,7 +86,7 @@ describe("agent audit (feb): a supersede deletes only the record the ticket name
     expect(r.grade.failure_reason).toBe("");
   });
 
-  it.fails("the named record deleted and a sibling deleted too fails", async () => {
+  it("the named record deleted and a sibling deleted too fails", async () => {
     if (!task || !create || !idField) throw new Error("no supersede task");
     const r = await replay(task, withSiblingDeleted(task), "sibling-deleted-too");
     // Honest: two records deleted (204), and the second is not the replacement just opened.
@@ -171,8 +168,9 @@ describe("agent audit (feb): a ranking read through the documented category regi
   // a finding: as a false fail (the ticket never says the runner-up must come from `GET
   // /pms/v3/rooms`), or, if the listing walk is the point, the ticket must say so and the
   // winner's also_from lets the registry skip the walk (the pagination axis is then one call).
-  // Class: every pagination task ranking within a category (10 solo in the default bank). Left
-  // open for the pagination template's owner to choose; this test states the false-fail side.
+  // Class: every pagination task ranking within a category (10 solo in the default bank). Closed
+  // on the false-fail side: a listed row's field, like an id, is also taken from the collection's
+  // other canonical listings (other-sources `otherListings`).
   const task = solo.find(
     (t) =>
       t.grader.g1.some((p) => p.id === "runner_up_from_listing") && /whose `[^`]+` is `[^`]+`/.test(t.ticket),
@@ -192,7 +190,7 @@ describe("agent audit (feb): a ranking read through the documented category regi
     expect(registry).toBeDefined();
   });
 
-  it.fails("the ranking taken from the registry, the winner read live, passes", async () => {
+  it("the ranking taken from the registry, the winner read live, passes", async () => {
     if (!task || !registry || !catField || !cat) throw new Error("no category ranking task");
     const listing = (s: GoldenStep) =>
       isExecute(s) &&

@@ -1,9 +1,11 @@
 import type { G1Predicate, Requirement } from "../../bank/task-schema.js";
 import { authScheme, credentialNoun, staleCredentialName } from "../../world/credential.js";
+import { SIGNATURE_HEADERS } from "../../world/request-signature.js";
 import { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re, tokenUsed } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { cap } from "../ticket-grammar.js";
+import { SIGNED_VIEW } from "../world-builders/behaviour-routes.js";
 import {
   canaries,
   canaryAndNumber,
@@ -558,9 +560,98 @@ function refreshedTimes(tokenPath: string, n: number): G1Predicate {
   };
 }
 
+/**
+ * Auth, medium: signed requests. The asset's attestation view takes no token: its client sent the
+ * bearer token it uses everywhere else and got 401 missing_signature. The careful run reads the
+ * spec's signature scheme, and signs the read with the client credentials (`X-Key-Id` the
+ * client_id, the nonce the ticket gives, `sign` with the client_secret). The attestation code is
+ * served by that route alone. In a world whose client holds no secret (refresh-token rotation),
+ * the world has no signed route and the position is a stale-token task instead.
+ */
+const signedRead: SubtaskTemplate = {
+  id: "auth.signed-read",
+  axis: "auth",
+  difficulty: "medium",
+  build(ctx) {
+    const { built, grammar: g } = ctx;
+    const signed = built.world.routes.find((r) => r.signed === true);
+    if (!signed) return staleToken("medium").build(ctx);
+    const a = built.template.asset;
+    const { id } = claimTarget(ctx);
+    const url = `${built.routes.asset(id)}/${SIGNED_VIEW.noun}`;
+    const code = SIGNED_VIEW.field;
+    // Nonces only go up within a session: the storyline position is above every earlier one.
+    const nonce = String(ctx.position);
+    const gb = new GoldenBuilder(built.world, ctx.position);
+    gb.readSpec();
+    gb.raw({
+      op: "execute",
+      request: {
+        method: "GET",
+        url,
+        headers: { [SIGNATURE_HEADERS.keyId]: "{{client_id}}", [SIGNATURE_HEADERS.nonce]: nonce },
+        sign: { secret: "{{client_secret}}" },
+      },
+      capture: { [gb.b("code")]: code },
+    });
+    const golden = gb.answer({ [code]: "code" });
+    const story = [
+      g.opener(),
+      `${g.brokenCall("GET", url)}${g.gotError(401, "missing_signature", "this route takes signed requests")}`,
+      g.pick([
+        `It sent the same bearer token as every other job; the client credentials are in the vault.`,
+        `The job authenticates like the others, with a bearer token; \`client_id\` and \`client_secret\` are in the vault.`,
+      ]),
+      `Our signer's nonce counter for this job stands at ${nonce}.`,
+    ];
+    const requirements: Requirement[] = [
+      {
+        kind: "value_flow",
+        id: "signed_read",
+        sentence: g.pick([
+          `Sign the read as the API documents it and get ${id}'s attestation.`,
+          `Get the attestation read of ${id} through with a properly signed request.`,
+        ]),
+        brief: `Read ${id}'s attestation with a signed request.`,
+        predicates: ["attestation_from_signed_read"],
+      },
+      { ...reportRequirement(g, [code]), brief: `Report ${id}'s \`${code}\`.` },
+    ];
+    return subtask(ctx, this.id, {
+      story,
+      requirements,
+      brief: [
+        `A bearer-token read of ${url} gets 401 ${g.code("missing_signature")}; the signer's nonce counter stands at ${nonce}.`,
+        ...requirements,
+      ],
+      golden,
+      builder: gb,
+      answer: [
+        field(
+          code,
+          { $canary: `${a.plural}:${code}`, format: "AT-{code}" },
+          `The attestation code ${url} serves to a signed request.`,
+        ),
+      ],
+      g1: [
+        flowToAnswer(
+          "attestation_from_signed_read",
+          url,
+          200,
+          code,
+          code,
+          "The attestation code must come from a signed read that succeeded.",
+        ),
+      ],
+      probes: [{ method: "GET", url, token: "fresh", status: 401, error: "missing_signature" }],
+    });
+  },
+};
+
 export const AUTH_TEMPLATES: readonly SubtaskTemplate[] = [
   staleToken("easy"),
   staleToken("medium"),
+  signedRead,
   clockExpiry("medium"),
   missingScope("medium"),
   clockExpiry("hard"),

@@ -349,10 +349,20 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
       }
       const gone = {
         id: "superseded_gone",
-        sentence: `Delete it and read it back to prove it is really gone: only the ${w.noun} in \`${planted.variable}\` goes, no other ${w.noun} in its place.`,
+        sentence: "Delete it and read it back to prove it is really gone.",
         brief: "Delete it and prove it is gone.",
       };
       const itemCall = { url_pattern: itemRe, target: old[w.idField] ?? null };
+      // Only it goes: one delete of the collection. A chain's supersede segments share the count
+      // (the grader adds their shares up), so another segment's own delete is not an extra one.
+      const deleted = { method: "DELETE", url_pattern: itemRe, status: 204 };
+      g1.push({
+        kind: "call_count",
+        id: "only_superseded_deleted",
+        explain: `No ${w.noun} but the superseded one may be deleted.`,
+        call: deleted,
+        max: 1,
+      });
       requirements.push(
         {
           kind: "value_flow",
@@ -377,6 +387,15 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
               target: itemCall.target,
               siblings: [],
             },
+        {
+          kind: "call_count",
+          id: "only_it_goes",
+          sentence: `Only the ${w.noun} in \`${planted.variable}\` goes: delete no other ${w.noun}.`,
+          brief: `Delete no other ${w.noun}.`,
+          predicates: ["only_superseded_deleted"],
+          call: deleted,
+          max: 1,
+        },
         {
           kind: "value_flow",
           id: "replacement_kept",

@@ -71,6 +71,36 @@ export function behaviourRoutes(t: WorldTemplate, p: WorldPaths): Route[] {
   ];
 }
 
+/** The path noun and the field of the signed attestation view (`signedRoute`). */
+export const SIGNED_VIEW = { noun: "attestation", field: "attestation_code" } as const;
+
+/**
+ * The signed attestation view of one asset (`GET <asset>/{id}/attestation`): it takes signed
+ * requests (the client id, a nonce and an HMAC-SHA256 with the client secret) in place of a token,
+ * and carries an attestation code no other route serves (a per-trial canary). Worlds whose client
+ * holds no secret (refresh-token rotation) have none.
+ *
+ * @example signedRoute(FLEET, worldPaths(FLEET)).signed // true
+ */
+export function signedRoute(t: WorldTemplate, p: WorldPaths): Route {
+  const a = t.asset;
+  return route({
+    id: `get_${idPart(a.noun)}_${SIGNED_VIEW.noun}`,
+    method: "GET",
+    path: `${p.asset}/{${a.idField}}/${SIGNED_VIEW.noun}`,
+    summary: `Read one ${a.noun} with its signed attestation (signed requests only: no token)`,
+    resource: a.plural,
+    action: "get",
+    signed: true,
+    view: {
+      omit_fields: [],
+      overrides: {
+        [SIGNED_VIEW.field]: { $canary: `${a.plural}:${SIGNED_VIEW.field}`, format: "AT-{code}" },
+      },
+    },
+  });
+}
+
 /** Scope-gated audit view of one asset: the only route a default token cannot call. */
 function auditRoute(t: WorldTemplate, p: WorldPaths): Route {
   const a = t.asset;

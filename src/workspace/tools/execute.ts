@@ -1,9 +1,10 @@
 import type { JsonObject, JsonValue } from "../../bank/json.js";
+import { requestSignature, SIGNATURE_HEADERS } from "../../world/request-signature.js";
 import type { PlainResponse } from "../../world/transport.js";
 import { normalizeEntityRef, parseMaybeJson } from "../entity-ref.js";
 import { resolvePlaceholders } from "../placeholders.js";
 import { parseRequestContent } from "../request-content.js";
-import type { RequestContent } from "../tool-definitions.js";
+import type { RequestContent, Sign } from "../tool-definitions.js";
 import { error, errorOf, okKept, type ToolResult, zodMessage } from "../tool-result.js";
 import { carrier, PROTOCOL_HINT, unwrapJsonRpc, worldTarget } from "../wire-encoding.js";
 import type { ToolArgs, WorkspaceState } from "../workspace-state.js";
@@ -31,11 +32,16 @@ export async function executeTool(state: WorkspaceState, a: ToolArgs): Promise<T
   if ("ok" in sent) return sent;
   const { response, text } = sent;
   let parsedBody: JsonValue | null = null;
-  try {
-    parsedBody = text ? (JSON.parse(text) as JsonValue) : null;
-  } catch {
-    parsedBody = text;
-  }
+  // An in-process world hands the value its text was written from: parsing it back was the largest
+  // single cost of an in-process call (listings are long). Shared with the log, never changed.
+  const written = response instanceof Response ? undefined : response.body;
+  if (written !== undefined) parsedBody = written;
+  else
+    try {
+      parsedBody = text ? (JSON.parse(text) as JsonValue) : null;
+    } catch {
+      parsedBody = text;
+    }
   if (content.protocol === "mcp") parsedBody = unwrapJsonRpc(parsedBody);
   const responseHeaders = Object.fromEntries(response.headers.entries());
   const responseId = state.nextId("resp");
@@ -113,6 +119,10 @@ async function send(
     body = typeof req.body === "string" ? req.body : JSON.stringify(req.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
+  if (req.sign) {
+    const signed = signInto(headers, req.sign, method, target, body);
+    if (signed) return signed;
+  }
   let response: PlainResponse | Response;
   try {
     const { transport } = state.opts;
@@ -124,6 +134,47 @@ async function send(
   }
   const text = response instanceof Response ? await response.text() : response.text;
   return { response, text };
+}
+
+/**
+ * The workspace's request signer (`sign` on a REST request): the signature of the request as it
+ * goes out (method, target, the nonce header's value, the body as sent), set in the sign's header;
+ * a tool error when the nonce header is missing or a header name is not valid.
+ */
+function signInto(
+  headers: Headers,
+  sign: Sign,
+  method: string,
+  target: string,
+  body: string | undefined,
+): ToolResult | null {
+  const nonceHeader = sign.nonce_header ?? SIGNATURE_HEADERS.nonce;
+  const header = sign.header ?? SIGNATURE_HEADERS.signature;
+  let nonce: string | null;
+  try {
+    nonce = headers.get(nonceHeader);
+  } catch {
+    return error("bad_header", `sign.nonce_header ${JSON.stringify(nonceHeader)} is not a valid HTTP header`);
+  }
+  if (nonce === null || nonce.trim() === "")
+    return error(
+      "bad_request",
+      `sign needs the nonce it signs: send a ${nonceHeader} header (or name another in sign.nonce_header)`,
+    );
+  let signedBody: JsonValue | null = null;
+  if (body !== undefined) {
+    try {
+      signedBody = JSON.parse(body) as JsonValue;
+    } catch {
+      return error("bad_request", "sign signs a JSON body: this request's body is not JSON");
+    }
+  }
+  try {
+    headers.set(header, requestSignature(sign.secret, method, new URL(target), nonce.trim(), signedBody));
+  } catch {
+    return error("bad_header", `sign.header ${JSON.stringify(header)} is not a valid HTTP header`);
+  }
+  return null;
 }
 
 /** A 202's `Location` becomes a handle entity named by its last path segment. */
