@@ -1,32 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { bankFromContent } from "../../bank/bank.js";
+import {
+  defaultBank as bank,
+  type Execute,
+  isExecute,
+  replayOnDefaultBank as replay,
+  soloTasks as solo,
+} from "../../../test/support/default-bank-replay.js";
 import type { JsonValue } from "../../bank/json.js";
 import type { Premise } from "../../bank/premise-schema.js";
 import type { GoldenStep, Task } from "../../bank/task-schema.js";
-import { playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
 import { premiseFindings } from "../../certify/premises.js";
-import { defaultBankContent } from "../default-bank.js";
 import { demandsSomething } from "../ticket-sentences.js";
 
 // Holes the December agent audit found by playing a private bank (`generate --seed audit-dec`) over
 // `apiflow mcp --http` as an agent would. Each test replays a default-bank task's golden with the
 // one change the agent made, through the real harness, and states the verdict the ticket calls
 // for. The ones still open are `it.fails`, each naming its hole.
-
-const bank = bankFromContent(defaultBankContent());
-type Execute = Extract<GoldenStep, { op: "execute" }>;
-const isExecute = (s: GoldenStep): s is Execute => s.op === "execute";
-const solo = bank.tasks.filter((t) => t.kind === "solo");
-
-function replay(task: Task, steps: readonly GoldenStep[], name: string) {
-  return trial(
-    bank,
-    task,
-    scripted(bank, name, async (session) => {
-      await playAndAnswer(session, task, steps);
-    }),
-  );
-}
 
 /** The statuses the world answered to requests matching `method` and `url`, in order. */
 function statuses(events: Awaited<ReturnType<typeof replay>>["events"], method: string, url: RegExp) {

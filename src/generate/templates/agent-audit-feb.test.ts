@@ -1,39 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { bankFromContent } from "../../bank/bank.js";
+import {
+  defaultBank as bank,
+  type Execute,
+  isExecute,
+  replayOnDefaultBank as replay,
+  served,
+  soloTasks as solo,
+} from "../../../test/support/default-bank-replay.js";
 import type { GoldenStep, Task } from "../../bank/task-schema.js";
-import { cardFrom, cardMessage, playAndAnswer, scripted, trial, worldOf } from "../../certify/certify-kit.js";
+import { cardFrom, cardMessage, scripted, trial, worldOf } from "../../certify/certify-kit.js";
 import { playGolden } from "../../trial/play-golden.js";
 import { worldSpec } from "../../workspace/world-spec.js";
-import { defaultBankContent } from "../default-bank.js";
 
 // Holes the February agent audit found by playing a private bank (`generate --seed audit-feb`) over
 // `apiflow mcp --http` as an agent would, then breaking its tickets on purpose. Each test replays a
 // default-bank task's golden with the one change the agent made, through the real harness, and
 // states the verdict the ticket calls for.
-
-const bank = bankFromContent(defaultBankContent());
-type Execute = Extract<GoldenStep, { op: "execute" }>;
-type Replay = Awaited<ReturnType<typeof trial>>;
-const isExecute = (s: GoldenStep): s is Execute => s.op === "execute";
-const solo = bank.tasks.filter((t) => t.kind === "solo");
-
-/** Play `steps` through the real harness and finish with the golden's card from what was bound. */
-function replay(t: Task, steps: readonly GoldenStep[], name: string) {
-  return trial(
-    bank,
-    t,
-    scripted(bank, name, async (session) => {
-      await playAndAnswer(session, t, steps);
-    }),
-  );
-}
-
-/** The exchanges the world served matching `method` and `url`, in order. */
-function served(r: Replay, method: string, url: RegExp) {
-  return r.events.flatMap((e) =>
-    e.type === "exchange" && e.method === method && url.test(e.url) ? [e] : [],
-  );
-}
 
 describe("agent audit (feb): a supersede deletes only the record the ticket names", () => {
   // warehouse-robotics-sub06 of seed audit-feb (statefulness.supersede-hard): "Delete it and read it

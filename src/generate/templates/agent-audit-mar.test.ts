@@ -1,36 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { bankFromContent } from "../../bank/bank.js";
+import {
+  defaultBank as bank,
+  type Execute,
+  isExecute,
+  replayOnDefaultBank as replay,
+  served,
+  soloTasks as solo,
+} from "../../../test/support/default-bank-replay.js";
 import type { GoldenStep, Task } from "../../bank/task-schema.js";
-import { playAndAnswer, scripted, trial } from "../../certify/certify-kit.js";
-import { defaultBankContent } from "../default-bank.js";
 
 // Holes the March agent audit found by playing a private bank (`generate --seed audit-mar`) over
 // `apiflow mcp --http` as an agent would, then breaking its tickets on purpose. Each test replays a
 // default-bank task's golden with the one change the agent made, through the real harness, and
 // states the verdict the ticket calls for. The ones still open are `it.fails`, each naming its hole.
-
-const bank = bankFromContent(defaultBankContent());
-type Execute = Extract<GoldenStep, { op: "execute" }>;
-type Replay = Awaited<ReturnType<typeof trial>>;
-const isExecute = (s: GoldenStep): s is Execute => s.op === "execute";
-const solo = bank.tasks.filter((t) => t.kind === "solo");
-
-function replay(t: Task, steps: readonly GoldenStep[], name: string) {
-  return trial(
-    bank,
-    t,
-    scripted(bank, name, async (session) => {
-      await playAndAnswer(session, t, steps);
-    }),
-  );
-}
-
-/** The exchanges the world served matching `method` and `url`, in order. */
-function served(r: Replay, method: string, url: RegExp) {
-  return r.events.flatMap((e) =>
-    e.type === "exchange" && e.method === method && url.test(e.url) ? [e] : [],
-  );
-}
 
 /** `steps` inserted into the golden just before its answer. */
 function beforeAnswer(t: Task, steps: readonly GoldenStep[]): GoldenStep[] {
