@@ -6,6 +6,7 @@ import type {
   ForbidConstraint,
   G1Predicate,
   GoldenStep,
+  RecordSelector,
   Requirement,
 } from "../../bank/task-schema.js";
 import type { BuiltWorld, SymRecord } from "../build-world.js";
@@ -325,6 +326,22 @@ export function listedIdUsed(
     used_in_request_url_pattern: `^${re(built.routes.asset(assetId))}$`,
     used_in_slot: { in: "path" },
   };
+}
+
+/**
+ * G1 end state: the record `record` selects ends with `field` = `value`, so a write undone
+ * afterwards, another value written or the right one on another record fails.
+ *
+ * @example fieldEndsAs("status_final", "The note must end settled.", { resource: "notes", where: { note_id: "CN-12" } }, "status", "settled")
+ */
+export function fieldEndsAs(
+  id: string,
+  explain: string,
+  record: RecordSelector,
+  field: string,
+  value: string,
+): G1Predicate {
+  return { kind: "end_state", id, explain, record, expect: { is: "field", field, value } };
 }
 
 /** G1: the answered canary must come from a 200 of `url` (the read the golden took it from). */

@@ -11,6 +11,7 @@ import {
   canaryFromRead,
   claimTarget,
   field,
+  fieldEndsAs,
   literal,
   readCanaryAndNumber,
   reportRequirement,
@@ -150,13 +151,14 @@ function wrongVerb(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
 
 /** The record ends with the value the ticket asked for (agent audit: a write undone afterwards passed). */
 function changeSticks(a: AssetTemplate, id: string, value: string): G1Predicate {
-  return {
-    kind: "end_state",
-    id: "change_sticks",
-    explain: `${id}'s ${a.enumField.name} must end as ${value}.`,
-    record: { resource: a.plural, where: { [a.idField]: id } },
-    expect: { is: "field", field: a.enumField.name, value },
-  };
+  const record = { resource: a.plural, where: { [a.idField]: id } };
+  return fieldEndsAs(
+    "change_sticks",
+    `${id}'s ${a.enumField.name} must end as ${value}.`,
+    record,
+    a.enumField.name,
+    value,
+  );
 }
 
 /**
@@ -253,13 +255,13 @@ function closePlanted(
       // The planted record ends closed (agent audit: an update undone afterwards passed).
       ...(isRecordRef(plantedId)
         ? [
-            {
-              kind: "end_state" as const,
-              id: "close_sticks",
-              explain: `The planted ${w.noun} must end as ${final}.`,
-              record: plantedId.$record,
-              expect: { is: "field" as const, field: w.statusField, value: final },
-            },
+            fieldEndsAs(
+              "close_sticks",
+              `The planted ${w.noun} must end as ${final}.`,
+              plantedId.$record,
+              w.statusField,
+              final,
+            ),
           ]
         : []),
     ],

@@ -2,7 +2,7 @@ import type { AnswerField, G1Predicate, Requirement } from "../../bank/task-sche
 import { GoldenBuilder } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
-import { canaries, field, reportRequirement, subtask } from "./common.js";
+import { canaries, field, fieldEndsAs, reportRequirement, subtask } from "./common.js";
 import { claimForWork, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 
 /**
@@ -66,13 +66,15 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         });
         // The value written, on the new record, and the state it ends in: another valid status
         // written, or the right one on another record, fails.
-        g1.push({
-          kind: "end_state",
-          id: "status_final",
-          explain: `The new ${w.noun} must end in ${next}.`,
-          record: wid.$record,
-          expect: { is: "field", field: w.statusField, value: next },
-        });
+        g1.push(
+          fieldEndsAs(
+            "status_final",
+            `The new ${w.noun} must end in ${next}.`,
+            wid.$record,
+            w.statusField,
+            next,
+          ),
+        );
         requirements.push({
           kind: "value_written",
           id: "status_written",

@@ -4,7 +4,7 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { type Planted, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { cap } from "../ticket-grammar.js";
-import { canaries, field, literal, reportRequirement, subtask } from "./common.js";
+import { canaries, field, fieldEndsAs, literal, reportRequirement, subtask } from "./common.js";
 import { ledgerBalance } from "./ledger-balance.js";
 import { claimForWork, copyReadLive, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
 import { reviewReread } from "./workflow-states.js";
@@ -243,13 +243,13 @@ function pickUp(
       // The record ends in the new status (agent audit, mar: the move undone afterwards passed).
       ...(isRecordRef(plantedId)
         ? [
-            {
-              kind: "end_state" as const,
-              id: "status_final",
-              explain: `The planted ${w.noun} must end as ${next}.`,
-              record: plantedId.$record,
-              expect: { is: "field" as const, field: w.statusField, value: next },
-            },
+            fieldEndsAs(
+              "status_final",
+              `The planted ${w.noun} must end as ${next}.`,
+              plantedId.$record,
+              w.statusField,
+              next,
+            ),
           ]
         : []),
       {

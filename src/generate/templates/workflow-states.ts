@@ -11,7 +11,7 @@ import {
   WORKFLOW_ON_ENTER,
   WORKFLOW_RESOURCE,
 } from "../world-builders/workflow-archetype.js";
-import { field, reportRequirement, subtask } from "./common.js";
+import { field, fieldEndsAs, reportRequirement, subtask } from "./common.js";
 
 /** Change requests an earlier position of the storyline moved (two positions never share one). */
 const moved = new WeakMap<StoryState, Set<string>>();
@@ -113,13 +113,13 @@ export function workflowApproval(ctx: TemplateContext, template: string) {
       body_has_keys: [],
       sent: body,
     },
-    {
-      kind: "end_state",
-      id: "approval_sticks",
-      explain: `${id} must end approved.`,
-      record: { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
-      expect: { is: "field", field: WORKFLOW_FIELD, value: "approved" },
-    },
+    fieldEndsAs(
+      "approval_sticks",
+      `${id} must end approved.`,
+      { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
+      WORKFLOW_FIELD,
+      "approved",
+    ),
     {
       kind: "data_flow",
       id: "approval_code_from_reply",
@@ -216,13 +216,13 @@ export function reviewReread(ctx: TemplateContext, template: string) {
       body_has_keys: [],
       sent: { [WORKFLOW_FIELD]: "in_review" },
     },
-    {
-      kind: "end_state",
-      id: "review_sticks",
-      explain: `${id} must end in review.`,
-      record: { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
-      expect: { is: "field", field: WORKFLOW_FIELD, value: "in_review" },
-    },
+    fieldEndsAs(
+      "review_sticks",
+      `${id} must end in review.`,
+      { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
+      WORKFLOW_FIELD,
+      "in_review",
+    ),
     {
       kind: "data_flow",
       id: "ref_from_reread",
