@@ -49,6 +49,8 @@ const G1_TESTS = [
   "src/grade/grade-data-flow-candidates.test.ts",
   "src/grade/grade-claims-bounds.test.ts",
   "src/grade/grade-g1-result-shape.test.ts",
+  "src/grade/grade-g1-index-matching.test.ts",
+  "src/grade/grade-g1-index-uses.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
