@@ -260,6 +260,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/requirement-gates.test.ts",
       "src/certify/requirement-kills.test.ts",
       "src/certify/repeat-mutant.test.ts",
+      "src/certify/golden-edits.test.ts",
     ],
     notYet: ["src/certify/golden-mutants.ts"],
   },

@@ -142,7 +142,7 @@ describe("stepFacts", () => {
           request: { method: "GET", url: "/v3/vessels?page=2" },
           capture: { v: "vessels.0.vessel_id" },
         },
-        { op: "store", from: "v", scope: "local", name: "vessel" } as GoldenStep,
+        { op: "store", from: "v", scope: "local", name: "vessel" },
       ],
     };
     const f = stepFacts(W, task);
@@ -204,10 +204,9 @@ describe("edits of a step", () => {
     expect(headerName(poll, "authorization")).toBe("Authorization");
     expect(headerName(poll, "idempotency-key")).toBeUndefined();
     expect(withoutHeader(poll, "authorization").request.headers).toEqual({ "x-apiflow-wait": "2" });
-    expect(headerName({ ...poll, request: { method: "GET", url: "/x" } }, "authorization")).toBeUndefined();
-    expect(withoutHeader({ ...poll, request: { method: "GET", url: "/x" } }, "a").request.headers).toEqual(
-      {},
-    );
+    const bare: RestStep = { ...poll, request: { method: "GET", url: "/x" } };
+    expect(headerName(bare, "authorization")).toBeUndefined();
+    expect(withoutHeader(bare, "a").request.headers).toEqual({});
   });
 
   it("repeated: the copies capture under new names, use them, and a literal idempotency key gets the suffix", () => {

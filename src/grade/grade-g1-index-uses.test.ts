@@ -70,6 +70,7 @@ const stored: G1Predicate = {
   from_status: 200,
   from_body_key: "assets.id",
   must_be_stored: true,
+  used_in_request_url_pattern: null,
 };
 
 const grade = (p: G1Predicate, events: ReturnType<typeof log>) => gradeG1Predicate(p, events, null, "seed");
