@@ -241,6 +241,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/triad.test.ts",
       "src/certify/triad-protocols.test.ts",
       "src/certify/triad-canary-exams.test.ts",
+      "src/certify/triad-exam-steps.test.ts",
     ],
   },
   {

@@ -311,7 +311,7 @@ describe("pagination-blind: one page at the largest size the route allows", () =
 
 describe("auth-blind: never re-mints, never signs", () => {
   it("a second mint is dropped: its token becomes the first's, and its pause is taken before the next call", () => {
-    const steps = [
+    const steps: GoldenStep[] = [
       mint({ token: "access_token", expires: "expires_in" }),
       send("GET", "/v3/vessels/V-204", { b: "berth" }, { headers: bearer("token") }),
       mint({ token2: "access_token", other: "scope" }, { "X-Apiflow-Wait": "30" }),
@@ -536,7 +536,8 @@ describe("discovery-blind: the first candidate", () => {
   });
 
   it("a listing whose pick already is its first record, or that picks none, is no change", () => {
-    for (const capture of [{ pick: "vessels.0.vessel_id" }, { count: "total" }]) {
+    const captures: Array<Record<string, string>> = [{ pick: "vessels.0.vessel_id" }, { count: "total" }];
+    for (const capture of captures) {
       const steps = [get("/v3/vessels", capture)];
       expect(whole("discovery", ctxOf(steps))).toEqual({ steps, renames: [], what: [] });
     }
