@@ -248,7 +248,12 @@ export const AREAS: MutationArea[] = [
     name: "certify-chain-replay",
     about: "a chain's golden passes; each negative replay (skipped segment, wrong value, decoy) fails",
     mutate: ["src/certify/chain-replay.ts"],
-    tests: ["src/certify/chain-replay.test.ts", "src/certify/chain-replay-steps.test.ts"],
+    // triad-exam-steps.test.ts: the chain's decoy replays get the triad's trials (shared by name).
+    tests: [
+      "src/certify/chain-replay.test.ts",
+      "src/certify/chain-replay-steps.test.ts",
+      "src/certify/triad-exam-steps.test.ts",
+    ],
   },
   {
     // ~1,150 lines of mutant generators: too many mutants for the shared machine in one session.
