@@ -105,7 +105,8 @@ describe("the canary exam: every call that reveals the field's value is skipped,
       }),
     }));
     const g = taskOf(bank, CHAIN).golden;
-    expect(examOf(bank, CHAIN, "sabotage:canary_without_call:firmware_build").sameAs).toBe(
+    // Segment 3's read captures the firmware only, yet it reveals the channel as well.
+    expect(examOf(bank, CHAIN, "sabotage:canary_without_call:firmware_channel").sameAs).toBe(
       playedName(without(g, 1, 6), "expected card"),
     );
     // A look at the open orders before the create: the same URL, another method, reveals nothing.
