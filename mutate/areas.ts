@@ -207,15 +207,14 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
-    // The gate's verdict first, the blind variants (axis-blind.ts) not yet. Its tests here are the
-    // focused ones on the skeleton's harbour world (seconds in all): axis-necessity.test.ts replays
-    // the default bank (5-20 s a test under load, each covering most of the gate) and would run for
-    // every mutant.
+    // The gate's verdict and the blind variants. Its tests are the focused ones: the gate on the
+    // skeleton's harbour world (seconds in all) and each axis's blind rewrite on hand-built segments
+    // (milliseconds); axis-necessity.test.ts replays the default bank (5-20 s a test under load,
+    // each covering most of the gate) and would run for every mutant.
     name: "certify-axis-necessity",
-    about: "the golden played blind to its axis must fail: the gate's verdict",
-    mutate: ["src/certify/axis-necessity.ts"],
-    tests: ["src/certify/axis-necessity-checks.test.ts"],
-    notYet: ["src/certify/axis-blind.ts"],
+    about: "the golden played blind to its axis must fail: the gate's verdict and each axis's blind agent",
+    mutate: ["src/certify/axis-necessity.ts", "src/certify/axis-blind.ts"],
+    tests: ["src/certify/axis-necessity-checks.test.ts", "src/certify/axis-blind.test.ts"],
   },
   {
     name: "certify-legitimate-variants",
@@ -243,13 +242,19 @@ export const AREAS: MutationArea[] = [
       "src/certify/triad.test.ts",
       "src/certify/triad-protocols.test.ts",
       "src/certify/triad-canary-exams.test.ts",
+      "src/certify/triad-exam-steps.test.ts",
     ],
   },
   {
     name: "certify-chain-replay",
     about: "a chain's golden passes; each negative replay (skipped segment, wrong value, decoy) fails",
     mutate: ["src/certify/chain-replay.ts"],
-    tests: ["src/certify/chain-replay.test.ts", "src/certify/chain-replay-steps.test.ts"],
+    // triad-exam-steps.test.ts: the chain's decoy replays get the triad's trials (shared by name).
+    tests: [
+      "src/certify/chain-replay.test.ts",
+      "src/certify/chain-replay-steps.test.ts",
+      "src/certify/triad-exam-steps.test.ts",
+    ],
   },
   {
     // ~1,150 lines of mutant generators: too many mutants for the shared machine in one session.
