@@ -20,7 +20,6 @@ const task = (id: string) => structuredClone(taskOf(skeleton, id));
 type Execute = Extract<GoldenStep, { op: "execute" }>;
 
 const getVessel = HARBOR_WORLD.routes.find((r) => r.id === "getVessel") as Route;
-const listVessels = HARBOR_WORLD.routes.find((r) => r.id === "listVessels") as Route;
 const createOrder = HARBOR_WORLD.routes.find((r) => r.id === "createMaintenanceOrder") as Route;
 
 /** The harbour world with extra routes (and `edit` applied). */
