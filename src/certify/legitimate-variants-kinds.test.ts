@@ -99,6 +99,14 @@ describe("the kinds of variant the skeleton's tasks get", () => {
       golden: t.golden.map((s, i) => (i === 2 ? { ...post, request: { ...post.request, headers: {} } } : s)),
     };
     expect(names(HARBOR_WORLD, bare)).not.toContain("failed_attempt@3");
+    // A write to no route of the world still gets one (nothing says it needs no credential).
+    const nowhere = {
+      ...t,
+      golden: t.golden.map((s, i) =>
+        i === 2 ? { ...post, request: { ...post.request, url: "/v9/orders" } } : s,
+      ),
+    };
+    expect(names(HARBOR_WORLD, nowhere)).toContain("failed_attempt@3");
     // A write the golden itself sent and saw fail is a failed attempt already.
     expect(legitimateVariants(HARBOR_WORLD, t, [200, 200, 400]).map((v) => v.name)).not.toContain(
       "failed_attempt@3",
@@ -109,7 +117,7 @@ describe("the kinds of variant the skeleton's tasks get", () => {
     const t = task(SUB03);
     const v = variant(HARBOR_WORLD, t, "extra_reads");
     const answerAt = t.golden.findIndex((s) => s.op === "answer");
-    expect(v.step).toBe(answerAt + 1);
+    expect(v).toMatchObject({ kind: "extra_reads", step: answerAt + 1 });
     const headers = { Authorization: "Bearer {{token}}" };
     const get = (url: string) => ({ op: "execute", request: { method: "GET", url, headers }, capture: {} });
     // The maintenance orders have no listing; the order re-read is the golden's own URL.
@@ -141,6 +149,9 @@ describe("the kinds of variant the skeleton's tasks get", () => {
     expect(names(HARBOR_WORLD, { ...t, golden: t.golden.filter((s) => s.op !== "answer") })).not.toContain(
       "extra_reads",
     );
+    // An answer first (the reads after it are the golden's own): the extra reads go before it.
+    const answerFirst: Task = { ...t, golden: [t.golden.at(-1) as GoldenStep, ...t.golden.slice(0, -1)] };
+    expect(variant(HARBOR_WORLD, answerFirst, "extra_reads").step).toBe(1);
     const mintOnly: Task = { ...t, golden: [t.golden[0] as GoldenStep, t.golden.at(-1) as GoldenStep] };
     expect(names(HARBOR_WORLD, mintOnly)).toEqual([]);
     const open: Task = {
@@ -189,6 +200,7 @@ describe("other_route: a record read through its collection's listing", () => {
   it("the first page when the record is on it, its values captured from its item", () => {
     const t = readsVessel("V-412");
     const v = variant(HARBOR_WORLD, t, "other_route@3");
+    expect(v).toMatchObject({ kind: "other_route", step: 3 });
     const golden = t.golden[2] as Execute;
     expect(v.steps).toEqual([
       ...t.golden.slice(0, 2),
@@ -765,6 +777,7 @@ describe("abandoned_job: another submit of the same job, never confirmed", () =>
   it("followed by the golden's polls of it when the job waits for a confirmation", () => {
     const t = submitting();
     const v = variant(jobs(true), t, "abandoned_job@3");
+    expect(v).toMatchObject({ kind: "abandoned_job", step: 3 });
     const submit = t.golden[2] as Execute;
     const poll = (): Execute => ({ ...read("/v3/jobs/{{job__abandoned}}"), capture: {} });
     expect(v.steps).toEqual([
@@ -793,6 +806,22 @@ describe("abandoned_job: another submit of the same job, never confirmed", () =>
     ]);
   });
 
+  it("follows only the polls after the submit it repeats", () => {
+    const t = submitting();
+    const submit = t.golden[2] as Execute;
+    const poll = read("/v3/jobs/{{job}}", { state: "status" });
+    // An earlier submit and poll of the same binding name (another job, before this one).
+    const twice: Task = { ...t, golden: [...t.golden.slice(0, 2), submit, poll, ...t.golden.slice(2)] };
+    const v = variant(jobs(true), twice, "abandoned_job@5");
+    const abandoned = v.steps.slice(4, 7);
+    expect(abandoned).toEqual([
+      { ...submit, capture: { job__abandoned: "job_id" } },
+      { ...read("/v3/jobs/{{job__abandoned}}"), capture: {} },
+      { ...read("/v3/jobs/{{job__abandoned}}"), capture: {} },
+    ]);
+    expect(v.steps[7]).toEqual(submit);
+  });
+
   it("not for a submit on a route that counts its calls", () => {
     const w = jobs(true);
     for (const r of w.routes) if (r.id === "createMaintenanceOrder") r.throttle = { on_call: 7 };
@@ -815,6 +844,16 @@ describe("a chain varies its last segment only, and keeps the reads its flows pi
     const ns = names(HARBOR_WORLD, chain);
     // Segment 3 starts at golden step 6: its read of V-204 is step 7, its create step 8.
     expect(ns).toEqual(["other_route@7", "failed_attempt@8", "extra_reads"]);
+  });
+
+  it("re-reads only what the last segment read", () => {
+    const v = variant(HARBOR_WORLD, unpinned(), "extra_reads");
+    const urls = v.steps.flatMap((s) =>
+      s.op === "execute" && Object.keys(s.capture).length === 0 && s.request.method === "GET"
+        ? [s.request.url]
+        : [],
+    );
+    expect(urls).toEqual(["/v3/vessels", "/v3/vessels/V-204", "/v3/maintenance-orders/{{order}}"]);
   });
 
   it("keeps a read a flow needs a token on, or reads its value from with no other source", () => {
