@@ -230,16 +230,13 @@ export const AREAS: MutationArea[] = [
   {
     // Not abandoned-duplicate.test.ts nor other-route-variants.test.ts: they build the default bank
     // when imported (tens of seconds under load) and call legitimateVariants over all its tasks
-    // there, so every mutant of the file would run them. What they claim of the variants is
-    // restated on the requirement and skeleton banks in legitimate-variants-kinds.test.ts.
+    // there, so every mutant of the file would run them; nor requirement-gates.test.ts (whole
+    // certifications). What they claim of the variants is restated on the skeleton's harbour world,
+    // step by step, in legitimate-variants-kinds.test.ts.
     name: "certify-legitimate-variants",
     about: "what a careful agent may do differently must pass: failed attempts, extra reads, other routes",
     mutate: ["src/certify/legitimate-variants.ts"],
-    tests: [
-      "src/certify/legitimate-variants.test.ts",
-      "src/certify/legitimate-variants-kinds.test.ts",
-      "src/certify/requirement-gates.test.ts",
-    ],
+    tests: ["src/certify/legitimate-variants.test.ts", "src/certify/legitimate-variants-kinds.test.ts"],
   },
   {
     // premises-checks.test.ts: each check on the skeleton's harbour world. premises.test.ts builds

@@ -645,7 +645,7 @@ describe("other_route: an update sent through the record's update sub-route", ()
       expect(names(harbour([update, { ...settings, ...edit }]), t), JSON.stringify(edit)).not.toContain(
         "other_route@3",
       );
-    expect(names(harbour([update, { ...settings, method: "patch" }]), t)).toContain("other_route@3");
+    expect(names(harbour([update, { ...settings, method: "PATCH" }]), t)).toContain("other_route@3");
   });
 });
 
