@@ -171,8 +171,7 @@ export const AREAS: MutationArea[] = [
     // variants, certify-premises, certify-triad, certify-chain-replay, certify-golden-mutants).
   },
   {
-    // The small attacks, one module each. The probing attacks (their ~450 mutants take hours at
-    // concurrency 1 under the shared machine's load) are listed below as not yet mutated.
+    // The small attacks, one module each. The probing attacks are the next area.
     name: "certify-exploits",
     about: "the exploits themselves: each must attack, and pass a grader broken for it",
     mutate: [
@@ -199,11 +198,24 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
     ],
-    notYet: [
+  },
+  {
+    // The probing attacks: an area of their own, so certify-exploits' incremental file stays valid.
+    // Each is pinned move by move in its own test file on the skeleton bank (positive control
+    // included); exploit-attacks.test.ts and matching-exploits.test.ts (the default bank) are left out.
+    name: "certify-exploits-probing",
+    about: "the probing exploits: each attacks where it applies, and passes a grader broken for it",
+    mutate: [
       "src/certify/exploits/skip-ungraded.ts",
       "src/certify/exploits/header-smuggle.ts",
       "src/certify/exploits/spec-examples.ts",
       "src/certify/exploits/brute-force-ids.ts",
+    ],
+    tests: [
+      "src/certify/exploits/skip-ungraded.test.ts",
+      "src/certify/exploits/header-smuggle.test.ts",
+      "src/certify/exploits/spec-examples.test.ts",
+      "src/certify/exploits/brute-force-ids.test.ts",
     ],
   },
   {
@@ -217,14 +229,15 @@ export const AREAS: MutationArea[] = [
     tests: ["src/certify/axis-necessity-checks.test.ts", "src/certify/axis-blind.test.ts"],
   },
   {
+    // Not abandoned-duplicate.test.ts nor other-route-variants.test.ts: they build the default bank
+    // when imported (tens of seconds under load) and call legitimateVariants over all its tasks
+    // there, so every mutant of the file would run them; nor requirement-gates.test.ts (whole
+    // certifications). What they claim of the variants is restated on the skeleton's harbour world,
+    // step by step, in legitimate-variants-kinds.test.ts.
     name: "certify-legitimate-variants",
     about: "what a careful agent may do differently must pass: failed attempts, extra reads, other routes",
     mutate: ["src/certify/legitimate-variants.ts"],
-    tests: [
-      "src/certify/legitimate-variants.test.ts",
-      "src/certify/abandoned-duplicate.test.ts",
-      "src/certify/requirement-gates.test.ts",
-    ],
+    tests: ["src/certify/legitimate-variants.test.ts", "src/certify/legitimate-variants-kinds.test.ts"],
   },
   {
     // premises-checks.test.ts: each check on the skeleton's harbour world. premises.test.ts builds
