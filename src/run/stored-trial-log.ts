@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
@@ -11,6 +11,7 @@ import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
 import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
 import { ByteLines } from "./byte-lines.js";
+import { readFileReused } from "./read-file-reused.js";
 import type { TrialResult } from "./run-trial.js";
 import { inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
 
@@ -370,7 +371,8 @@ interface V2Parts {
 
 /**
  * Compressed bytes back to a stored log, validated: version 2 (see `encodeTrialLog`; also when
- * recompressed as one gzip stream) or version 1 (one JSON document).
+ * recompressed as one gzip stream) or version 1 (one JSON document). The log keeps no view of
+ * `bytes`: the caller may reuse them once this returns.
  *
  * @example const res = decodeTrialLog(readFileSync(path)); if (res.success) gradeTrial(gradeInputOf(res.data));
  */
@@ -406,7 +408,8 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
         lines,
         headLines: lines.length,
         grader: { member: members[1] as Buffer },
-        finalRecords: { member: members[2] as Buffer },
+        // A copy: the bytes may be the caller's to reuse once decoded (see `readFileReused`).
+        finalRecords: { member: Buffer.from(members[2] as Buffer) },
       },
       lazy,
     );
@@ -676,7 +679,7 @@ function intern(key: string, grader: GraderSpec): GraderSpec {
 export function readTrialLog(path: string, options: DecodeTrialLogOptions = {}): Decoded {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readFileReused(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT")
       return { success: false, error: { code: "missing", message: `no stored event log at ${path}` } };
