@@ -189,6 +189,14 @@ describe("sharedTrials", () => {
     expect(decoys).toBeGreaterThan(2);
   }, 120_000);
 
+  it("names played steps by their whole JSON (playedName's per-step texts join to it)", () => {
+    for (const task of bank.tasks) {
+      const edited = task.golden.filter((_, i) => i % 2 === 0);
+      for (const steps of [task.golden, edited, []])
+        expect(playedName(steps, "golden card")).toBe(`golden card\u0000${JSON.stringify(steps)}`);
+    }
+  });
+
   it("grades a verdict-only trial stopped at a forbidden call as a fail naming the constraint", async () => {
     const shared = sharedTrials(bank);
     let checked = 0;
