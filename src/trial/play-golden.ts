@@ -40,20 +40,30 @@ export async function playGolden(
   session: TrialSession,
   options: { finish?: boolean; tamper?: (step: GoldenStep, index: number) => GoldenStep | null } = {},
 ): Promise<Map<string, JsonValue>> {
-  const player = new GoldenPlayer(session);
-  for (const [index, original] of steps.entries()) {
+  // A session with a memo of golden runs skips the steps another trial played from here.
+  const run = options.tamper || session.ended ? undefined : session.goldenMemo?.begin(steps);
+  const player = new GoldenPlayer(session, run?.bindings);
+  for (let index = run?.played ?? 0; index < steps.length; index++) {
+    const original = steps[index] as GoldenStep;
     const step = options.tamper ? options.tamper(original, index) : original;
     if (step === null || session.ended) continue;
     if ((await player.play(step, options.finish !== false)) === "stop") break;
+    // An answer step finishes the session or, not finishing, is skipped: runs are kept up to it.
+    if (step.op !== "answer" && !session.ended) run?.reached(index + 1, player.bindings);
   }
   return player.bindings;
 }
 
 /** One golden run: the values bound so far (captures and vault reads) and how each step is played. */
 class GoldenPlayer {
-  readonly bindings = new Map<string, JsonValue>();
+  readonly bindings: Map<string, JsonValue>;
 
-  constructor(private readonly session: TrialSession) {}
+  constructor(
+    private readonly session: TrialSession,
+    bindings?: Map<string, JsonValue>,
+  ) {
+    this.bindings = bindings ?? new Map();
+  }
 
   /** Play one step; "stop" when the run ends here (a failed call, an abstention, the answer). */
   async play(step: GoldenStep, finish: boolean): Promise<"next" | "stop"> {
