@@ -23,6 +23,8 @@ export interface Problem {
   message: string;
   extra: JsonObject;
   terse?: string;
+  /** The fields a hard task's error carries instead of `extra` (still stripped of `FIX_KEYS`). */
+  terseExtra?: JsonObject;
 }
 
 /** A JSON reply. @example ok(200, { vessels: [] }) */
@@ -48,13 +50,15 @@ export function fail(
 }
 
 /**
- * The error reply with the message a hard task's error gives instead of one that names the fix
- * (see `gradeHints`).
+ * The error reply with the message a hard task's error gives instead of one that names the fix,
+ * and optionally the fields it carries instead (see `gradeHints`).
  *
  * @example withTerse(fail(405, "method_not_allowed", "GET is not allowed on /a; allowed: POST"), "GET is not allowed on /a")
  */
-export function withTerse(reply: Reply, terse: string): Reply {
-  return reply.problem ? { ...reply, problem: { ...reply.problem, terse } } : reply;
+export function withTerse(reply: Reply, terse: string, terseExtra?: JsonObject): Reply {
+  return reply.problem
+    ? { ...reply, problem: { ...reply.problem, terse, ...(terseExtra ? { terseExtra } : {}) } }
+    : reply;
 }
 
 /** The media type of a world's error bodies. @example errorMediaType({ shape: "problem" }) // "application/problem+json" */
@@ -174,7 +178,7 @@ export function gradeHints(level: HintLevel, reply: Reply): Reply {
     for (const [k, v] of Object.entries(o)) if (!FIX_KEYS.includes(k)) out[k] = v;
     return out;
   };
-  const extra = bare(problem.extra);
+  const extra = bare(problem.terseExtra ?? problem.extra);
   const errors = extra.errors;
   if (Array.isArray(errors))
     extra.errors = errors.map((e) =>
