@@ -90,7 +90,10 @@ export function summarizeProblems(
   problems: readonly FieldProblem[],
   level: "full" | "terse" = "full",
 ): string {
-  if (level === "terse") return terseProblems(problems).map((p) => terseLine(p)).join("; ");
+  if (level === "terse")
+    return terseProblems(problems)
+      .map((p) => terseLine(p))
+      .join("; ");
   const fixed = (p: FieldProblem): string => {
     switch (p.code) {
       case "wrong_name":
