@@ -12,6 +12,7 @@ import {
   exploitFindings,
 } from "./exploit-audit.js";
 import { EXPLOITS } from "./exploits/index.js";
+import { HINT_GRADING_VERSION, hintGradingFindings } from "./hint-grading.js";
 import { LEAK_VERSION, leakFindings } from "./leak.js";
 import { PREMISES_VERSION, premiseFindings } from "./premises.js";
 import {
@@ -177,4 +178,8 @@ export const GATES: readonly Gate[] = [
     report: ({ tasks, findings }) =>
       gateReport(AXIS_NECESSITY_VERSION, ids(tasks), failuresOf("axis_necessity", findings)),
   },
+  // A hard task's errors never name their fix (issue 16 item 4); easy and medium tasks pass.
+  perTaskGate("hint_grading", HINT_GRADING_VERSION, ({ bank, task, runner }) =>
+    hintGradingFindings(bank, task, runner),
+  ),
 ];
