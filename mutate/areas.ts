@@ -71,6 +71,10 @@ export const AREAS: MutationArea[] = [
       "src/world/trial-world.test.ts",
       "src/world/edges.test.ts",
       "src/world/engine.test.ts",
+      // The auth schemes and request signatures auth.ts and trial-world.ts gained in session 8: the
+      // 76.1% re-measure ran without them (most of its survivors were NoCoverage there).
+      "src/world/auth-schemes.test.ts",
+      "src/world/request-signature.test.ts",
     ],
   },
   {

@@ -447,29 +447,39 @@ describe("discovery-blind: the first candidate", () => {
     version: "v1",
   });
 
-  it("the route the ticket's client used, when it answered (2xx), for the same resource and action", () => {
+  const toV2 = "GET /v2/vessels/{vessel_id} instead of /v3/vessels/{vessel_id}";
+
+  it("the first documented route of its resource, action and method in the spec's order, whatever the ticket's client used", () => {
+    // The harbour world lists its deprecated read (/v2) before the current one (/v3).
     const steps = [mint(), get("/v3/vessels/V-311", { b: "berth" }), send("POST", "/v3/maintenance-orders")];
-    const at = (status: number) =>
-      whole("discovery", ctxOf(steps, { premises: [call({ url: "/v2/vessels/V-311", status })] }));
-    for (const status of [200, 299])
-      expect(at(status)).toEqual({
-        steps: [steps[0], get("/v2/vessels/V-311", { b: "berth" }), steps[2]],
-        renames: [],
-        what: ["GET /v2/vessels/V-311 (the client's route) instead of /v3/vessels/{vessel_id}"],
-      });
-    for (const status of [199, 300, 404]) expect(at(status)).toEqual({ steps, renames: [], what: [] });
+    const moved = {
+      steps: [steps[0], get("/v2/vessels/V-311", { b: "berth" }), steps[2]],
+      renames: [],
+      what: [toV2],
+    };
+    expect(whole("discovery", ctxOf(steps))).toEqual(moved);
+    // The client's call (its route, its status) does not steer the blind agent.
+    for (const premise of [
+      call({ url: "/v2/vessels/V-311", status: 200 }),
+      call({ url: "/v2/vessels/V-311", status: 404 }),
+      call({ url: "/v3/vessels/V-204", status: 200 }),
+      call({ method: "POST", url: "/v2/vessels/V-311" }),
+    ])
+      expect(whole("discovery", ctxOf(steps, { premises: [premise] }))).toEqual(moved);
   });
 
-  it("a client call is followed only with its method, to another route of the same resource and action", () => {
+  it("a call already on the first candidate is kept; a world listing its right route first makes no change", () => {
+    const onFirst = [get("/v2/vessels/V-311")];
+    expect(whole("discovery", ctxOf(onFirst))).toEqual({ steps: onFirst, renames: [], what: [] });
+    // Built to fail the gate: the right route first in the spec, so the blind agent plays the golden.
+    const rightFirst: World = {
+      ...world(),
+      routes: [...world().routes].sort(
+        (x, y) => Number(x.path.startsWith("/v2/")) - Number(y.path.startsWith("/v2/")),
+      ),
+    };
     const steps = [get("/v3/vessels/V-311")];
-    const premises = [
-      call({ method: "POST", url: "/v2/vessels/V-311" }),
-      call({ url: "/v3/vessels/V-204" }),
-      call({ url: "/v3/maintenance-orders/MO-1" }),
-      call({ url: "/v3/vessels" }),
-      call({ url: "/v9/unknown" }),
-    ];
-    expect(whole("discovery", ctxOf(steps, { premises }))).toEqual({ steps, renames: [], what: [] });
+    expect(whole("discovery", ctxOf(steps, { world: rightFirst }))).toEqual({ steps, renames: [], what: [] });
   });
 
   it("else the first documented route of its resource and action, path parameters carried", () => {
@@ -477,12 +487,12 @@ describe("discovery-blind: the first candidate", () => {
     const blind = whole("discovery", ctxOf(steps, { world: world(undefined, [v1]) }));
     expect(blind.steps).toEqual([get("/v1/ships/V-311?x=1", { b: "berth" }), steps[1]]);
     expect(blind.what).toEqual(["GET /v1/ships/{vessel_id} instead of /v3/vessels/{vessel_id}"]);
-    // An undocumented first route, or one for another method, is not a candidate.
+    // An undocumented first route, or one for another method, is not a candidate: the next one is.
     for (const other of [
       { ...v1, documented: false },
       { ...v1, method: "PUT" as const },
     ])
-      expect(whole("discovery", ctxOf(steps, { world: world(undefined, [other]) })).what).toEqual([]);
+      expect(whole("discovery", ctxOf(steps, { world: world(undefined, [other]) })).what).toEqual([toV2]);
   });
 
   it("a first route whose path needs a parameter the call does not carry is not taken", () => {
@@ -525,7 +535,7 @@ describe("discovery-blind: the first candidate", () => {
   it("a record picked from an unpaginated listing is its first one", () => {
     const steps = [
       get("/v3/vessels", { pick: "vessels.2.vessel_id", count: "total" }),
-      get("/v3/vessels/{{pick}}"),
+      get("/v2/vessels/{{pick}}"),
     ];
     const blind = whole("discovery", ctxOf(steps));
     expect(blind.steps).toEqual([
@@ -553,7 +563,7 @@ describe("discovery-blind: the first candidate", () => {
     const steps = [
       get("/v3/vessels?page=1", { total: "total" }),
       get("/v3/vessels?page=2", { pick: "vessels.1.vessel_id", pages: "total_pages" }),
-      get("/v3/vessels/{{pick}}"),
+      get("/v2/vessels/{{pick}}"),
     ];
     const blind = whole("discovery", ctxOf(steps, { world: world({ style: "page" }) }));
     expect(blind.steps).toEqual([

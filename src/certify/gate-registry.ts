@@ -91,7 +91,7 @@ function perTaskGate(
  * The gates of issues 8, 15 and 16, in the order they run on each task (the order of
  * `GATE_NAMES`). `certifyBank` iterates this list; a new gate is one entry here.
  *
- * @example GATES.map((g) => g.name) // ["triad", "solvability", "discoverability", "leak", "requirement_mutants", …, "axis_necessity"]
+ * @example GATES.map((g) => g.name) // ["triad", "solvability", "discoverability", "leak", "requirement_mutants", …, "axis_necessity", "hint_grading"]
  */
 export const GATES: readonly Gate[] = [
   perTaskGate("triad", TRIAD_VERSION, ({ bank, task, runner }) => triadFindings(bank, task, runner)),
