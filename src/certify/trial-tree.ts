@@ -404,15 +404,22 @@ function withGoldenMemo(agent: AgentFactory, backend: () => TreeBackend | undefi
         attempt(session) {
           const b = backend();
           if (!(session instanceof HarnessSession) || !b) return inner.attempt(session);
-          return inner.attempt(forwarding(session, goldenMemo(session, b)));
+          return inner.attempt(forwarding(session, { goldenMemo: goldenMemo(session, b) }));
         },
       };
     },
   };
 }
 
-/** `session` as it is, with `goldenMemo` (or without one). */
-function forwarding(session: TrialSession, goldenMemo: GoldenMemo | undefined): TrialSession {
+/**
+ * `session` as it is, but for what `extra` replaces: its `step`, or its `goldenMemo` (given as
+ * undefined: none).
+ */
+function forwarding(
+  session: TrialSession,
+  extra: { goldenMemo?: GoldenMemo; step?: TrialSession["step"] } = {},
+): TrialSession {
+  const goldenMemo = "goldenMemo" in extra ? extra.goldenMemo : session.goldenMemo;
   return {
     get systemPrompt() {
       return session.systemPrompt;
@@ -429,7 +436,7 @@ function forwarding(session: TrialSession, goldenMemo: GoldenMemo | undefined): 
     get ended() {
       return session.ended;
     },
-    step: (turn) => session.step(turn),
+    step: extra.step ?? ((turn) => session.step(turn)),
     finish: (text, reasoning) => session.finish(text, reasoning),
     addUsage: (usage) => session.addUsage(usage),
     abort: (reason, detail) => session.abort(reason, detail),
@@ -472,22 +479,7 @@ function stoppedWhenViolated(agent: AgentFactory, watch: { violated: boolean }):
 }
 
 function stopOnViolation(session: TrialSession, watch: { violated: boolean }): TrialSession {
-  return {
-    get systemPrompt() {
-      return session.systemPrompt;
-    },
-    get ticket() {
-      return session.ticket;
-    },
-    get tools() {
-      return session.tools;
-    },
-    get signal() {
-      return session.signal;
-    },
-    get ended() {
-      return session.ended;
-    },
+  return forwarding(session, {
     async step(turn) {
       const r = await session.step(turn);
       if (watch.violated && !session.ended) {
@@ -496,14 +488,7 @@ function stopOnViolation(session: TrialSession, watch: { violated: boolean }): T
       }
       return r;
     },
-    finish: (text, reasoning) => session.finish(text, reasoning),
-    addUsage: (usage) => session.addUsage(usage),
-    abort: (reason, detail) => session.abort(reason, detail),
-    ...(session.recordSystemPrompt
-      ? { recordSystemPrompt: (text: string) => session.recordSystemPrompt?.(text) }
-      : {}),
-    ...(session.goldenMemo ? { goldenMemo: session.goldenMemo } : {}),
-  };
+  });
 }
 
 /**
