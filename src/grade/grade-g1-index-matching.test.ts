@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { trialLog } from "../../test/support/trial-log.js";
 import type { JsonValue } from "../bank/json.js";
 import type { CallMatch, G1Predicate } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import { gradeConstraint, gradeG1Predicate } from "./grade-g1.js";
 
 /**
@@ -21,20 +21,10 @@ interface Req {
 }
 
 function log(...requests: Req[]) {
-  const l = new EventLog();
+  const l = trialLog();
   for (const r of requests)
-    l.append({
-      type: "exchange",
-      protocol: "rest",
-      method: r.method ?? "GET",
-      url: r.url,
-      request_headers: r.headers ?? {},
-      request_body: r.body ?? null,
-      status: r.status ?? 200,
-      response_headers: {},
-      response_body: r.response ?? {},
-    });
-  return l.events;
+    l.call(r.method ?? "GET", r.url, r.status ?? 200, r.response ?? {}, r.body ?? null, r.headers ?? {});
+  return l.events();
 }
 
 const count = (call: CallMatch, bounds: { min?: number; max?: number }): G1Predicate =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { trialLog } from "../../test/support/trial-log.js";
 import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
 import type { G1Predicate, UseSlot } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import { gradeG1Predicate } from "./grade-g1.js";
 
 /**
@@ -28,22 +28,11 @@ function log(listed: JsonValue, ...events: Event[]) {
 }
 
 function logFrom(...events: Event[]) {
-  const l = new EventLog();
+  const l = trialLog();
   for (const e of events)
-    if ("scope" in e) l.append({ type: "variable_write", ...e });
-    else
-      l.append({
-        type: "exchange",
-        protocol: "rest",
-        method: e.method ?? "GET",
-        url: e.url,
-        request_headers: e.headers ?? {},
-        request_body: e.body ?? null,
-        status: e.status ?? 200,
-        response_headers: {},
-        response_body: e.response ?? {},
-      });
-  return l.events;
+    if ("scope" in e) l.store(e.name, e.value, e.scope);
+    else l.call(e.method ?? "GET", e.url, e.status ?? 200, e.response ?? {}, e.body ?? null, e.headers ?? {});
+  return l.events();
 }
 
 const USED = "^/v3/(assets|work)(/[^/]+)?(\\?.*)?$";
