@@ -133,13 +133,13 @@ describe("refresh-token rotation scheme", () => {
     expect(first.body).toMatchObject({ scope: "valves:read" });
     const write = mintTokenReply(trial, {
       grant_type: "refresh_token",
-      refresh_token: (first.body as Record<string, string>).refresh_token,
+      refresh_token: (first.body as { refresh_token: string }).refresh_token,
       scope: "valves:write",
     });
     expect(write.body).toMatchObject({ scope: "valves:write" });
     const next = mintTokenReply(trial, {
       grant_type: "refresh_token",
-      refresh_token: (write.body as Record<string, string>).refresh_token,
+      refresh_token: (write.body as { refresh_token: string }).refresh_token,
     });
     expect(next.body).toMatchObject({ scope: "valves:read" });
   });
