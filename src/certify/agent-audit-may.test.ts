@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  defaultBank as bank,
   type Execute,
   isExecute,
   replayOnDefaultBank as replay,
@@ -68,5 +69,78 @@ describe("agent audit (may): a ranking over the whole collection must walk the w
     const r = await replay(task, steps, "stopped-at-winner-page");
     expect(r.grade.passed).toBe(false);
     expect(r.grade.failure_reason).toMatch(/whole_collection|page/);
+  });
+});
+
+/** The search route of a task's world (a search-archetype world), or undefined. */
+function searchPath(t: Task): string | undefined {
+  const world = bank.worlds.find((w) => w.id === t.world);
+  if (world?.archetype !== "search") return undefined;
+  return world.routes.find((r) => r.status === "canonical" && r.method === "GET" && /\/search\//.test(r.path))
+    ?.path;
+}
+
+/**
+ * The golden with its listing walk replaced by one call to the world's search (ranked by the scan's
+ * number field, highest first), filtered to the ticket's category, showing just the top rows: the
+ * winner's id (and the runner-up's value) captured from rows 0 (and 1).
+ */
+function rankedShortcut(t: Task, search: string): GoldenStep[] | null {
+  const walk = t.golden.flatMap((s, i) => (listingPath(s) !== null && isExecute(s) ? [i] : []));
+  const captures = Object.assign({}, ...walk.map((i) => (t.golden[i] as Execute).capture)) as Record<
+    string,
+    string
+  >;
+  const id0 = Object.entries(captures).find(([k]) => /_id0$/.test(k));
+  if (!id0 || walk.length < 2) return null;
+  const capture: Record<string, string> = {};
+  for (const [name, path] of Object.entries(captures)) {
+    if (/_id1$/.test(name)) continue;
+    capture[name] = path.replace(/^([^.]+)\.\d+\./, /_runner$/.test(name) ? "$1.1." : "$1.0.");
+  }
+  const cat = /whose `([^`]+)` is `([^`]+)`/.exec(t.ticket);
+  const query = `per_page=2${cat ? `&${cat[1]}=${encodeURIComponent(cat[2] as string)}` : ""}`;
+  const first = t.golden[walk[0] as number] as Execute;
+  const step: Execute = { ...first, request: { ...first.request, url: `${search}?${query}` }, capture };
+  const at = walk[0] as number;
+  return [...t.golden.slice(0, at), step, ...t.golden.slice(at).filter((_, j) => !walk.includes(at + j))];
+}
+
+describe("agent audit (may): a search world's ranked search answers a highest-of scan in one call", () => {
+  // lab-samples-chain-1to08 of seed audit-may (segment 3, pagination: "Find the analyser with the
+  // highest `drift_ppm` across all analysers over the whole listing"). The world's published search
+  // (`GET /lims/v3/search/analysers`) is documented as "ranked by drift_ppm, highest first": one
+  // `?per_page=1` call names the winner. The chain done that way, the listing never walked (23
+  // calls against 40): PASSED. The scan's number field is the one every search world ranks by
+  // (archetype-routes.ts), so on a search world every "highest" scan (within a category too: the
+  // search filters by it) needs no paging; the axis is not necessary. Class: pagination scans
+  // asking "highest" on search-archetype worlds, solo and in chains. Open: the fix is in the
+  // question choice (pagination.ts pickQuestion: no "highest" question on a search world, or a
+  // search ranked by another field) and moves the default bank; left to the lead with issue 16.
+  const task = solo.find(
+    (t) =>
+      t.axes.includes("pagination") &&
+      /\bhighest\b/.test(t.ticket) &&
+      searchPath(t) !== undefined &&
+      rankedShortcut(t, searchPath(t) as string) !== null,
+  );
+  const steps = task ? rankedShortcut(task, searchPath(task) as string) : null;
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+    expect(steps).not.toBeNull();
+  });
+
+  it("the shortcut finds the right winner (the ranked search is honest; the golden's card holds)", async () => {
+    if (!task || !steps) throw new Error("no highest-of scan on a search world");
+    const r = await replay(task, steps, "ranked-search-shortcut");
+    // Whatever the verdict, the shortcut's card is the golden's: G2 passes, so only G1 could catch it.
+    expect(r.grade.failure_reason).not.toMatch(/G2/);
+  });
+
+  it.fails("the winner taken from one ranked search call, the listing never walked, fails (open: a search world ranks by the scan's own field)", async () => {
+    if (!task || !steps) throw new Error("no highest-of scan on a search world");
+    const r = await replay(task, steps, "ranked-search-shortcut");
+    expect(r.grade.passed).toBe(false);
   });
 });
