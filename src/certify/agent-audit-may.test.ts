@@ -4,6 +4,7 @@ import {
   type Execute,
   isExecute,
   replayOnDefaultBank as replay,
+  served,
   soloTasks as solo,
 } from "../../test/support/default-bank-replay.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
@@ -134,7 +135,12 @@ describe("agent audit (may): a search world's ranked search answers a highest-of
   it("the shortcut finds the right winner (the ranked search is honest; the golden's card holds)", async () => {
     if (!task || !steps) throw new Error("no highest-of scan on a search world");
     const r = await replay(task, steps, "ranked-search-shortcut");
-    // Whatever the verdict, the shortcut's card is the golden's: G2 passes, so only G1 could catch it.
+    // One search call served, the listing never asked for; the card is the golden's (G2 holds), so
+    // only G1 could catch the shortcut.
+    expect(served(r, "GET", /\/search\//).map((e) => e.status)).toEqual([200]);
+    expect(served(r, "GET", /\?.*(page|offset|cursor)=/).filter((e) => !/\/search\//.test(e.url))).toEqual(
+      [],
+    );
     expect(r.grade.failure_reason).not.toMatch(/G2/);
   });
 
