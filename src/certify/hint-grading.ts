@@ -175,7 +175,9 @@ export async function chainHintFindings(bank: Bank, task: Task, runner: TrialRun
   const levels = new Map((task.segment_hints ?? []).map((s) => [s.segment, s.level]));
   const literals: FixLiteral[] = [];
   for (const segment of task.positions) {
-    const solo = bank.tasks.find((t) => t.kind === "solo" && t.world === task.world && t.positions[0] === segment);
+    const solo = bank.tasks.find(
+      (t) => t.kind === "solo" && t.world === task.world && t.positions[0] === segment,
+    );
     if (!solo || taskHintLevel(solo) !== "terse") continue;
     if (levels.get(segment) !== "terse") {
       failures.push({

@@ -162,7 +162,11 @@ export function hintLevelFor(difficulty: "easy" | "medium" | "hard"): HintLevel 
  *
  * @example hintLevelAt("full", ["/v3/orders/dispatch"], "/v3/orders/dispatch") // "terse"
  */
-export function hintLevelAt(level: HintLevel, terseRoutes: readonly string[], route: string | null): HintLevel {
+export function hintLevelAt(
+  level: HintLevel,
+  terseRoutes: readonly string[],
+  route: string | null,
+): HintLevel {
   if (level === "terse" || route === null || terseRoutes.length === 0) return level;
   return terseRoutes.includes(route) ? "terse" : level;
 }
