@@ -67,7 +67,7 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
   const { level: hints, terseRoutes } = taskHintPlan(task);
   trial.hints = hints;
   trial.terseRoutes = terseRoutes;
-  if (task.setup.length === 0) return trial;
+  if (task.setup.length === 0) return seedNonces(trial, task);
   trial.hints = "full";
   trial.terseRoutes = [];
   // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
@@ -84,6 +84,18 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
   trial.terseRoutes = terseRoutes;
   // Variable writes of the replay are not the agent's.
   (trial.log.events as TrialEvent[]).length = 0;
+  return seedNonces(trial, task);
+}
+
+/**
+ * The signing key's nonce history the ticket states (a `nonce_counter` premise: "the counter
+ * stands at N"): the key's last accepted nonce becomes N - 1, so a request reusing it or going
+ * below it is refused. A storyline replay that already went higher keeps its own (nonces only go
+ * up), and the `premises` gate fails the task.
+ */
+function seedNonces(trial: TrialWorld, task: Task): TrialWorld {
+  for (const p of task.premises ?? [])
+    if (p.kind === "nonce_counter") trial.acceptNonce(trial.world.auth.client_id, p.stands_at - 1);
   return trial;
 }
 
