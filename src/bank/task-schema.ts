@@ -564,6 +564,22 @@ export const TaskSchema = z.strictObject({
   grader: GraderSpecSchema,
   /** Chains: positions whose G1 the selective mode grades (the final one plus consumed ones). */
   graded_segments: z.array(z.number().int().positive()).optional(),
+  /**
+   * Chains: each segment's error-hint level, by its own difficulty (the solo task of its position):
+   * `terse` for a hard segment, `full` otherwise. A terse segment names its `routes` (path
+   * templates: the routes its quoted calls and its golden go to, the token route aside), and the
+   * world serves every error on those routes terse, so it knows a request's segment by the route
+   * the request takes, never by anything the agent says. Every other error is served `full`.
+   */
+  segment_hints: z
+    .array(
+      z.strictObject({
+        segment: z.number().int().positive(),
+        level: z.enum(["full", "terse"]),
+        routes: z.array(z.string().startsWith("/")).default([]),
+      }),
+    )
+    .optional(),
   /** Solo tasks: what the ticket claims the world did (checked by the `premises` gate). */
   premises: z.array(PremiseSchema).optional(),
   /**

@@ -203,7 +203,7 @@ export function difficultySection(content: BankContent): string {
     if (!world) return [];
     const f = taskFeatures(t, world);
     return [
-      `| ${t.id} | ${f.calls} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${measuredDifficulty(f)} | ${taskHintLevel(t)} |`,
+      `| ${t.id} | ${f.calls} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${measuredDifficulty(f)} | ${hintColumn(t)} |`,
     ];
   });
   return `## Difficulty from measured features
@@ -222,8 +222,14 @@ may name its fix; \`terse\` for a hard solo task, whose errors say what is wrong
 fix (no hint, allowed values, expected or renamed field, allowed methods or \`Allow\` header: a
 hard world leaves out the header RFC 9110 asks of a 405, as many real servers do, and its spec
 documents each route's methods), so the fix is found in the spec, a linked resource or another
-response (certification gate \`hint_grading\`). A chain keeps every hint: its segments mix
-difficulties.
+response (certification gate \`hint_grading\`). A chain's segments keep their own solo task's
+level (\`segment_hints\`, \`taskHintPlan\`): a hard segment is terse on the routes its work goes
+to (its quoted calls' and its golden's, the token route aside), so the world knows a request's
+segment by the route it takes, never by what the agent says; every other error is full, so an easy
+throttle segment still names its wait header. Where a full segment and a hard one share a route,
+terse wins, except on a route where the full segment's golden reads its fix off an error (a medium
+enum recovery's 422), which stays full; the gate still fails the chain if a hard segment's quoted
+error or golden error then names its fix. The column shows a chain's terse segments.
 
 Rule: ${DIFFICULTY_RULE}.
 
@@ -234,4 +240,10 @@ Rule: ${DIFFICULTY_RULE}.
 ${rows.join("\n")}
 
 </details>`;
+}
+
+/** A task's error hints in the datasheet: its level, and a chain's terse segments. */
+function hintColumn(t: BankContent["tasks"][number]): string {
+  const terse = (t.segment_hints ?? []).filter((s) => s.level === "terse").map((s) => s.segment);
+  return terse.length > 0 ? `${taskHintLevel(t)}; terse segments ${terse.join(", ")}` : taskHintLevel(t);
 }

@@ -5,6 +5,7 @@ import type { World } from "../bank/world-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { requirementFindings } from "./requirements.js";
+import { segmentHints } from "./segment-hints.js";
 import type { GenSubtask } from "./story-state.js";
 import { buildStoryline, type Redraw, type Storyline, type StorylineOptions } from "./storyline.js";
 import { measuredDifficulty, taskFeatures } from "./task-features.js";
@@ -219,7 +220,8 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
     const { built, storyRng, story, solos } = drawn;
     options.inspect?.(built, story);
     worlds.push(built.world);
-    for (const solo of solos) tasks.push(measured(solo, built.world));
+    const measuredSolos = solos.map((solo) => measured(solo, built.world));
+    tasks.push(...measuredSolos);
     // The introduction's story says how the jobs hang together; its demand is the decoy constraint
     // every segment states (the brief of its stay_canonical requirement).
     const introStory = (n: number) =>
@@ -230,15 +232,15 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
         `Shift queue for ${built.world.title} (${n} items), one after the other in the same session on the same world.`,
       ]);
     for (let n = 2; n <= shape.maxChain; n++) {
-      tasks.push(
-        measured(
-          chainOf(template, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
-            mode: chainMode(story.subtasks.slice(0, n), storyRng),
-            introStory: introStory(n),
-          }),
-          built.world,
-        ),
+      const chain = measured(
+        chainOf(template, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
+          mode: chainMode(story.subtasks.slice(0, n), storyRng),
+          introStory: introStory(n),
+        }),
+        built.world,
       );
+      // Each segment keeps its own solo task's error hints (see `taskHintPlan`).
+      tasks.push({ ...chain, segment_hints: segmentHints(chain, measuredSolos, built.world) });
     }
   }
   // Every golden must leave an agent room under the default tool-call limit.

@@ -362,7 +362,8 @@ function writeReply(
     body: JsonValue | null;
   },
 ): WrittenReply {
-  const reply = styleReply(trial.world.errors, gradeHints(trial.hints, semantic));
+  const level = semantic.problem ? trial.hintLevel(request.path) : trial.hints;
+  const reply = styleReply(trial.world.errors, gradeHints(level, semantic));
   const text = reply.body === null ? null : JSON.stringify(reply.body);
   const headers: Record<string, string> = {};
   if (text !== null) {
