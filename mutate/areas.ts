@@ -172,7 +172,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/matching-exploits.test.ts",
     ],
     // The other gates are areas of their own below (certify-axis-necessity, certify-legitimate-
-    // variants, certify-premises, certify-triad, certify-chain-replay, certify-golden-mutants).
+    // variants, certify-premises, certify-triad, certify-chain-replay, certify-golden-edits and the
+    // three certify-golden-mutants areas).
   },
   {
     // The small attacks, one module each. The probing attacks are the next area.
@@ -274,17 +275,44 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
-    // ~1,150 lines of mutant generators: too many mutants for the shared machine in one session.
-    name: "certify-golden-mutants",
-    about: "the golden mutants and edits the requirement gates judge",
+    // What the requirement-mutant and legitimate-variant gates read off a golden, and their edits.
+    // Not repeat-mutant.test.ts: it builds the default bank (tens of seconds under load) for every
+    // mutant; what it pins of the repeat is restated on the skeleton's chain in
+    // golden-mutants-requirements.test.ts.
+    name: "certify-golden-edits",
+    about: "the step facts and edits the requirement mutants and legitimate variants are made of",
     mutate: ["src/certify/golden-edits.ts"],
     tests: [
-      "src/certify/requirement-gates.test.ts",
-      "src/certify/requirement-kills.test.ts",
-      "src/certify/repeat-mutant.test.ts",
       "src/certify/golden-edits.test.ts",
+      "src/certify/golden-mutants-requirements.test.ts",
+      "src/certify/requirement-gates.test.ts",
     ],
-    notYet: ["src/certify/golden-mutants.ts"],
+  },
+  {
+    // golden-mutants.ts (~970 lines) is measured by line ranges of whole functions, each its own
+    // area (the ranges must follow the code when the file changes). This one, first: the operators
+    // that break a requirement (which step a requirement's call is, and the mutant of each
+    // requirement kind). Its tests pin each mutant's steps without a trial, on the requirement
+    // world and the skeleton's harbour world; requirement-gates.test.ts plays some against a grader.
+    name: "certify-golden-mutants",
+    about: "each requirement broken alone: the mutant of each requirement kind, at the step it names",
+    mutate: ["src/certify/golden-mutants.ts:364-533"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/requirement-gates.test.ts"],
+  },
+  {
+    // The requirement operators' helpers: end state, repeat (a chain's re-mint), the sibling
+    // before, a header's value, value flows, forbidden calls.
+    name: "certify-golden-mutants-operators",
+    about: "the requirement operators: end state, repeat, sibling before, header, value flow, forbidden call",
+    mutate: ["src/certify/golden-mutants.ts:534-974"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/requirement-gates.test.ts"],
+  },
+  {
+    // The per-step mutants of banks without requirements as data (the five operators of issue 9).
+    name: "certify-golden-mutants-steps",
+    about: "per-step mutants of banks without requirements: other value, sibling, repeat, drop, swap",
+    mutate: ["src/certify/golden-mutants.ts:1-363"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/requirement-gates.test.ts"],
   },
   {
     // Split from "grade": the whole file is ~1,000 mutants, over an hour at concurrency 1 on the
