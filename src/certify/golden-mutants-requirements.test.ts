@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { positionalJobTask, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
-import { CHAIN, SUB02, SUB03, skeletonContent, taskOf } from "../../test/support/test-banks.js";
+import {
+  CHAIN,
+  idIn,
+  SUB02,
+  SUB03,
+  skeletonContent,
+  skeletonIn,
+  taskOf,
+} from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import { mintCanary } from "../world/canary.js";
@@ -550,7 +558,7 @@ describe("end_state: the record ends otherwise", () => {
     const [m] = requirementMutants(withDelete, t, t.requirements ?? []);
     expect(m?.name).toBe("e:sibling_target@3");
     // V-204 is the record meant: the first other one is V-311.
-    expect((m?.steps("s")[2] as Execute).request.url).toBe("/v3/vessels/V-311");
+    expect(((m?.steps("s") ?? [])[2] as Execute).request.url).toBe("/v3/vessels/V-311");
     // Without a delete, the last write; a record no sibling stands in for: the write dropped.
     const last = task(
       [mint, patch("V-412"), answer],
@@ -607,7 +615,7 @@ describe("value_flow and stay_canonical on the statefulness subtask", () => {
     );
     const [m] = run({ ...sub03, golden }, [flow(["order_id_stored_and_reused"])]);
     expect(m?.name).toBe("f:fabricated@5:order");
-    expect((m?.steps("s")[4] as Execute).request.url).toBe("/v3/maintenance-orders/FABRICATED-0000");
+    expect(((m?.steps("s") ?? [])[4] as Execute).request.url).toBe("/v3/maintenance-orders/FABRICATED-0000");
   });
 
   it("a value that must be stored and is used nowhere: the store left out; a kept variable likewise", () => {
@@ -657,5 +665,51 @@ describe("value_flow and stay_canonical on the statefulness subtask", () => {
     expect(decoy.request).toEqual({ method: "GET", url: "/v2/vessels/V-204", headers: bearer });
     expect(steps.at(-1)).toEqual(sub02.golden.at(-1));
     expect(run({ ...sub02, grader: { ...sub02.grader, constraints: [] } }, [stay])).toEqual([]);
+  });
+});
+
+describe("a GraphQL golden: its calls known by the exchanges the golden run logged", () => {
+  const bank = bankFromContent(skeletonIn("graphql"));
+  const sub03 = taskOf(bank, idIn("graphql", SUB03));
+  const world = bank.worlds[0] as typeof W;
+  const logged = (method: string, url: string, body: ExchangeEvent["request_body"] = null) => ({
+    ...exchange(method, url),
+    request_body: body,
+  });
+  const exchanges = [
+    logged("POST", "/v3/oauth/token"),
+    logged("GET", "/v3/vessels/V-204"),
+    logged("POST", "/v3/maintenance-orders", {
+      vessel_id: "V-204",
+      priority: "high",
+      firmware_build: "FW-1",
+    }),
+    undefined,
+    logged("GET", "/v3/maintenance-orders/MO-1"),
+  ] as ExchangeEvent[];
+  const priority: Requirement = {
+    id: "high",
+    kind: "value_written",
+    predicates: ["p"],
+    call: { method: "post", url_pattern: "^/v3/maintenance-orders$" },
+    key: "priority",
+    value: "high",
+    alternatives: ["low"],
+  };
+
+  it("the write's value is the one it sent, replaced in the field's input at any depth", () => {
+    const [m, ...rest] = requirementMutants(world, sub03, [priority], [], exchanges);
+    expect(rest).toEqual([]);
+    expect(m?.name).toBe("high:other_value@3:priority");
+    const step = m?.steps("s")[2];
+    expect(
+      step?.op === "execute_native" && step.request.protocol === "graphql" && step.request.variables,
+    ).toEqual({
+      v0: { vessel_id: "V-204", priority: "low", firmware_build: "{{firmware}}" },
+    });
+  });
+
+  it("without the run's log, no native step is known to be the call", () => {
+    expect(requirementMutants(world, sub03, [priority])).toEqual([]);
   });
 });
