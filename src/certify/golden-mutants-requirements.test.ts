@@ -713,3 +713,112 @@ describe("a GraphQL golden: its calls known by the exchanges the golden run logg
     expect(requirementMutants(world, sub03, [priority])).toEqual([]);
   });
 });
+
+describe("the requirement mutants' edge cases (issue 21: survivors of npm run mutate)", () => {
+  const job = positionalJobTask();
+  const tokenCall = { method: "POST", url_pattern: "^/v3/oauth/token$" };
+  const count = (call: { method?: string; url_pattern: string }, bounds: { min?: number; max?: number }) =>
+    ({ id: "n", kind: "call_count", predicates: ["p"], call, ...bounds }) as Requirement;
+  const order = (before: object, after: object, extra = {}): Requirement =>
+    ({ id: "o", kind: "ordering", predicates: ["p"], before, after, ...extra }) as Requirement;
+  const submit = { method: "POST", url_pattern: "^/v3/maintenance-orders$" };
+  const poll = { method: "GET", url_pattern: "^/v3/jobs/[^/]+$" };
+  const confirm = { method: "POST", url_pattern: "^/v3/jobs/[^/]+/confirm$" };
+  const read = { method: "GET", url_pattern: "^/v3/vessels/" };
+
+  it("the mint is a call too (no route): dropped under a least, repeated under a most", () => {
+    const golden = [mint, get("/v3/vessels/V-412"), answer];
+    expect(only(task(golden, [count(tokenCall, { min: 1 })])).name).toBe("n:drop_step@1");
+    expect(only(task(golden, [count(tokenCall, { max: 1 })])).name).toBe("n:repeat@1");
+  });
+
+  it("a solo task has no segment to skip: a requirement naming another is still mutated", () => {
+    const r = { id: "r", kind: "report", predicates: ["answer:a"], fields: ["a"], segment: 2 } as Requirement;
+    expect(only(task([mint, answer], [r]))).toMatchObject({ name: "r:wrong_card:a", segment: 2 });
+  });
+
+  it("a written value: the first call that both matches and sends the key", () => {
+    const call = { method: "PATCH", url_pattern: "^/v3/vessels/V-412$" };
+    const golden = [mint, patch("V-204"), patch("V-412", { note: "x" }), patch("V-412"), answer];
+    expect(only(task(golden, [channelSet({ call, alternatives: ["maritime-beta"] })])).step).toBe(4);
+  });
+
+  it("a sibling the requirement names: the operator and step are the call's", () => {
+    const golden = [mint, patch("V-412"), answer];
+    const r = {
+      id: "t",
+      kind: "exact_target",
+      predicates: ["p"],
+      call: patchCall,
+      target: "V-412",
+      siblings: ["V-311"],
+    };
+    expect(only(task(golden, [r as Requirement]))).toMatchObject({ operator: "sibling_target", step: 2 });
+    // No sibling named and no record in the call's path: no mutant.
+    const create = send("POST", "/v3/maintenance-orders", { vessel_id: "V-204" });
+    expect(
+      mutants(task([mint, create, answer], [{ ...r, call: submit, siblings: [] } as Requirement])),
+    ).toEqual([]);
+  });
+
+  it("a call under a most after an unrelated job: itself repeated, not the job", () => {
+    const golden = [mint, job.golden[1] as GoldenStep, get("/v3/vessels/V-412"), answer];
+    expect(only(task(golden, [count(read, { max: 1 })])).name).toBe("n:repeat@3");
+    // A job started by a route that creates nothing: only the call itself is repeated.
+    const world = {
+      ...W,
+      routes: W.routes.map((r) =>
+        r.id === "createMaintenanceOrder" ? { ...r, action: "update" as const } : r,
+      ),
+    };
+    const t = task(job.golden, [count(confirm, { max: 1 })]);
+    expect(requirementMutants(world, t, t.requirements ?? []).map((m) => m.name)).toEqual(["n:repeat@4"]);
+  });
+
+  it("ordering: the earlier call is another step than the later one", () => {
+    expect(mutants(task([mint, patch("V-412"), answer], [order(patchCall, patchCall)]))).toEqual([]);
+  });
+
+  it("ordering: a sibling's earlier call only when the requirement says same record; a wait only when it asks one", () => {
+    expect(only(task(job.golden, [order(poll, confirm)])).name).toBe("o:swap@3");
+    expect(only(task(job.golden, [order(submit, confirm)])).name).toBe("o:drop_step@2");
+  });
+
+  it("ordering: the wait dropped is after the earlier call, up to and including the later one", () => {
+    const waited = get("/v3/vessels/V-204", {}, { "x-apiflow-wait": "3" });
+    const onBefore = [mint, waited, patch("V-412"), answer];
+    expect(only(task(onBefore, [order(read, patchCall, { min_wait_seconds: 2 })])).name).toBe("o:swap@2");
+    const waitingPatch = send(
+      "PATCH",
+      "/v3/vessels/V-412",
+      { firmware_channel: "maritime-edge" },
+      {},
+      {
+        "x-apiflow-wait": "3",
+      },
+    );
+    const onAfter = [mint, get("/v3/vessels/V-204"), waitingPatch, answer];
+    expect(only(task(onAfter, [order(read, patchCall, { min_wait_seconds: 2 })])).name).toBe("o:drop_wait@3");
+  });
+
+  it("a chain's value flow is traced from its own segment's capture, whatever earlier segments named theirs", () => {
+    const bank = bankFromContent(skeletonContent());
+    const chain = taskOf(bank, CHAIN);
+    // Segment 1 reads the same firmware build under another name (and answers it from there).
+    const golden = chain.golden.map((s, i) => {
+      if (i === 1 && s.op === "execute")
+        return { ...s, capture: { firmware1: "firmware_build", channel: "firmware_channel" } };
+      return s.op === "answer" ? { ...s, fields: { ...s.fields, firmware_build: "firmware1" } } : s;
+    });
+    const flow = chain.grader.g1.find(
+      (p) =>
+        p.kind === "data_flow" &&
+        p.from_body_key === "firmware_build" &&
+        p.used_in_request_url_pattern !== null,
+    );
+    if (!flow) throw new Error("the chain carries no firmware build into its order");
+    const r = { id: "f", kind: "value_flow", predicates: [flow.id], segment: 3 } as Requirement;
+    const [m] = requirementMutants(bank.worlds[0] as typeof W, { ...chain, golden }, [r]);
+    expect(m?.name).toBe("f:fabricated@8:firmware");
+  });
+});
