@@ -310,7 +310,7 @@ describe("call_count: the call repeated (a most) or dropped (a least)", () => {
         {
           ...(W.routes.find((r) => r.id === "updateVessel") as (typeof W.routes)[number]),
           id: "deleteVessel",
-          method: "DELETE",
+          method: "DELETE" as const,
           action: "delete" as const,
           validator: undefined,
         },
@@ -512,7 +512,7 @@ describe("end_state: the record ends otherwise", () => {
       {
         ...(W.routes.find((r) => r.id === "updateVessel") as (typeof W.routes)[number]),
         id: "deleteVessel",
-        method: "DELETE",
+        method: "DELETE" as const,
         action: "delete" as const,
         validator: undefined,
       },
