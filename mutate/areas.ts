@@ -329,7 +329,7 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:488-728"],
+    mutate: ["src/grade/grade-g1.ts:488-744"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
@@ -357,13 +357,13 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:729-933"],
+    mutate: ["src/grade/grade-g1.ts:745-952"],
     tests: G1_TESTS,
   },
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:934-1250"],
+    mutate: ["src/grade/grade-g1.ts:953-1274"],
     tests: G1_TESTS,
   },
   {
