@@ -1,6 +1,7 @@
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { convertStep, type VariantProtocol } from "../world/protocol-step.js";
+import { withoutVersioning } from "./world-versioning.js";
 
 export type { VariantProtocol } from "../world/protocol-step.js";
 
@@ -40,8 +41,11 @@ export function protocolVariant(
 ): VariantResult {
   const id = `${world.id}-${protocol}`;
   const out: Task[] = [];
-  for (const task of tasks) {
-    if (task.world !== world.id) continue;
+  // GraphQL fields and MCP tools are named, not versioned by path: no version carrier.
+  const { versioning: _carried, ...served } = world;
+  for (const original of tasks) {
+    if (original.world !== world.id) continue;
+    const task = withoutVersioning(original);
     const convert = (steps: readonly GoldenStep[], part: string): GoldenStep[] | string => {
       const converted: GoldenStep[] = [];
       for (const [i, step] of steps.entries()) {
@@ -72,7 +76,7 @@ export function protocolVariant(
       golden: golden as GoldenStep[],
     });
   }
-  return { success: true, data: { world: { ...world, id, protocol }, tasks: out } };
+  return { success: true, data: { world: { ...served, id, protocol }, tasks: out } };
 }
 
 /**

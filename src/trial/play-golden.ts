@@ -2,6 +2,8 @@ import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
 import { mayHavePlaceholder, splitAtPlaceholders, wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { GoldenNativeRequest, GoldenStep } from "../bank/task-schema.js";
+import type { Versioning } from "../bank/versioning-schema.js";
+import { wireRequest } from "../world/versioning.js";
 import { type ToolResult, toolResultValue } from "../workspace/workspace.js";
 import type { AgentToolCall, StepResult, TrialSession } from "./agent.js";
 
@@ -38,9 +40,14 @@ function splitOnce(text: string): string[] {
 export async function playGolden(
   steps: readonly GoldenStep[],
   session: TrialSession,
-  options: { finish?: boolean; tamper?: (step: GoldenStep, index: number) => GoldenStep | null } = {},
+  options: {
+    finish?: boolean;
+    tamper?: (step: GoldenStep, index: number) => GoldenStep | null;
+    /** The task's `versioning`: golden URLs name the version in the path; this sends it the world's way. */
+    versioning?: Versioning;
+  } = {},
 ): Promise<Map<string, JsonValue>> {
-  const player = new GoldenPlayer(session);
+  const player = new GoldenPlayer(session, options.versioning);
   for (const [index, original] of steps.entries()) {
     const step = options.tamper ? options.tamper(original, index) : original;
     if (step === null || session.ended) continue;
@@ -53,7 +60,10 @@ export async function playGolden(
 class GoldenPlayer {
   readonly bindings = new Map<string, JsonValue>();
 
-  constructor(private readonly session: TrialSession) {}
+  constructor(
+    private readonly session: TrialSession,
+    private readonly versioning?: Versioning,
+  ) {}
 
   /** Play one step; "stop" when the run ends here (a failed call, an abstention, the answer). */
   async play(step: GoldenStep, finish: boolean): Promise<"next" | "stop"> {
@@ -190,11 +200,12 @@ class GoldenPlayer {
     const headers = await this.resolveHeaders(given.headers);
     if (headers === null) return null;
     const body = given.body === undefined ? undefined : await this.resolveDeep(given.body);
+    const wire = wireRequest(this.versioning, { url, headers });
     return {
       protocol: "rest",
       method: given.method,
-      url,
-      ...(Object.keys(headers).length ? { headers } : {}),
+      url: wire.url,
+      ...(Object.keys(wire.headers).length ? { headers: wire.headers } : {}),
       ...(body !== undefined && body !== null ? { body } : {}),
       // The signer's secret stays a placeholder: the workspace resolves it, so it never travels.
       ...(given.sign ? { sign: { ...given.sign } } : {}),
