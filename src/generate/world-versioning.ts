@@ -1,7 +1,7 @@
 import type { Task } from "../bank/task-schema.js";
 import type { Versioning } from "../bank/versioning-schema.js";
 import type { World } from "../bank/world-schema.js";
-import { versioningNote } from "../world/versioning.js";
+import { VERSIONING_NOTE_OPENING, versioningNote } from "../world/versioning.js";
 
 /** The versioning styles a bank deals its worlds (issue 16): in the path, a header, a query parameter. */
 export const VERSIONING_STYLES = ["path", "header", "query"] as const;
@@ -74,7 +74,7 @@ function withNote(ticket: string, note: string): string {
 export function withoutVersioning(task: Task): Task {
   if (!task.versioning) return task;
   const { versioning: _dropped, ...rest } = task;
-  const note = (task.story ?? []).find((s) => s.startsWith("Note: this API takes its version"));
+  const note = (task.story ?? []).find((s) => s.startsWith(VERSIONING_NOTE_OPENING));
   if (!note) return rest;
   return {
     ...rest,

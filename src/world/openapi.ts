@@ -148,7 +148,7 @@ export function renderOpenApi(world: World): OpenApiDocument {
     info: {
       title: world.title,
       version: "1.0.0",
-      description: note ? `${world.description}\n\n${note.replace(/^Note: /, "")}` : world.description,
+      description: note ? `${world.description}\n\n${note}` : world.description,
     },
     ...(carried
       ? {

@@ -176,11 +176,14 @@ export function missingVersion(world: World, path: string, routes: (path: string
   );
 }
 
+/** How `versioningNote` begins. */
+export const VERSIONING_NOTE_OPENING = "This API takes its version in the";
+
 /**
  * The sentence a ticket of a header- or query-versioned world carries: the ticket (like the
  * spec's paths) names routes with their version in the path; the wire takes it elsewhere.
  *
- * @example versioningNote(world) // "Note: this API takes its version in the Api-Version header, …"
+ * @example versioningNote(world) // "This API takes its version in the Api-Version header, …"
  */
 export function versioningNote(world: World): string | null {
   const v = carriedVersion(world);
@@ -194,5 +197,5 @@ export function versioningNote(world: World): string | null {
           : ` (\`${sample}\` is \`${w.url}\`)`;
       })()
     : "";
-  return `Note: this API takes its version in the ${describeCarrier(v)}, not in the path; routes are written here with the version as a path segment${example}.`;
+  return `${VERSIONING_NOTE_OPENING} ${describeCarrier(v)}, not in the path, and the routes named here carry it as a path segment${example}.`;
 }
