@@ -18,8 +18,8 @@ import { type ListingPage, listPages } from "./world-builders/listing-pages.js";
 import { canary, type SymRecord, seedAssets } from "./world-builders/records.js";
 import { worldResources } from "./world-builders/resources.js";
 import { worldPaths } from "./world-builders/route-kit.js";
-import type { VersioningStyle } from "./world-versioning.js";
 import type { WorldTemplate } from "./world-template.js";
+import type { VersioningStyle } from "./world-versioning.js";
 
 export { BEHAVIOUR_SLOTS, dispatchValidator, type SlotKind } from "./world-builders/behaviour-routes.js";
 export type { ListingPage } from "./world-builders/listing-pages.js";

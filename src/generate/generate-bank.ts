@@ -11,8 +11,8 @@ import { measuredDifficulty, taskFeatures } from "./task-features.js";
 import { chainCanonicalSentence, DECOY_CONSTRAINT_IDS } from "./templates/common.js";
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
 import { worldLayout } from "./world-layout.js";
-import { withVersioning, worldVersioning } from "./world-versioning.js";
 import type { WorldTemplate } from "./world-template.js";
+import { withVersioning, worldVersioning } from "./world-versioning.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";

@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
-import { type Bank, bankFromContent } from "../bank/bank.js";
+import { type Bank, bankFromContent, serializeBank } from "../bank/bank.js";
 import { type GoldenStep, type Task, TaskSchema } from "../bank/task-schema.js";
 import { runTrial } from "../run/run-trial.js";
+import { bankDatasheet } from "./datasheet.js";
 import { defaultBankContent } from "./default-bank.js";
-import { parseProtocols, protocolVariant, SIGNED_NOT_CARRIED, type VariantProtocol } from "./protocol-variants.js";
+import {
+  parseProtocols,
+  protocolVariant,
+  SIGNED_NOT_CARRIED,
+  type VariantProtocol,
+} from "./protocol-variants.js";
 
 const bank = bankFromContent(defaultBankContent());
 const { golden: GOLDEN, blank: BLANK } = SCRIPTED_AGENTS;
@@ -85,7 +91,9 @@ describe("variants of worlds that version by header or query, or sign requests",
     const world = bank.worlds.find((w) => w.versioning?.style === "header");
     if (!world) throw new Error("the default bank has no header-versioned world");
     const tasks = bank.tasks.filter((t) => t.world === world.id && t.kind === "solo").slice(0, 3);
-    expect(tasks.every((t) => t.versioning?.style === "header" && t.ticket.includes("Api-Version header"))).toBe(true);
+    expect(
+      tasks.every((t) => t.versioning?.style === "header" && t.ticket.includes("Api-Version header")),
+    ).toBe(true);
     const v = protocolVariant(world, tasks, "mcp");
     if (!v.success) throw new Error(v.error.message);
     expect(v.data.world.versioning).toBeUndefined();
@@ -107,7 +115,23 @@ describe("variants of worlds that version by header or query, or sign requests",
     const v = protocolVariant(world, [signed], "graphql");
     if (!v.success) throw new Error(v.error.message);
     expect(v.data.tasks).toEqual([]);
-    expect(v.data.skipped).toEqual([{ id: expect.stringContaining(`${world.id}-graphql`), reason: SIGNED_NOT_CARRIED }]);
+    expect(v.data.skipped).toEqual([
+      { id: expect.stringContaining(`${world.id}-graphql`), reason: SIGNED_NOT_CARRIED },
+    ]);
+  });
+
+  it("the datasheet of a bank with variants says which tasks have none, and a REST bank's does not", () => {
+    const world = bank.worlds[0];
+    if (!world) throw new Error("no world");
+    const tasks = bank.tasks.filter((t) => t.world === world.id).slice(0, 2);
+    const v = protocolVariant(world, tasks, "mcp");
+    if (!v.success) throw new Error(v.error.message);
+    const rest = { ...defaultBankContent(), worlds: [world], tasks };
+    const withVariants = { ...rest, worlds: [v.data.world], tasks: v.data.tasks };
+    const sheet = (c: typeof rest) => bankDatasheet(c, serializeBank(c).manifest);
+    expect(sheet(withVariants)).toContain(`GraphQL/MCP variants: 1 worlds, ${v.data.tasks.length} tasks`);
+    expect(sheet(withVariants)).toContain(SIGNED_NOT_CARRIED);
+    expect(sheet(rest)).not.toContain(SIGNED_NOT_CARRIED);
   });
 });
 

@@ -60,7 +60,9 @@ export function protocolVariant(
   const out: Task[] = [];
   const skipped: Array<{ id: string; reason: string }> = [];
   const variantId = (taskId: string) =>
-    taskId.startsWith(`${world.id}-`) ? `${id}-${taskId.slice(world.id.length + 1)}` : `${taskId}.${protocol}`;
+    taskId.startsWith(`${world.id}-`)
+      ? `${id}-${taskId.slice(world.id.length + 1)}`
+      : `${taskId}.${protocol}`;
   // GraphQL fields and MCP tools are named, not versioned by path: no version carrier.
   const { versioning: _carried, ...served } = world;
   for (const original of tasks) {

@@ -22,7 +22,14 @@ export function worldLayout(seed: string, count: number): WorldOptions[] {
   // Its own stream: dealing versioning styles leaves the auth and archetype deal as it was.
   const styles = Rng.derive(seed, "world-versioning");
   const versioning = styles.shuffle(
-    Array.from({ length: count }, (_, i) => VERSIONING_STYLES[i % VERSIONING_STYLES.length] as VersioningStyle),
+    Array.from(
+      { length: count },
+      (_, i) => VERSIONING_STYLES[i % VERSIONING_STYLES.length] as VersioningStyle,
+    ),
   );
-  return auth.map((a, i) => ({ auth: a, archetype: archetype[i] ?? "flat", versioning: versioning[i] ?? "path" }));
+  return auth.map((a, i) => ({
+    auth: a,
+    archetype: archetype[i] ?? "flat",
+    versioning: versioning[i] ?? "path",
+  }));
 }

@@ -3,8 +3,8 @@ import { valuesAtPath } from "../bank/key-path.js";
 import { mayHavePlaceholder, splitAtPlaceholders, wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { GoldenNativeRequest, GoldenStep } from "../bank/task-schema.js";
 import type { Versioning } from "../bank/versioning-schema.js";
-import { wireRequest } from "../world/versioning.js";
 import { type ToolResult, toolResultValue } from "../workspace/workspace.js";
+import { wireRequest } from "../world/versioning.js";
 import type { AgentToolCall, StepResult, TrialSession } from "./agent.js";
 
 /** A tool result's content as JSON: the workspace's own value when it kept one, else parsed. */

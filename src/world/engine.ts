@@ -12,8 +12,8 @@ import { fail, gradeHints, ok, type Reply, styleReply, withTerse } from "./reply
 import { malformedPath } from "./request-target.js";
 import { honoRoutePath, matchRoute, routeOrder, routesOnPath } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
-import { canonicalQuery, carriedVersion, missingVersion, versionedRequest } from "./versioning.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
+import { canonicalQuery, carriedVersion, missingVersion, versionedRequest } from "./versioning.js";
 
 /** Request bodies larger than this are refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -55,7 +55,12 @@ export function createWorldApp(world: World): Hono<Env> {
     getPath: (req) => {
       const path = canonicalPath(pathOf(rawPathAndQuery(req.url)));
       if (!versioned) return path;
-      const v = versionedRequest(world, path, queryOf(rawPathAndQuery(req.url)), (n) => req.headers.get(n) ?? undefined);
+      const v = versionedRequest(
+        world,
+        path,
+        queryOf(rawPathAndQuery(req.url)),
+        (n) => req.headers.get(n) ?? undefined,
+      );
       return "refused" in v ? path : v.path;
     },
   });

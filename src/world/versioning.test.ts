@@ -30,14 +30,19 @@ describe("wireRequest, the golden player's side", () => {
       url: "http://h/valves/VL-1?api-version=3",
       headers: {},
     });
-    expect(wireRequest(QUERY.versioning, { url: "/v3/valves?page=2" }).url).toBe("/valves?api-version=3&page=2");
+    expect(wireRequest(QUERY.versioning, { url: "/v3/valves?page=2" }).url).toBe(
+      "/valves?api-version=3&page=2",
+    );
     // A path without a version (or a path-versioned world) goes as it is.
     expect(wireRequest(HEADER.versioning, { url: "/openapi.json" })).toEqual({ url: "/openapi.json" });
     expect(wireRequest(undefined, { url: "/v3/valves" })).toEqual({ url: "/v3/valves" });
   });
 
   it("is the inverse of the engine's canonical request", () => {
-    const wire = wireRequest(HEADER.versioning, { url: "/v3/valves/VL-1", headers: {} as Record<string, string> });
+    const wire = wireRequest(HEADER.versioning, {
+      url: "/v3/valves/VL-1",
+      headers: {} as Record<string, string>,
+    });
     expect(versionedRequest(HEADER, wire.url, "", (n) => wire.headers[n])).toEqual({
       path: "/v3/valves/VL-1",
       query: "",
@@ -76,7 +81,9 @@ describe.each([
       // A version in the path is not this world's way: 404 naming the carrier.
       const inPath = await call("GET", "/v3/valves/VL-1", { token });
       expect(inPath.status).toBe(404);
-      expect(inPath.body.message).toContain(world.versioning?.style === "header" ? "Api-Version header" : "api-version query parameter");
+      expect(inPath.body.message).toContain(
+        world.versioning?.style === "header" ? "Api-Version header" : "api-version query parameter",
+      );
       // A versioned route without a version: 400 naming the carrier and the published versions.
       const none = await call("GET", "/valves/VL-1", { token });
       expect(none.status).toBe(400);
@@ -99,13 +106,21 @@ describe.each([
     const spec = renderOpenApi(world) as unknown as {
       info: { description: string };
       "x-api-versioning": { style: string; versions: string[] };
-      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: { enum: string[] } }> }>>;
+      paths: Record<
+        string,
+        Record<string, { parameters?: Array<{ name: string; in: string; schema: { enum: string[] } }> }>
+      >;
     };
     expect(spec["x-api-versioning"]).toMatchObject({ style: world.versioning?.style, versions: ["2", "3"] });
     expect(spec.info.description).toContain(versioningNote(world) as string);
     const carrier = (path: string, method: string) =>
-      spec.paths[path]?.[method]?.parameters?.find((p) => p.name === (world.versioning as { name: string }).name);
-    expect(carrier("/v2/work-orders", "get")).toMatchObject({ in: world.versioning?.style, schema: { enum: ["2"] } });
+      spec.paths[path]?.[method]?.parameters?.find(
+        (p) => p.name === (world.versioning as { name: string }).name,
+      );
+    expect(carrier("/v2/work-orders", "get")).toMatchObject({
+      in: world.versioning?.style,
+      schema: { enum: ["2"] },
+    });
     expect(carrier("/v3/valves/{valve_id}", "get")?.schema.enum).toEqual(["3"]);
     expect(renderOpenApi(EXAMPLE_WORLD)).not.toHaveProperty("x-api-versioning");
   });
@@ -118,7 +133,10 @@ describe("forbids follow the canonical request", () => {
     await call("GET", "/work-orders", { headers: { "Api-Version": "3" } });
     expect(gradeConstraint(forbid, exchanges(trial)).violated).toBe(false);
     await call("GET", "/work-orders", { headers: { "api-version": "2" } });
-    expect(gradeConstraint(forbid, exchanges(trial))).toMatchObject({ violated: true, detail: "GET /v2/work-orders" });
+    expect(gradeConstraint(forbid, exchanges(trial))).toMatchObject({
+      violated: true,
+      detail: "GET /v2/work-orders",
+    });
   });
 
   it("and a query-style call to it, whatever else the query holds", async () => {
@@ -126,6 +144,9 @@ describe("forbids follow the canonical request", () => {
     await call("GET", "/work-orders?page=2&API-VERSION=2");
     const forbid = { kind: "forbid", id: "no_v2", explain: "", url_pattern: "^/v2/work-orders" } as const;
     expect(gradeConstraint(forbid, exchanges(trial)).violated).toBe(true);
-    expect(exchanges(trial)[0]).toMatchObject({ url: "/v2/work-orders?page=2", raw_url: "/work-orders?page=2&API-VERSION=2" });
+    expect(exchanges(trial)[0]).toMatchObject({
+      url: "/v2/work-orders?page=2",
+      raw_url: "/work-orders?page=2&API-VERSION=2",
+    });
   });
 });

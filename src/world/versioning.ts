@@ -65,7 +65,9 @@ export function worldVersions(world: World): string[] {
 /** The wire form of one canonical path (`/billing/v3/invoices` → `/billing/invoices`), and its version. */
 export function wirePath(v: Carried, path: string): { path: string; version: string | null } {
   const split = splitVersion(v, path);
-  return split ? { path: `${v.prefix}${split.rest}` || "/", version: split.version } : { path, version: null };
+  return split
+    ? { path: `${v.prefix}${split.rest}` || "/", version: split.version }
+    : { path, version: null };
 }
 
 /**
@@ -90,7 +92,11 @@ export function wireRequest<R extends { url: string; headers?: Record<string, st
   const wire = wirePath(v, path);
   if (wire.version === null) return request;
   if (v.style === "header")
-    return { ...request, url: origin + wire.path + tail, headers: { ...request.headers, [v.name]: wire.version } };
+    return {
+      ...request,
+      url: origin + wire.path + tail,
+      headers: { ...request.headers, [v.name]: wire.version },
+    };
   const param = `${encodeURIComponent(v.name)}=${wire.version}`;
   const query = tail.startsWith("?") ? `?${param}&${tail.slice(1)}` : `?${param}${tail}`;
   return { ...request, url: origin + wire.path + query };
@@ -120,8 +126,10 @@ export function versionedRequest(
   const named =
     v.style === "header"
       ? header(v.name)
-      : new URLSearchParams(query.slice(1)).get(v.name) ??
-        [...new URLSearchParams(query.slice(1))].find(([k]) => k.toLowerCase() === v.name.toLowerCase())?.[1];
+      : (new URLSearchParams(query.slice(1)).get(v.name) ??
+        [...new URLSearchParams(query.slice(1))].find(
+          ([k]) => k.toLowerCase() === v.name.toLowerCase(),
+        )?.[1]);
   const sentQuery = canonicalQuery(world, query);
   const inPath = splitVersion(v, path);
   if (inPath) {
@@ -165,7 +173,7 @@ export function describeCarrier(v: Carried): string {
  */
 export function missingVersion(world: World, path: string, routes: (path: string) => boolean): Reply | null {
   const v = carriedVersion(world);
-  if (!v || path !== v.prefix && !path.startsWith(`${v.prefix}/`)) return null;
+  if (!v || (path !== v.prefix && !path.startsWith(`${v.prefix}/`))) return null;
   const versions = worldVersions(world);
   const rest = path.slice(v.prefix.length);
   if (!versions.some((n) => routes(`${v.prefix}/v${n}${rest}`))) return null;
