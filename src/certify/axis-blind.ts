@@ -43,10 +43,10 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  *   mint after the session's first token is dropped and its token replaced by the earlier one (the
  *   pauses the ticket asks for are still taken); when the ticket's client held the vault's token,
  *   the blind agent keeps using that one and mints nothing;
- * - discovery: takes the first candidate: the route the ticket's client used when it answered
- *   (a deprecated or look-alike family), else the first documented route of its resource and
- *   action, without undocumented query parameters; a record picked from a listing is the first
- *   one listed, from the first page it read;
+ * - discovery: takes the first candidate: the first documented route of its resource, action and
+ *   method in the spec's order (whatever route the ticket's client used), without undocumented
+ *   query parameters; a record picked from a listing is the first one listed, from the first page
+ *   it read;
  * - schema_repair: the call the ticket quotes is sent as the client sent it (its body unchanged),
  *   wherever the golden sent its repaired form;
  * - error_recovery: likewise, the quoted call retried plainly (same request, no wait, no
@@ -256,10 +256,12 @@ function listedAt(path: string): [string, number, string] | null {
 }
 
 /**
- * Discovery-blind: the first candidate. Each call goes to the route the ticket's client used when
- * that route answered (the agent never looks further), else to the first documented route of its
- * resource and action, without undocumented query parameters; a record picked from a listing is
- * the first one listed, from the first page read.
+ * Discovery-blind: the first candidate. Each call goes to the first documented route of its
+ * resource, action and method, in the spec's order, without undocumented query parameters; a
+ * record picked from a listing is the first one listed, from the first page read. Not the route
+ * the ticket's client used: an agent that reads the spec's first candidate over the client's
+ * decoy is as blind (agent audit mar: a right route that was simply the first `/v3` one passed),
+ * so a world whose right route is listed first does not make discovery necessary.
  */
 function firstCandidate(
   ctx: BlindContext,
@@ -267,27 +269,10 @@ function firstCandidate(
   at: (i: number) => ExchangeEvent | undefined,
 ): BlindSegment {
   const what: string[] = [];
-  const answered = ctx.premises.flatMap((p) =>
-    p.kind === "call" && p.status >= 200 && p.status < 300 ? [p] : [],
-  );
   const out: Array<GoldenStep | null> = range.map((s) => {
     if (!isExecute(s)) return s;
     const hit = routeFor(ctx.world, s.request.method, s.request.url);
     if (!hit) return s;
-    const client = answered.find((p) => {
-      const r = routeFor(ctx.world, p.method, p.url)?.route;
-      return (
-        p.method === s.request.method &&
-        r !== undefined &&
-        r.id !== hit.route.id &&
-        r.resource === hit.route.resource &&
-        r.action === hit.route.action
-      );
-    });
-    if (client) {
-      what.push(`${client.method} ${client.url} (the client's route) instead of ${hit.route.path}`);
-      return { ...s, request: { ...s.request, url: client.url } };
-    }
     const first = ctx.world.routes.find(
       (r) =>
         r.documented &&

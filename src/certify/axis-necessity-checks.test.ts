@@ -33,8 +33,20 @@ const freshClient = (t: Task): Task => ({
   ...t,
   premises: (t.premises ?? []).map((p) => (p.kind === "call" ? { ...p, token: "fresh" as const } : p)),
 });
-/** A ticket that quotes no call: the blind agent has no client route to fall for. */
-const quiet = (t: Task): Task => ({ ...t, premises: [] });
+/** The skeleton in `p` with the canonical routes listed first: the first documented read is the right one. */
+const canonicalFirst = (p: TestProtocol): Bank => {
+  const content = skeletonIn(p);
+  return bankFromContent({
+    ...content,
+    worlds: content.worlds.map((w) => ({
+      ...w,
+      routes: [
+        ...w.routes.filter((r) => r.status === "canonical"),
+        ...w.routes.filter((r) => r.status !== "canonical"),
+      ],
+    })),
+  });
+};
 /** A grader that never looks at the kept variable. */
 const storeBlind = (t: Task): Task => ({
   ...t,
@@ -66,13 +78,6 @@ describe("axis necessity: a task built to fail the gate, per axis and protocol",
     ]);
     cases.push([
       p,
-      SUB02,
-      quiet,
-      "discovery",
-      "an agent blind to discovery plays the golden unchanged: the task does not need the skill",
-    ]);
-    cases.push([
-      p,
       SUB03,
       storeBlind,
       "statefulness",
@@ -85,6 +90,19 @@ describe("axis necessity: a task built to fail the gate, per axis and protocol",
       { task_id: idIn(p, id), check: `axis_blind:${axis}`, message },
     ]);
   });
+
+  it.each(["rest", "graphql", "mcp"] as const)(
+    "%s harbor-telemetry-sub02 in a world listing its right route first",
+    async (p) => {
+      expect(await findings(canonicalFirst(p), idIn(p, SUB02))).toEqual([
+        {
+          task_id: idIn(p, SUB02),
+          check: "axis_blind:discovery",
+          message: "an agent blind to discovery plays the golden unchanged: the task does not need the skill",
+        },
+      ]);
+    },
+  );
 
   it("a golden that fails its own grader is left to the triad: no finding here", async () => {
     const bank = bankWith(SUB03, (t) =>
@@ -135,7 +153,7 @@ describe("axis necessity: the blind variant of the harbour chain", () => {
     if (!variant.success) throw new Error(variant.error);
     expect(variant.what).toEqual([
       "segment 1 (auth): the vault's access_token kept, 1 mint(s) dropped",
-      "segment 2 (discovery): GET /v2/vessels/V-311 (the client's route) instead of /v3/vessels/{vessel_id}",
+      "segment 2 (discovery): GET /v2/vessels/{vessel_id} instead of /v3/vessels/{vessel_id}",
       "segment 3 (statefulness): GET /v3/vessels/V-204 not read again",
       "segment 3 (statefulness): local variable maintenance_order_id not kept",
     ]);
@@ -162,7 +180,7 @@ describe("axis necessity: the blind variant of the harbour chain", () => {
     }
     expect(whats).toEqual([
       ["the vault's access_token kept, 1 mint(s) dropped"],
-      ["GET /v2/vessels/V-311 (the client's route) instead of /v3/vessels/{vessel_id}"],
+      ["GET /v2/vessels/{vessel_id} instead of /v3/vessels/{vessel_id}"],
       ["local variable maintenance_order_id not kept"],
     ]);
   });

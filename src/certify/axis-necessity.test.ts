@@ -67,7 +67,7 @@ describe("axis necessity gate: the golden blind to its axis fails", () => {
   it("passes every solo task of one world, each axis's blind agent failing for its own reason", async () => {
     const reasons: Record<string, RegExp> = {
       auth: /re-mint\(s\) dropped|the vault's access_token kept/,
-      discovery: /the client's route|first record listed|undocumented parameter/,
+      discovery: /\S+ instead of \S+|first record listed|undocumented parameter/,
       schema_repair: /sent as the client sent it/,
       error_recovery: /sent as the client sent it/,
       statefulness: /not kept|not read again/,
@@ -115,13 +115,35 @@ describe("axis necessity gate: the golden blind to its axis fails", () => {
     expect(found.failures[0]?.message).toMatch(/plays the golden unchanged/);
   }, 60_000);
 
-  it("catches a discovery task whose client never met a decoy: the first documented route is the right one", async () => {
+  it("catches a discovery task in a world whose right route is listed first (agent audit mar: simply the first /v3 one)", async () => {
+    // The client met a decoy, but the spec lists the canonical read first: the agent that takes the
+    // first documented candidate passes without any discovery.
     const task = solo("discovery").find((t) =>
       t.premises?.some((p) => p.kind === "call" && p.status === 200),
     ) as Task;
-    const found = await findingsOnEdited(task, (t) => ({ ...t, premises: [] }));
+    const canonicalFirst = bankFromContent({
+      ...content,
+      worlds: content.worlds.map((w) =>
+        w.id !== world
+          ? w
+          : {
+              ...w,
+              routes: [
+                ...w.routes.filter((r) => r.status === "canonical"),
+                ...w.routes.filter((r) => r.status !== "canonical"),
+              ],
+            },
+      ),
+    });
+    const found = await axisNecessityFindings(
+      canonicalFirst,
+      canonicalFirst.tasks.find((t) => t.id === task.id) as Task,
+      sharedTrials(canonicalFirst),
+    );
     expect(found.failures[0]).toMatchObject({ task_id: task.id, check: "axis_blind:discovery" });
     expect(found.failures[0]?.message).toMatch(/plays the golden unchanged/);
+    // As generated (decoys listed first), the same task needs discovery.
+    expect((await axisNecessityFindings(bank, task, runner)).failures).toEqual([]);
   }, 60_000);
 
   it("catches a statefulness task whose grader never looks at the kept variable", async () => {

@@ -93,7 +93,19 @@ export async function playAndAnswer(
  * @example runner.run(task, agent, 1, { sameAs: playedName(steps, "golden card") })
  */
 export function playedName(steps: readonly GoldenStep[], card: string): string {
-  return `${card}\u0000${JSON.stringify(steps)}`;
+  // `JSON.stringify(steps)`, each step's text written once: a task's exams and replays name arrays
+  // of the same step objects, and writing them whole again for every exam was O(steps²) per task.
+  return `${card}\u0000[${steps.map(stepText).join(",")}]`;
+}
+
+const stepTexts = new WeakMap<GoldenStep, string>();
+function stepText(step: GoldenStep): string {
+  let text = stepTexts.get(step);
+  if (text === undefined) {
+    text = JSON.stringify(step);
+    stepTexts.set(step, text);
+  }
+  return text;
 }
 
 /** Segments of the graded answer card: undefined means the field is graded. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The gates of issues 8 and 15, in the order they run. */
+/** The gates of issues 8, 15 and 16, in the order they run. */
 export const GateNameSchema = z.enum([
   "triad",
   "solvability",
@@ -12,6 +12,7 @@ export const GateNameSchema = z.enum([
   "exploit_audit",
   "premises",
   "axis_necessity",
+  "hint_grading",
 ]);
 export type GateName = z.infer<typeof GateNameSchema>;
 export const GATE_NAMES = GateNameSchema.options;

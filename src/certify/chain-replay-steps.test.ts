@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   bankWith,
   CHAIN,
+  CHAIN_NEGATIVE_REPLAYS,
   SUB01,
   selectiveChain,
   skeletonContent,
@@ -100,5 +101,68 @@ describe("chain replays: notes and findings", () => {
     const found = await chainReplayFindings(broken, taskOf(broken, CHAIN), sharedTrials(broken));
     expect(found.failures[0]).toMatchObject({ task_id: CHAIN, check: "golden_replay" });
     expect(found.failures[0]?.message).toMatch(/^golden replay fails: .*berth/);
+  });
+});
+
+describe("chain replays: where the wrong segment's value is found", () => {
+  const bank = bankFromContent(skeletonContent());
+  const chain = taskOf(bank, CHAIN);
+  const read = (url: string, capture: Record<string, string>): GoldenStep => ({
+    op: "execute",
+    request: { method: "GET", url },
+    capture,
+  });
+  const order = (firmware: string): GoldenStep => ({
+    op: "execute",
+    request: { method: "POST", url: "/v3/maintenance-orders", body: { firmware_build: `{{${firmware}}}` } },
+    capture: {},
+  });
+  const mint = chain.golden[0] as GoldenStep;
+  /** Segment 1 is the golden's first step alone; segment 2 the rest. */
+  const segments = [
+    { position: 1, start: 0, end: 1 },
+    { position: 2, start: 1, end: 4 },
+  ];
+  const swapOf = (golden: GoldenStep[]) =>
+    negativeReplays(bank, { ...chain, golden }, segments).find((r) => r.name === "wrong_segment_value:2");
+
+  it("a value captured by the chain's very first step is found as the one segment 2 sends", () => {
+    const golden = [
+      read("/v3/vessels/V-204", { firmware: "firmware_build" }),
+      mint,
+      read("/v3/vessels/V-311", { berth: "berth" }),
+      order("firmware"),
+    ];
+    // The credentials the mint sends come from the vault: no segment produced them, nothing to swap.
+    expect(swapOf(golden)?.steps).toEqual([...golden.slice(0, 3), order("berth")]);
+  });
+
+  it("the chain's very first step is the other segment a value is swapped with", () => {
+    const golden = [
+      read("/v3/vessels/V-204", { firmware: "firmware_build" }),
+      mint,
+      read("/v3/vessels/V-311", { berth: "berth" }),
+      order("berth"),
+    ];
+    expect(swapOf(golden)?.steps).toEqual([...golden.slice(0, 3), order("firmware")]);
+  });
+
+  it("a chain graded selectively without its graded segments named is graded in full: no skip must break a later segment", () => {
+    const noList = bankWith(CHAIN, (t) => ({ ...t, grader: { ...t.grader, chain_mode: "selective" } }));
+    const task = taskOf(noList, CHAIN);
+    const split = chainSegments(task);
+    if (!split.success) throw new Error(split.error);
+    expect(negativeReplays(noList, task, split.data).map((r) => r.laterMustFail)).toEqual(
+      CHAIN_NEGATIVE_REPLAYS.map(() => undefined),
+    );
+  });
+});
+
+describe("chain replays: a chain whose later segment uses an earlier one's value", () => {
+  it("gets no nominal-coupling note: skipping segment 1 fails segment 3, which orders with its firmware", async () => {
+    // Segment 3 no longer re-reads V-204: its order carries the firmware segment 1 read.
+    const coupled = bankWith(CHAIN, (t) => ({ ...t, golden: t.golden.filter((_, i) => i !== 6) }));
+    const report = await chainReplayGate(coupled, coupled.tasks);
+    expect(report).toMatchObject({ checked: 1, failed: 0, notes: [] });
   });
 });

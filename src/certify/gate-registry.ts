@@ -12,6 +12,7 @@ import {
   exploitFindings,
 } from "./exploit-audit.js";
 import { EXPLOITS } from "./exploits/index.js";
+import { HINT_GRADING_VERSION, hintGradingFindings } from "./hint-grading.js";
 import { LEAK_VERSION, leakFindings } from "./leak.js";
 import { PREMISES_VERSION, premiseFindings } from "./premises.js";
 import {
@@ -90,7 +91,7 @@ function perTaskGate(
  * The gates of issues 8, 15 and 16, in the order they run on each task (the order of
  * `GATE_NAMES`). `certifyBank` iterates this list; a new gate is one entry here.
  *
- * @example GATES.map((g) => g.name) // ["triad", "solvability", "discoverability", "leak", "requirement_mutants", …, "axis_necessity"]
+ * @example GATES.map((g) => g.name) // ["triad", "solvability", "discoverability", "leak", "requirement_mutants", …, "axis_necessity", "hint_grading"]
  */
 export const GATES: readonly Gate[] = [
   perTaskGate("triad", TRIAD_VERSION, ({ bank, task, runner }) => triadFindings(bank, task, runner)),
@@ -177,4 +178,8 @@ export const GATES: readonly Gate[] = [
     report: ({ tasks, findings }) =>
       gateReport(AXIS_NECESSITY_VERSION, ids(tasks), failuresOf("axis_necessity", findings)),
   },
+  // A hard task's errors never name their fix (issue 16 item 4); easy and medium tasks pass.
+  perTaskGate("hint_grading", HINT_GRADING_VERSION, ({ bank, task, runner }) =>
+    hintGradingFindings(bank, task, runner),
+  ),
 ];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { skeletonContent } from "../../test/support/test-banks.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { bankFromContent } from "../bank/bank.js";
-import type { Task } from "../bank/task-schema.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { TrialResult } from "../run/run-trial.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { playGolden } from "../trial/play-golden.js";
@@ -135,6 +135,66 @@ describe("sharedTrials", () => {
     shared.release(task);
     expect(await shared.run(task, agent("again"), 1, { sameAs })).not.toBe(first);
     expect(played).toBe(4);
+  });
+
+  it("skips the golden steps another trial played from the same point, with a fresh trial's result", async () => {
+    // Every golden run a trial starts: how many of its steps the golden memo skipped.
+    const runs: Array<{ steps: readonly GoldenStep[]; played: number }> = [];
+    const spied = (agent: AgentFactory): AgentFactory => ({
+      name: agent.name,
+      forTask(task, context) {
+        const inner = agent.forTask(task, context);
+        return {
+          name: inner.name,
+          attempt: (session) =>
+            inner.attempt(
+              new Proxy(session, {
+                get(target, key) {
+                  const memo = target.goldenMemo;
+                  if (key === "goldenMemo" && memo)
+                    return {
+                      begin(steps: readonly GoldenStep[]) {
+                        const run = memo.begin(steps);
+                        runs.push({ steps, played: run?.played ?? 0 });
+                        return run;
+                      },
+                    };
+                  const v = Reflect.get(target, key);
+                  return typeof v === "function" ? v.bind(target) : v;
+                },
+              }),
+            ),
+        };
+      },
+    });
+    const fresh = freshTrials(bank);
+    const shared = sharedTrials(bank);
+    let decoys = 0;
+    for (const task of bank.tasks) {
+      for (const { agent, epoch } of trialsOf(task)) {
+        runs.length = 0;
+        const a = await shared.run(task, spied(agent), epoch);
+        const b = await fresh.run(task, agent, epoch);
+        expect(comparable(a), `${task.id} ${agent.name} epoch ${epoch}`).toEqual(comparable(b));
+        if (!agent.name.startsWith("sabotage-decoy_route")) continue;
+        // The golden ran first: its steps before the decoy are skipped, the decoy is played.
+        const [run] = runs;
+        const decoyAt = run?.steps.findIndex((step, i) => step !== task.golden[i]) ?? -1;
+        expect(decoyAt).toBeGreaterThan(0);
+        expect(run?.played, `${task.id} ${agent.name}`).toBe(decoyAt);
+        decoys += 1;
+      }
+      shared.release(task);
+    }
+    expect(decoys).toBeGreaterThan(2);
+  }, 120_000);
+
+  it("names played steps by their whole JSON (playedName's per-step texts join to it)", () => {
+    for (const task of bank.tasks) {
+      const edited = task.golden.filter((_, i) => i % 2 === 0);
+      for (const steps of [task.golden, edited, []])
+        expect(playedName(steps, "golden card")).toBe(`golden card\u0000${JSON.stringify(steps)}`);
+    }
   });
 
   it("grades a verdict-only trial stopped at a forbidden call as a fail naming the constraint", async () => {

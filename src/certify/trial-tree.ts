@@ -1,6 +1,7 @@
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Bank } from "../bank/bank.js";
-import type { Task } from "../bank/task-schema.js";
+import type { JsonValue } from "../bank/json.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
 import { gradeConstraint } from "../grade/grade-g1.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import {
@@ -11,7 +12,9 @@ import {
   VERDICT_ONLY_FAIL,
 } from "../grade/grade-trial.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
-import type { AgentFactory, TrialSession } from "../trial/agent.js";
+import { HarnessSession, type SessionPosition } from "../run/trial-session.js";
+import type { AgentFactory, GoldenMemo, TrialSession } from "../trial/agent.js";
+import type { TranscriptMessage } from "../trial/transcript-schema.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
 import { trialSeed } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
@@ -82,6 +85,30 @@ interface Node {
   state: State | null;
   /** Whether the log up to this call breaks a forbid constraint of the task's grader. */
   violated: boolean;
+  /** Golden runs played from here, by the session's position then (see `goldenMemo`). */
+  runs?: Map<string, RunPoint>;
+}
+
+/**
+ * A point of the golden runs played from one tree node and session position: a trie of golden
+ * steps (the same step objects), each point the node the trial was at after the step, the
+ * session's position, the messages the step appended and the interpreter's bindings then.
+ */
+interface RunPoint {
+  node: Node;
+  position: SessionPosition;
+  messages: TranscriptMessage[];
+  bindings: Map<string, JsonValue>;
+  parent: RunPoint | null;
+  next: Map<GoldenStep, RunPoint>;
+}
+
+/** A trial's backend in the tree, with where it is (for the golden memo). */
+interface TreeBackend extends TrialBackend {
+  /** The node the trial is at, and whether it runs on a live state; null once off the tree. */
+  point(): { node: Node; live: boolean } | null;
+  /** Moves a trial that runs on no live state to `node`, a descendant of where it is. */
+  jump(node: Node): void;
 }
 
 function fork(state: State): State {
@@ -118,6 +145,8 @@ function callKey(name: string, args: unknown): string | null {
  * first trial (the golden reference) keeps a state after each call, every trial the state it ended
  * in; a later branch point without one is rebuilt from the nearest kept state by re-sending the
  * recorded calls. Trials that end in the same kept state with the same final message share a grade.
+ * Golden steps a trial plays the way an earlier trial did from the same point are not played again
+ * (see `goldenMemo`): the trial moves to where the earlier one got.
  */
 class TrialTree {
   private root: Promise<Node> | null = null;
@@ -195,7 +224,7 @@ class TrialTree {
    * A backend for the next trial of this tree. `watch.violated` turns true once the trial's log
    * breaks a forbid constraint (see `RunOptions.failFast`).
    */
-  async backend(watch?: { violated: boolean }): Promise<TrialBackend> {
+  async backend(watch?: { violated: boolean }): Promise<TreeBackend> {
     const keepStates = this.trials === 0;
     this.trials += 1;
     let cursor = await this.rootNode();
@@ -256,8 +285,166 @@ class TrialTree {
         const state = live ?? cursor.state;
         return state ? Object.fromEntries(state.trial.removed) : {};
       },
+      point: () => (offTree ? null : { node: cursor, live: live !== null }),
+      jump: (node) => {
+        if (live || offTree) throw new Error("trial tree: only a trial on recorded calls can jump");
+        cursor = node;
+        violated = node.violated;
+        if (watch) watch.violated = violated;
+      },
     };
   }
+}
+
+const positionKey = (p: SessionPosition) => `${p.messages}/${p.toolCalls}/${p.callSeq}/${p.tokens}`;
+
+/** The messages appended from `root` to `point`, in order. */
+function messagesBetween(root: RunPoint, point: RunPoint): TranscriptMessage[] {
+  const spans: TranscriptMessage[][] = [];
+  for (let at: RunPoint | null = point; at && at !== root; at = at.parent) spans.push(at.messages);
+  return spans.reverse().flat();
+}
+
+/**
+ * The golden memo of one trial (see `GoldenMemo`): golden steps another trial of the tree played
+ * from the same node and session position got the same results (the node names every call made so
+ * far, and the results are a function of them), appended the same messages and left the
+ * interpreter the same bindings. So a trial that has made only recorded calls skips them: its
+ * session gets those messages and counters, its backend the node they led to. A span that broke a
+ * forbid constraint is played (a `failFast` trial stops inside it).
+ */
+function goldenMemo(harness: HarnessSession, backend: TreeBackend): GoldenMemo {
+  return {
+    begin(steps) {
+      const start = backend.point();
+      if (!start) return undefined;
+      const from = harness.position();
+      const key = positionKey(from);
+      start.node.runs ??= new Map();
+      let root = start.node.runs.get(key);
+      if (!root) {
+        root = {
+          node: start.node,
+          position: from,
+          messages: [],
+          bindings: new Map(),
+          parent: null,
+          next: new Map(),
+        };
+        start.node.runs.set(key, root);
+      }
+      let at = root;
+      let played = 0;
+      if (!start.live) {
+        let deepest = root;
+        let k = 0;
+        while (k < steps.length) {
+          const next = deepest.next.get(steps[k] as GoldenStep);
+          if (!next) break;
+          deepest = next;
+          k += 1;
+        }
+        if (
+          k > 0 &&
+          !deepest.node.violated &&
+          harness.replay(from, deepest.position, messagesBetween(root, deepest))
+        ) {
+          backend.jump(deepest.node);
+          at = deepest;
+          played = k;
+        }
+      }
+      let recording: RunPoint | null = at;
+      let recorded = played;
+      return {
+        played,
+        bindings: new Map(at.bindings),
+        reached(n, bindings) {
+          const point = backend.point();
+          if (!recording || n !== recorded + 1 || !point) {
+            recording = null;
+            return;
+          }
+          const step = steps[n - 1] as GoldenStep;
+          let next = recording.next.get(step);
+          if (!next) {
+            const position = harness.position();
+            next = {
+              node: point.node,
+              position,
+              messages: harness.messages.slice(recording.position.messages, position.messages),
+              bindings: new Map(bindings),
+              parent: recording,
+              next: new Map(),
+            };
+            recording.next.set(step, next);
+          } else if (next.node !== point.node) {
+            recording = null;
+            return;
+          }
+          recording = next;
+          recorded = n;
+        },
+      };
+    },
+  };
+}
+
+/**
+ * `agent` whose session offers the golden memo of its trial (when the harness hands it a
+ * `HarnessSession` and the trial's backend is `backend()`'s).
+ */
+function withGoldenMemo(agent: AgentFactory, backend: () => TreeBackend | undefined): AgentFactory {
+  return {
+    name: agent.name,
+    forTask(task, context) {
+      const inner = agent.forTask(task, context);
+      return {
+        name: inner.name,
+        attempt(session) {
+          const b = backend();
+          if (!(session instanceof HarnessSession) || !b) return inner.attempt(session);
+          return inner.attempt(forwarding(session, { goldenMemo: goldenMemo(session, b) }));
+        },
+      };
+    },
+  };
+}
+
+/**
+ * `session` as it is, but for what `extra` replaces: its `step`, or its `goldenMemo` (given as
+ * undefined: none).
+ */
+function forwarding(
+  session: TrialSession,
+  extra: { goldenMemo?: GoldenMemo; step?: TrialSession["step"] } = {},
+): TrialSession {
+  const goldenMemo = "goldenMemo" in extra ? extra.goldenMemo : session.goldenMemo;
+  return {
+    get systemPrompt() {
+      return session.systemPrompt;
+    },
+    get ticket() {
+      return session.ticket;
+    },
+    get tools() {
+      return session.tools;
+    },
+    get signal() {
+      return session.signal;
+    },
+    get ended() {
+      return session.ended;
+    },
+    step: extra.step ?? ((turn) => session.step(turn)),
+    finish: (text, reasoning) => session.finish(text, reasoning),
+    addUsage: (usage) => session.addUsage(usage),
+    abort: (reason, detail) => session.abort(reason, detail),
+    ...(session.recordSystemPrompt
+      ? { recordSystemPrompt: (text: string) => session.recordSystemPrompt?.(text) }
+      : {}),
+    ...(goldenMemo ? { goldenMemo } : {}),
+  };
 }
 
 /**
@@ -292,22 +479,7 @@ function stoppedWhenViolated(agent: AgentFactory, watch: { violated: boolean }):
 }
 
 function stopOnViolation(session: TrialSession, watch: { violated: boolean }): TrialSession {
-  return {
-    get systemPrompt() {
-      return session.systemPrompt;
-    },
-    get ticket() {
-      return session.ticket;
-    },
-    get tools() {
-      return session.tools;
-    },
-    get signal() {
-      return session.signal;
-    },
-    get ended() {
-      return session.ended;
-    },
+  return forwarding(session, {
     async step(turn) {
       const r = await session.step(turn);
       if (watch.violated && !session.ended) {
@@ -316,13 +488,7 @@ function stopOnViolation(session: TrialSession, watch: { violated: boolean }): T
       }
       return r;
     },
-    finish: (text, reasoning) => session.finish(text, reasoning),
-    addUsage: (usage) => session.addUsage(usage),
-    abort: (reason, detail) => session.abort(reason, detail),
-    ...(session.recordSystemPrompt
-      ? { recordSystemPrompt: (text: string) => session.recordSystemPrompt?.(text) }
-      : {}),
-  };
+  });
 }
 
 /**
@@ -372,12 +538,16 @@ export function sharedTrials(bank: Bank): TrialRunner {
     const t = tree;
     // A trial that may stop early is never the golden's (which must run whole: it is memoised).
     const watch = options.failFast && agent !== goldenAgentFactory ? { violated: false } : undefined;
+    let backend: TreeBackend | undefined;
     const result = runTrial({
       bank,
       task,
-      agent: watch ? stoppedWhenViolated(agent, watch) : agent,
+      agent: withGoldenMemo(watch ? stoppedWhenViolated(agent, watch) : agent, () => backend),
       epoch,
-      backend: () => t.backend(watch),
+      backend: async () => {
+        backend = await t.backend(watch);
+        return backend;
+      },
       // A trial stopped at a forbidden call fails whatever else its grade says; of a trial that may
       // stop early only the verdict is read.
       grade: (input) =>

@@ -1,5 +1,6 @@
 import type { BankContent, Manifest } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import { taskHintLevel } from "../run/replay-setup.js";
 import type { CertificationLog } from "./certification-log.js";
 import { SIGNED_NOT_CARRIED } from "./protocol-variants.js";
 import { AXES } from "./story-state.js";
@@ -213,7 +214,7 @@ export function difficultySection(content: BankContent): string {
     if (!world) return [];
     const f = taskFeatures(t, world);
     return [
-      `| ${t.id} | ${f.calls} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${measuredDifficulty(f)} |`,
+      `| ${t.id} | ${f.calls} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${measuredDifficulty(f)} | ${taskHintLevel(t)} |`,
     ];
   });
   return `## Difficulty from measured features
@@ -226,16 +227,21 @@ the same resource and action; **spelled**: the share of the literals those calls
 filling path parameters, query names and values, body keys and values) that the ticket spells out
 (hint explicit ≥ 0.75, partial ≥ 0.4, else implicit); **live values**: values read from a live
 response and sent in a later call; **fix from error**: the golden reads its fix (an allowed value,
-an expected name) off an error body. A hard task's errors say what is wrong and never name the fix
-(no hint, allowed values, expected name or allowed methods): the world serves a task the errors
-of its level.
+an expected name) off an error body. **error hints**: how explicit the world's errors are for the
+task, by its difficulty (one policy, \`taskHintLevel\`): \`full\` at easy and medium, where an error
+may name its fix; \`terse\` for a hard solo task, whose errors say what is wrong and never name the
+fix (no hint, allowed values, expected or renamed field, allowed methods or \`Allow\` header: a
+hard world leaves out the header RFC 9110 asks of a 405, as many real servers do, and its spec
+documents each route's methods), so the fix is found in the spec, a linked resource or another
+response (certification gate \`hint_grading\`). A chain keeps every hint: its segments mix
+difficulties.
 
 Rule: ${DIFFICULTY_RULE}.
 
 <details><summary>Every task's features (${rows.length} tasks)</summary>
 
-| task | calls | repeats | decoys | spelled (hint) | live values | fix from error | difficulty |
-|---|---:|---:|---:|---:|---:|---|---|
+| task | calls | repeats | decoys | spelled (hint) | live values | fix from error | difficulty | error hints |
+|---|---:|---:|---:|---:|---:|---|---|---|
 ${rows.join("\n")}
 
 </details>`;

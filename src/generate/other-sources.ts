@@ -229,15 +229,19 @@ function otherListings(
   bodyKey: string,
   constraints: readonly ForbidConstraint[],
 ): OtherSource[] {
-  const path = literalPath(pattern);
+  // The source is one plain listing, or that listing and the collection's search route (a search
+  // world's `listedIdUsed`: either names the record).
+  const sources = literalPaths(pattern);
   const [collection, field, ...rest] = bodyKey.split(".");
-  if (path === null || !collection || !field || rest.length > 0) return [];
-  const own = matchRoute(world.routes, "GET", path)?.route;
+  if (sources === null || !collection || !field || rest.length > 0) return [];
+  const owns = sources.map((path) => matchRoute(world.routes, "GET", path)?.route);
+  const own = owns[0];
   if (own?.action !== "list" || !plain(own)) return [];
+  if (owns.some((r) => r?.action !== "list" || r.resource !== own.resource)) return [];
   const paths = world.routes
     .filter(
       (r) =>
-        r !== own &&
+        !owns.includes(r) &&
         r.resource === own.resource &&
         r.method === "GET" &&
         r.action === "list" &&
@@ -251,6 +255,19 @@ function otherListings(
   if (paths.length === 0) return [];
   const url_pattern = `^${paths.length === 1 ? paths[0] : `(?:${paths.join("|")})`}(\\?.*)?$`;
   return [{ url_pattern, status: 200, body_key: bodyKey }];
+}
+
+/**
+ * The literal paths a URL pattern matches: one for `^<path>(\?.*)?$`, several for an alternation
+ * `^(?:<path>|<path>)(\?.*)?$` (as `listedIdUsed` writes a search world's); null otherwise.
+ */
+function literalPaths(pattern: string): string[] | null {
+  const one = literalPath(pattern);
+  if (one !== null) return [one];
+  const alternatives = pattern.match(/^\^\(\?:(.*)\)\(\\\?\.\*\)\?\$$/s)?.[1];
+  if (alternatives === undefined) return null;
+  const paths = alternatives.split("|").map((p) => literalPath(`^${p}$`));
+  return paths.every((p): p is string => p !== null) ? paths : null;
 }
 
 /** Whether a query parameter of the route shows the omitted field. */

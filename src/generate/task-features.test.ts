@@ -92,8 +92,13 @@ describe("difficulty from measured features", () => {
   it("publishes the rule and every task's features in the datasheet", () => {
     const section = difficultySection(content);
     expect(section).toMatch(/Rule: points = calls/);
-    expect(section.split("\n").filter((l) => /^\| [a-z-]+-(sub|chain-1to)\d+ \|/.test(l))).toHaveLength(
-      content.tasks.length,
+    const rows = section.split("\n").filter((l) => /^\| [a-z-]+-(sub|chain-1to)\d+ \|/.test(l));
+    expect(rows).toHaveLength(content.tasks.length);
+    // How explicit the errors are: terse for exactly the hard solo tasks, full for the rest.
+    const terse = rows.filter((l) => l.endsWith("| terse |")).map((l) => l.split(" | ")[0]?.slice(2));
+    expect(terse).toEqual(
+      content.tasks.filter((t) => t.kind === "solo" && t.difficulty === "hard").map((t) => t.id),
     );
+    expect(section).toMatch(/\*\*error hints\*\*/);
   });
 });

@@ -6,10 +6,21 @@ import { playGolden } from "../trial/play-golden.js";
 import { type ToolResult, Workspace } from "../workspace/workspace.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
-import { hintLevelFor } from "../world/reply.js";
+import { type HintLevel, hintLevelFor } from "../world/reply.js";
 import { inProcessTransport } from "../world/transport.js";
 import { TrialWorld } from "../world/trial-world.js";
 import type { ToolRunner } from "./trial-session.js";
+
+/**
+ * How much a task's errors tell about their fix (the one hint policy, `HintLevel`): a hard solo
+ * task's errors say what is wrong, not how to fix it (`terse`); easy and medium ones may name the
+ * fix. A chain mixes its segments' difficulties, so it keeps every hint.
+ *
+ * @example taskHintLevel({ kind: "solo", difficulty: "hard", … }) // "terse"
+ */
+export function taskHintLevel(task: Pick<Task, "kind" | "difficulty">): HintLevel {
+  return task.kind === "solo" ? hintLevelFor(task.difficulty) : "full";
+}
 
 /**
  * The per-trial world, with the storyline before the task already replayed. The harness replays the
@@ -21,11 +32,10 @@ import type { ToolRunner } from "./trial-session.js";
  */
 export async function prepareTrialWorld(world: World, task: Task, seed: string): Promise<TrialWorld> {
   const trial = new TrialWorld(world, seed);
-  // A hard solo task's errors say what is wrong, not how to fix it; a chain mixes its segments'
-  // difficulties, so it keeps every hint. The storyline replay runs with every hint, as each
-  // earlier golden ran when it was generated: a golden that takes a value from an error's hint (a
-  // schema repair reads the allowed values there) must not lose it to a later task's difficulty.
-  const hints = task.kind === "solo" ? hintLevelFor(task.difficulty) : "full";
+  // The storyline replay runs with every hint, as each earlier golden ran when it was generated: a
+  // golden that takes a value from an error's hint (a schema repair reads the allowed values there)
+  // must not lose it to a later task's difficulty.
+  const hints = taskHintLevel(task);
   trial.hints = hints;
   if (task.setup.length === 0) return trial;
   trial.hints = "full";

@@ -18,6 +18,7 @@ import {
   encodeTrialLog,
   gradeInputOf,
   readTrialLog,
+  type StoredTrialLog,
   StoredTrialLogSchema,
   storedTrialLogOf,
   TrialLogPayloadError,
@@ -147,7 +148,7 @@ describe("stored trial log", () => {
     });
   });
 
-  it("version 3 is three sized gzip members (head and bodies, grader, records by resource) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
+  it("version 4 is sized gzip members (head and bodies, task part, one per resource) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
     const task = bank.tasks[0]!;
     const log = storedTrialLogOf(
       await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
@@ -156,17 +157,22 @@ describe("stored trial log", () => {
     );
     const bytes = encodeTrialLog(log);
     const members = readSizedGzip(bytes);
-    expect(members?.length).toBe(3);
-    const lines = gunzipSync(bytes).toString("utf8").trimEnd().split("\n");
-    const exchanges = log.events.filter((e) => e.type === "exchange");
     const resources = Object.keys(log.final_records ?? {});
     expect(resources.length).toBeGreaterThan(0);
-    expect(lines.length).toBe(1 + exchanges.length + 1 + 1 + resources.length);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ log_version: 3, task_id: task.id });
+    expect(members?.length).toBe(2 + resources.length);
+    const lines = gunzipSync(bytes).toString("utf8").trimEnd().split("\n");
+    const exchanges = log.events.filter((e) => e.type === "exchange");
+    expect(lines.length).toBe(1 + exchanges.length + 1 + resources.length);
+    const head = JSON.parse(lines[0]!);
+    expect(head).toMatchObject({ log_version: 4, task_id: task.id, final_resources: resources });
+    // What every trial of the task stores alike is in the task part, not the head.
+    expect(head).not.toHaveProperty("requirements");
+    expect(head).not.toHaveProperty("grader");
     expect(JSON.parse(lines[1]!)).toEqual(exchanges[0]!.response_body);
-    const grader = 1 + exchanges.length;
-    expect(JSON.parse(lines[grader]!)).toEqual(JSON.parse(JSON.stringify(log.grader)));
-    expect(JSON.parse(lines[grader + 1]!)).toEqual(resources);
+    const taskPart = JSON.parse(lines[1 + exchanges.length]!);
+    expect(taskPart.grader).toEqual(JSON.parse(JSON.stringify(log.grader)));
+    expect(taskPart.graded_segments).toEqual(log.graded_segments);
+    expect(taskPart.requirements).toEqual(log.requirements);
     expect(JSON.parse(lines.at(-1)!)).toEqual(log.final_records?.[resources.at(-1)!]);
     expect(encodeTrialLog(gunzipSync(bytes).toString("utf8"))).toEqual(bytes);
     // Eager and lazy decoding give the log that was stored, and so does the same text as one gzip stream.
@@ -175,9 +181,50 @@ describe("stored trial log", () => {
       decodeTrialLog(bytes),
       decodeTrialLog(bytes, { lazy: true }),
       decodeTrialLog(gzipSync(gunzipSync(bytes))),
+      decodeTrialLog(gzipSync(gunzipSync(bytes)), { lazy: true }),
     ]) {
       if (!decoded.success) throw new Error(decoded.error.message);
       expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(expected);
+    }
+    // Unknown final records: no resource member.
+    const unknown = encodeTrialLog({ ...log, final_records: null });
+    expect(readSizedGzip(unknown)?.length).toBe(2);
+    const decoded = decodeTrialLog(unknown, { lazy: true });
+    if (!decoded.success) throw new Error(decoded.error.message);
+    expect(decoded.data.final_records).toBeNull();
+  });
+
+  it("a lazily decoded log keeps no view of the bytes it was decoded from (a re-grade reuses its read buffer)", async () => {
+    const task = bank.tasks[0]!;
+    const log = storedTrialLogOf(
+      await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
+      task,
+      bank.manifest.content_hash,
+    );
+    const bytes = Buffer.from(encodeTrialLog(log));
+    const decoded = decodeTrialLog(bytes, { lazy: true });
+    if (!decoded.success) throw new Error(decoded.error.message);
+    bytes.fill(0);
+    expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(JSON.parse(JSON.stringify(log)));
+  });
+
+  it("still reads version 3 logs (requirements in the head, every resource in one member), as members or one gzip stream, and grades them as before", async () => {
+    for (const task of bank.tasks.slice(0, 3)) {
+      const result = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
+      const log = storedTrialLogOf(result, task, bank.manifest.content_hash);
+      const text = v3Text(log);
+      expect(readSizedGzip(encodeTrialLog(text))?.length).toBe(3);
+      for (const bytes of [encodeTrialLog(text), gzipSync(text)]) {
+        for (const lazy of [false, true]) {
+          const decoded = decodeTrialLog(bytes, { lazy });
+          if (!decoded.success) throw new Error(decoded.error.message);
+          expect(decoded.data.log_version).toBe(3);
+          expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(
+            JSON.parse(JSON.stringify({ ...log, log_version: 3 })),
+          );
+          expect(JSON.stringify(gradeTrial(gradeInputOf(decoded.data)))).toBe(JSON.stringify(result.grade));
+        }
+      }
     }
   });
 
@@ -185,7 +232,7 @@ describe("stored trial log", () => {
     for (const task of bank.tasks.slice(0, 3)) {
       const result = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
       const log = storedTrialLogOf(result, task, bank.manifest.content_hash);
-      const v3 = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
+      const v3 = v3Text(log).trimEnd().split("\n");
       const n = 1 + log.events.filter((e) => e.type === "exchange").length;
       const head = { ...JSON.parse(v3[0]!), log_version: 2 };
       const v2 = [JSON.stringify(head), ...v3.slice(1, n + 1), JSON.stringify(log.final_records)];
@@ -214,6 +261,51 @@ describe("stored trial log", () => {
     }
   });
 
+  it("a head of the wrong shape is refused naming what is wrong; one the fast check leaves to the schema (no protocol) still reads", async () => {
+    const task = bank.tasks[0]!;
+    const log = storedTrialLogOf(
+      await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
+      task,
+      bank.manifest.content_hash,
+    );
+    const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
+    const withHead = (edit: (head: Head) => void) => {
+      const head = JSON.parse(lines[0]!);
+      edit(head);
+      return encodeTrialLog(`${[JSON.stringify(head), ...lines.slice(1)].join("\n")}\n`);
+    };
+    const cases: Array<[(h: Head) => void, string]> = [
+      [(h) => (h.epoch = 0), "epoch"],
+      [(h) => (h.stop_reason = "bored"), "stop_reason"],
+      [(h) => (h.events[0]!.seq = -1), "events.0.seq"],
+      [(h) => (h.events[0]!.status = "200"), "events.0.status"],
+      [(h) => (h.events[0]!.request_headers = { a: 1 }), "events.0.request_headers"],
+      [(h) => (h.events[0]!.surprise = true), "events.0"],
+      [(h) => delete h.agent, "agent"],
+      [(h) => (h.final_resources = ["a", "a"]), "final_resources"],
+    ];
+    for (const [edit, path] of cases) {
+      for (const lazy of [false, true]) {
+        const res = decodeTrialLog(withHead(edit), { lazy });
+        expect(res).toMatchObject({ success: false, error: { code: "invalid" } });
+        if (!res.success) expect(res.error.message.startsWith(`${path}:`)).toBe(true);
+      }
+    }
+    // An exchange without its protocol is valid (the schema fills in "rest"): read through the schema.
+    const noProtocol = decodeTrialLog(
+      withHead((h) => delete h.events[0]!.protocol),
+      { lazy: true },
+    );
+    if (!noProtocol.success) throw new Error(noProtocol.error.message);
+    expect(noProtocol.data.events[0]).toMatchObject({ type: "exchange", protocol: "rest" });
+    // Members that do not match the head's resources are refused.
+    const members = readSizedGzip(encodeTrialLog(log))!;
+    expect(decodeTrialLog(Buffer.concat(members.slice(0, -1)))).toMatchObject({
+      success: false,
+      error: { code: "invalid", message: expect.stringContaining("gzip members") },
+    });
+  });
+
   it("a payload that is not JSON is refused: up front when decoding eagerly, where it is read when lazily", async () => {
     const task = bank.tasks[0]!;
     const log = storedTrialLogOf(
@@ -224,33 +316,58 @@ describe("stored trial log", () => {
     const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
     const broken = (i: number) =>
       encodeTrialLog(`${lines.map((l, j) => (j === i ? "{not json" : l)).join("\n")}\n`);
+    const names = Object.keys(log.final_records ?? {});
     const body = broken(1);
-    expect(readSizedGzip(body)?.length).toBe(3);
+    expect(readSizedGzip(body)?.length).toBe(2 + names.length);
     expect(decodeTrialLog(body)).toMatchObject({ success: false, error: { code: "invalid" } });
     const lazy = decodeTrialLog(body, { lazy: true });
     if (!lazy.success) throw new Error(lazy.error.message);
     const first = lazy.data.events.find((e) => e.type === "exchange")!;
     expect(() => (first.type === "exchange" ? first.response_body : null)).toThrow(TrialLogPayloadError);
-    // A resource's line is read when that resource is; the line naming the resources with the records.
+    // A resource's line is read when that resource is.
     const records = decodeTrialLog(broken(lines.length - 1), { lazy: true });
     if (!records.success) throw new Error(records.error.message);
-    const names = Object.keys(records.data.final_records ?? {});
     expect(() => records.data.final_records?.[names.at(-1)!]).toThrow(TrialLogPayloadError);
+    expect(records.data.final_records?.[names[0]!]).toEqual(log.final_records?.[names[0]!]);
     expect(decodeTrialLog(broken(lines.length - 1))).toMatchObject({
       success: false,
       error: { code: "invalid", message: expect.stringContaining(`final_records.${names.at(-1)}: not JSON`) },
     });
-    const namesLine = lines.length - 1 - names.length;
-    const noNames = decodeTrialLog(broken(namesLine), { lazy: true });
-    if (!noNames.success) throw new Error(noNames.error.message);
-    expect(() => noNames.data.final_records).toThrow(TrialLogPayloadError);
-    expect(decodeTrialLog(broken(namesLine - 1))).toMatchObject({
+    // A broken task part is refused up front, lazily too.
+    const taskLine = lines.length - 1 - names.length;
+    expect(decodeTrialLog(broken(taskLine), { lazy: true })).toMatchObject({
       success: false,
-      error: { code: "invalid" },
+      error: { code: "invalid", message: expect.stringContaining("task") },
     });
-    // A damaged member fails its checksum.
+    // A damaged member fails its checksum, where it is read when lazily.
     const bytes = Buffer.from(encodeTrialLog(log));
     bytes[bytes.length - 12] = (bytes[bytes.length - 12]! + 1) % 256;
     expect(decodeTrialLog(bytes)).toMatchObject({ success: false });
+    const damaged = decodeTrialLog(bytes, { lazy: true });
+    if (!damaged.success) throw new Error(damaged.error.message);
+    expect(() => damaged.data.final_records?.[names.at(-1)!]).toThrow(TrialLogPayloadError);
   });
 });
+
+/** A stored head as JSON.parse gives it, to break one field at a time. */
+type Head = Record<string, unknown> & { events: Array<Record<string, unknown>>; [key: string]: unknown };
+
+/** A log as version 3 wrote it: the requirements in the head, the grader, a line naming the resources, one line each. */
+function v3Text(log: StoredTrialLog): string {
+  const { grader, final_records, events, ...rest } = log;
+  const bodies: string[] = [];
+  const headEvents = events.map((e) => {
+    if (e.type !== "exchange") return e;
+    bodies.push(JSON.stringify(e.response_body));
+    return { ...e, response_body: bodies.length };
+  });
+  const records =
+    final_records === null
+      ? ["null"]
+      : [
+          JSON.stringify(Object.keys(final_records)),
+          ...Object.values(final_records).map((r) => JSON.stringify(r)),
+        ];
+  const head = { ...rest, log_version: 3, events: headEvents };
+  return `${[JSON.stringify(head), ...bodies, JSON.stringify(grader), ...records].join("\n")}\n`;
+}

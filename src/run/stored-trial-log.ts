@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
@@ -11,15 +11,18 @@ import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
 import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
 import { ByteLines } from "./byte-lines.js";
+import { readFileReused } from "./read-file-reused.js";
 import type { TrialResult } from "./run-trial.js";
 import { inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
+import { isPlainV4Head } from "./stored-log-head.js";
 
 /**
- * Bumped when the stored log changes shape. Version 3 (JSON Lines, see `encodeTrialLog`) is
- * written; versions 2 (the final records on one line) and 1 (one JSON document) are still read;
- * any other version is refused, never guessed.
+ * Bumped when the stored log changes shape. Version 4 (JSON Lines, see `encodeTrialLog`) is
+ * written; versions 3 (the task's requirements in the head, the final records in one member), 2
+ * (the final records on one line) and 1 (one JSON document) are still read; any other version is
+ * refused, never guessed.
  */
-export const TRIAL_LOG_VERSION = 3;
+export const TRIAL_LOG_VERSION = 4;
 
 // A stored log is read with JSON.parse, and whatever JSON.parse returns is JSON: the schema checks
 // the log's shape down to each event's fields and leaves the JSON payloads inside (bodies,
@@ -67,7 +70,7 @@ export const TRIAL_LOG_SUFFIX = ".events.json.gz";
  * @example const res = readTrialLog(path); if (res.success) StoredTrialLogSchema.parse(res.data);
  */
 export const StoredTrialLogSchema = z.strictObject({
-  log_version: z.literal([1, 2, TRIAL_LOG_VERSION]),
+  log_version: z.literal([1, 2, 3, TRIAL_LOG_VERSION]),
   bank_hash: z.string().min(1),
   agent: z.string().min(1),
   task_id: z.string().min(1),
@@ -123,7 +126,29 @@ const V2HeadSchema = StoredTrialLogSchema.omit({ grader: true, final_records: tr
     ]),
   ),
 });
-type V2Head = z.infer<typeof V2HeadSchema>;
+
+/** Version 4's task part (its second member): what every trial of a task stores alike. */
+const TaskPartSchema = StoredTrialLogSchema.pick({ graded_segments: true, requirements: true, grader: true });
+type TaskPart = z.infer<typeof TaskPartSchema>;
+
+/** The resources' names of version 4's head (and version 3's records): each resource once. */
+const ResourceNamesSchema = z
+  .array(z.string())
+  .refine((names) => new Set(names).size === names.length, { message: "a resource is named twice" });
+
+/**
+ * The head of a version 4 file: as version 3's without what the task part holds, and with the
+ * names of the resources whose records follow, one member each (null when unknown). Checked by
+ * `isPlainV4Head` first, this schema only when that refuses it (see `stored-log-head.ts`; exported
+ * for the test holding the two to each other).
+ *
+ * @example V4HeadSchema.safeParse(JSON.parse(firstLine)).success
+ */
+export const V4HeadSchema = V2HeadSchema.omit({ graded_segments: true, requirements: true }).extend({
+  log_version: z.literal(4),
+  final_resources: ResourceNamesSchema.nullable(),
+});
+type V4Head = z.infer<typeof V4HeadSchema>;
 
 /** Why a stored log could not be read; `missing` means the trial was stored before logs were kept. */
 export interface TrialLogError {
@@ -261,14 +286,17 @@ class StoredGradeInput implements GradeInput {
  * A stored log as compressed bytes, with every secret redacted from its text first (the same
  * `redact` the transcript gets).
  *
- * Version 3 is JSON Lines: the head (the log without its bulk: an exchange's `response_body` is the
- * number of its body's line), one line per response body, the grader, then the final records: the
- * line `null` when unknown, else a line listing the resources, then one line per resource holding
- * its records. It is written as three gzip members (see `sizedGzip`): head and bodies, grader,
- * final records; `zcat` shows the lines. A re-grade inflates the first member, the grader's only
- * the first time its bytes are seen, the final records only when a predicate reads them, and parses
- * only the resources read (a record reference names one small resource; the catalogue beside it is
- * most of the bytes). Version 2 held the final records as one line.
+ * Version 4 is JSON Lines: the head (the log without its bulk: an exchange's `response_body` is the
+ * number of its body's line; `final_resources` names the resources whose records follow, null when
+ * the final records are unknown), one line per response body, the task part (`graded_segments`,
+ * `requirements`, `grader`: the same in every trial of the task), then one line per resource
+ * holding its records. It is written as sized gzip members (see `sizedGzip`): head and bodies, task
+ * part, then one per resource; `zcat` shows the lines. A re-grade inflates the first member, the
+ * task part only the first time its bytes are seen (then it is known: parsed and validated once per
+ * task), and a resource's member only when a predicate reads it (a record reference names one
+ * small resource; the catalogue beside it is most of the bytes). Version 3 held the requirements
+ * in the head and every resource in one member after a line naming them; version 2 held the final
+ * records as one line.
  *
  * A string is a stored log's text as another process wrote it (a queue worker's, gunzipped for
  * transport), stored again as it is.
@@ -279,12 +307,12 @@ export function encodeTrialLog(
   log: StoredTrialLog | string,
   redact: (text: string) => string = (t) => t,
 ): Buffer {
-  const members = typeof log === "string" ? membersOfText(log) : v3Members(log);
+  const members = typeof log === "string" ? membersOfText(log) : v4Members(log);
   return members.length === 1 ? gzipSync(redact(members[0] as string)) : sizedGzip(members.map(redact));
 }
 
-function v3Members(log: StoredTrialLog): [string, string, string] {
-  const { grader, final_records, events, ...rest } = log;
+function v4Members(log: StoredTrialLog): string[] {
+  const { grader, graded_segments, requirements, final_records, events, ...rest } = log;
   const bodies: string[] = [];
   const headEvents = events.map((e) => {
     if (e.type !== "exchange") return e;
@@ -292,39 +320,47 @@ function v3Members(log: StoredTrialLog): [string, string, string] {
     bodies.push(JSON.stringify(e.response_body));
     return { ...e, response_body: bodies.length };
   });
-  const head: V2Head = { ...rest, log_version: 3, events: headEvents };
-  const records =
-    final_records === null
-      ? ["null"]
-      : [
-          JSON.stringify(Object.keys(final_records)),
-          ...Object.values(final_records).map((r) => JSON.stringify(r)),
-        ];
+  const head: V4Head = {
+    ...rest,
+    log_version: 4,
+    events: headEvents,
+    final_resources: final_records === null ? null : Object.keys(final_records),
+  };
+  const task: TaskPart = { graded_segments, ...(requirements ? { requirements } : {}), grader };
   return [
     `${[JSON.stringify(head), ...bodies].join("\n")}\n`,
-    `${JSON.stringify(grader)}\n`,
-    `${records.join("\n")}\n`,
+    `${JSON.stringify(task)}\n`,
+    ...Object.values(final_records ?? {}).map((r) => `${JSON.stringify(r)}\n`),
   ];
 }
 
-/** A stored log's text split back into its members; anything but version 2 or 3 text is one member. */
+/** A stored log's text split back into its members; anything but version 2 to 4 text is one member. */
 function membersOfText(text: string): string[] {
   const lines = linesOf(text);
   const head = parseLine(lines[0] ?? "");
   const n = headLineCount(head);
   if (n === undefined) return [text];
-  const version = (head as { log_version: 2 | 3 }).log_version;
+  const { log_version: version, final_resources: names } = head as {
+    log_version: 2 | 3 | 4;
+    final_resources?: unknown;
+  };
+  if (version === 4) {
+    const resources = Array.isArray(names) ? names.length : 0;
+    if (lines.length !== n + 1 + resources) return [text];
+    return [`${lines.slice(0, n).join("\n")}\n`, ...lines.slice(n).map((l) => `${l}\n`)];
+  }
   if (version === 2 ? lines.length !== n + 2 : lines.length < n + 2) return [text];
   return [`${lines.slice(0, n).join("\n")}\n`, `${lines[n]}\n`, `${lines.slice(n + 1).join("\n")}\n`];
 }
 
 /**
- * The lines of the first member (the head and one per response body) of a version 2 or 3 head as
+ * The lines of the first member (the head and one per response body) of a version 2 to 4 head as
  * parsed; undefined for any other head.
  */
 function headLineCount(head: unknown): number | undefined {
   const h = head as { log_version?: unknown; events?: unknown } | null | undefined;
-  if ((h?.log_version !== 2 && h?.log_version !== 3) || !Array.isArray(h.events)) return undefined;
+  const v = h?.log_version;
+  if ((v !== 2 && v !== 3 && v !== 4) || !Array.isArray(h?.events)) return undefined;
   return 1 + h.events.filter((e) => (e as { type?: unknown } | null)?.type === "exchange").length;
 }
 
@@ -370,25 +406,28 @@ interface V2Parts {
 
 /**
  * Compressed bytes back to a stored log, validated: version 2 (see `encodeTrialLog`; also when
- * recompressed as one gzip stream) or version 1 (one JSON document).
+ * recompressed as one gzip stream) or version 1 (one JSON document). The log keeps no view of
+ * `bytes`: the caller may reuse them once this returns.
  *
  * @example const res = decodeTrialLog(readFileSync(path)); if (res.success) gradeTrial(gradeInputOf(res.data));
  */
 export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions = {}): Decoded {
   const lazy = options.lazy ?? false;
-  const members = readSizedGzip(bytes);
+  const found = readSizedGzip(bytes);
+  const members = found !== null && found.length >= 2 ? found : null;
   let lines: ByteLines;
   let head: unknown;
   try {
     // gunzip checks each member's checksum: what follows reads the bytes as they were written.
     // Lines are decoded when read: the head now, a response body when a predicate reads it.
-    lines = new ByteLines(gunzipSync(members?.length === 3 ? (members[0] as Buffer) : bytes));
+    lines = new ByteLines(gunzipSync(members ? (members[0] as Buffer) : bytes));
     head = JSON.parse(lines.text(0) as string);
   } catch (e) {
     return { success: false, error: { code: "unreadable", message: (e as Error).message } };
   }
   const version = (head as { log_version?: unknown } | null)?.log_version;
   if (version === 1 && lines.length === 1) return decodeV1(head);
+  if (version === 4) return decodeV4(head, lines, members && { members, bytes }, lazy);
   if (version !== 2 && version !== 3) {
     return {
       success: false,
@@ -398,7 +437,9 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
       },
     };
   }
-  if (members?.length === 3)
+  if (members && members.length !== 3)
+    return invalid(`${members.length} gzip members: version ${version} has 3`);
+  if (members)
     return decodeV2(
       {
         version,
@@ -406,7 +447,8 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
         lines,
         headLines: lines.length,
         grader: { member: members[1] as Buffer },
-        finalRecords: { member: members[2] as Buffer },
+        // A copy: the bytes may be the caller's to reuse once decoded (see `readFileReused`).
+        finalRecords: { member: Buffer.from(members[2] as Buffer) },
       },
       lazy,
     );
@@ -440,7 +482,7 @@ function invalid(error: z.ZodError | string): { success: false; error: TrialLogE
 function decodeV1(raw: unknown): Decoded {
   const graderText = JSON.stringify((raw as { grader?: unknown }).grader);
   const key = graderText === undefined ? undefined : `json:${graderText}`;
-  const known = key === undefined ? undefined : internedGraders.get(key);
+  const known = key === undefined ? undefined : (internedParts.get(key) as GraderSpec | undefined);
   const parsed = known ? V1KnownGraderSchema.safeParse(raw) : V1LogSchema.safeParse(raw);
   if (!parsed.success) return invalid(parsed.error);
   if (known) return { success: true, data: { ...parsed.data, grader: known } };
@@ -479,7 +521,7 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
   }
   if (headLines !== line) return invalid(`${headLines - line} lines after the last response body`);
 
-  const grader = v2Grader(parts.grader);
+  const grader = knownPart(parts.grader, GraderSpecSchema, "grader");
   if (!grader.success) return grader;
   const log = { ...rest, grader: grader.data, events };
   const records = () =>
@@ -494,55 +536,189 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
 }
 
 /**
- * A version 2 log's grader: each distinct one is inflated and validated once, known after by its
- * compressed bytes (the same bytes always inflate to the same text) or its text.
+ * A version 4 log: the head checked by `isPlainV4Head` (by its schema when that refuses it), the
+ * task part known by its bytes, the events rebuilt in the schema's key order with each response
+ * body read from its line (when first read, with `lazy`), the final records by resource, each
+ * inflated and parsed when first read (with `lazy`). From members, or from one gzip stream's lines.
  */
-function v2Grader(
-  source: V2Parts["grader"],
-): { success: true; data: GraderSpec } | { success: false; error: TrialLogError } {
-  if ("member" in source) {
-    const known = memberGrader(source.member);
-    if (known) return { success: true, data: known };
+function decodeV4(
+  raw: unknown,
+  lines: ByteLines,
+  sized: { members: Buffer[]; bytes: Uint8Array } | null,
+  lazy: boolean,
+): Decoded {
+  let head: V4Head;
+  if (isPlainV4Head(raw)) head = raw as V4Head;
+  else {
+    const parsed = V4HeadSchema.safeParse(raw);
+    if (!parsed.success) return invalid(parsed.error);
+    head = parsed.data;
   }
-  const key = "member" in source ? undefined : `json:${source.text}`;
-  const known = key === undefined ? undefined : internedGraders.get(key);
-  if (known) return { success: true, data: known };
+  const names = head.final_resources;
+  const resources = names?.length ?? 0;
+  let headLines: number;
+  let taskSource: { text: string } | { member: Buffer };
+  let resource: (i: number) => { text: string } | { member: Buffer };
+  if (sized) {
+    const { members, bytes } = sized;
+    if (members.length !== 2 + resources)
+      return invalid(`${members.length} gzip members for ${resources} resources: expected ${2 + resources}`);
+    headLines = lines.length;
+    taskSource = { member: members[1] as Buffer };
+    // Read later (lazily): a copy, as the bytes may be the caller's to reuse once decoded.
+    const first = members[2];
+    const from = first ? first.byteOffset - bytes.byteOffset : 0;
+    const tail = first && lazy ? Buffer.from(bytes.subarray(from)) : null;
+    resource = (i) => {
+      const m = members[2 + i] as Buffer;
+      const at = m.byteOffset - bytes.byteOffset - from;
+      return { member: tail ? tail.subarray(at, at + m.length) : m };
+    };
+  } else {
+    headLines = 1 + head.events.reduce((n, e) => (e.type === "exchange" ? n + 1 : n), 0);
+    if (lines.length !== headLines + 1 + resources)
+      return invalid(`${lines.length} lines: expected ${headLines + 1 + resources}`);
+    taskSource = { text: lines.text(headLines) as string };
+    resource = (i) => ({ text: lines.text(headLines + 1 + i) as string });
+  }
+
+  const events: StoredTrialLog["events"] = [];
+  let line = 1;
+  for (const e of head.events) {
+    if (e.type !== "exchange") {
+      const { type, seq, scope, name, value } = e;
+      events.push({ type, seq, scope, name, value });
+      continue;
+    }
+    const where = `events.${events.length}.response_body`;
+    if (e.response_body !== line) return invalid(`${where}: line ${e.response_body}, expected line ${line}`);
+    const at = line++;
+    if (at >= headLines) return invalid(`${where}: no line ${e.response_body}`);
+    const envelope = {
+      type: e.type,
+      seq: e.seq,
+      protocol: e.protocol,
+      method: e.method,
+      url: e.url,
+      ...(e.raw_url !== undefined ? { raw_url: e.raw_url } : {}),
+      request_headers: e.request_headers,
+      request_body: e.request_body,
+      status: e.status,
+      response_headers: e.response_headers,
+    };
+    if (lazy) {
+      events.push(withLazy(envelope, "response_body", () => payload(lines.text(at) as string, where)));
+      continue;
+    }
+    const value = parseLine(lines.text(at) as string);
+    if (value === undefined) return invalid(`${where}: not JSON`);
+    events.push({ ...envelope, response_body: value as JsonValue });
+  }
+  if (headLines !== line) return invalid(`${headLines - line} lines after the last response body`);
+
+  const task = knownPart(taskSource, TaskPartSchema, "task");
+  if (!task.success) return task;
+  const { graded_segments, requirements, grader } = task.data;
+  const log = {
+    log_version: head.log_version,
+    bank_hash: head.bank_hash,
+    agent: head.agent,
+    task_id: head.task_id,
+    epoch: head.epoch,
+    trial_seed: head.trial_seed,
+    grader_version: head.grader_version,
+    graded_segments,
+    answer_key: head.answer_key,
+    stop_reason: head.stop_reason,
+    stop_detail: head.stop_detail,
+    final_message: head.final_message,
+    ...(head.removed_records !== undefined ? { removed_records: head.removed_records } : {}),
+    ...(requirements !== undefined ? { requirements } : {}),
+    grader,
+    events,
+  };
+  if (names === null) return { success: true, data: { ...log, final_records: null } };
+  const records = () => {
+    const out: Record<string, JsonObject[]> = {};
+    names.forEach((name, i) => {
+      const read = () => resourceRecords(resourceText(resource(i), name), name);
+      if (lazy) withLazy(out, name, read);
+      else out[name] = read();
+    });
+    return out;
+  };
+  if (lazy) return { success: true, data: withLazy(log, "final_records", records) };
+  try {
+    return { success: true, data: { ...log, final_records: records() } };
+  } catch (e) {
+    if (e instanceof TrialLogPayloadError) return invalid(e.message);
+    throw e;
+  }
+}
+
+/** A resource's line of version 4's final records, inflated from its member; `TrialLogPayloadError` when it does not. */
+function resourceText(source: { text: string } | { member: Buffer }, name: string): string {
+  if ("text" in source) return source.text;
+  try {
+    return inflateMember(source.member).replace(/\n$/, "");
+  } catch (e) {
+    throw new TrialLogPayloadError(`final_records.${name}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * A part every trial of a task stores alike (a version 2 or 3 log's grader, a version 4 log's task
+ * part): each distinct one is inflated and validated once, known after by its compressed bytes
+ * (the same bytes always inflate to the same text) or its text, and shared.
+ */
+function knownPart<T>(
+  source: { text: string } | { member: Buffer },
+  schema: z.ZodType<T>,
+  where: string,
+): { success: true; data: T } | { success: false; error: TrialLogError } {
+  if ("member" in source) {
+    const known = memberPart(source.member, schema);
+    if (known) return { success: true, data: known.value as T };
+  }
+  const key = "member" in source ? undefined : `${where}:${source.text}`;
+  const known = key === undefined ? undefined : internedParts.get(key);
+  if (known) return { success: true, data: known as T };
   let text: string;
   try {
     text = "member" in source ? inflateMember(source.member).replace(/\n$/, "") : source.text;
   } catch (e) {
-    return invalid(`grader: ${(e as Error).message}`);
+    return invalid(`${where}: ${(e as Error).message}`);
   }
-  const parsed = GraderSpecSchema.safeParse(parseLine(text));
-  if (!parsed.success) return invalid(prefixed("grader", parsed.error));
-  if (key === undefined)
-    return { success: true, data: internMember(source as { member: Buffer }, parsed.data) };
-  return { success: true, data: intern(key, parsed.data) };
+  const parsed = schema.safeParse(parseLine(text));
+  if (!parsed.success) return invalid(prefixed(where, parsed.error));
+  if (key === undefined) internMember(source as { member: Buffer }, schema, parsed.data);
+  else intern(key, parsed.data);
+  return { success: true, data: parsed.data };
 }
 
 /**
- * Graders known by their gzip member, looked up by the member's CRC-32 (its trailer's first four
+ * Parts known by their gzip member, looked up by the member's CRC-32 (its trailer's first four
  * bytes) and then compared byte for byte: no key string is made of a member's bytes per trial.
  */
-const memberGraders = new Map<number, Array<{ member: Buffer; grader: GraderSpec }>>();
-let memberGraderCount = 0;
+const memberParts = new Map<number, Array<{ member: Buffer; schema: z.ZodType; value: unknown }>>();
+let memberPartCount = 0;
 
-function memberGrader(member: Buffer): GraderSpec | undefined {
-  const same = memberGraders.get(member.readUInt32LE(member.length - 8));
-  if (same) for (const known of same) if (known.member.equals(member)) return known.grader;
+function memberPart(member: Buffer, schema: z.ZodType): { value: unknown } | undefined {
+  const same = memberParts.get(member.readUInt32LE(member.length - 8));
+  if (same)
+    for (const known of same) if (known.schema === schema && known.member.equals(member)) return known;
   return undefined;
 }
 
-function internMember({ member }: { member: Buffer }, grader: GraderSpec): GraderSpec {
-  if (memberGraderCount >= 10_000) {
-    memberGraders.clear();
-    memberGraderCount = 0;
+function internMember({ member }: { member: Buffer }, schema: z.ZodType, value: unknown): void {
+  if (memberPartCount >= 10_000) {
+    memberParts.clear();
+    memberPartCount = 0;
   }
   const crc = member.readUInt32LE(member.length - 8);
   // A copy: the member is a view of the whole file's bytes.
-  memberGraders.set(crc, [...(memberGraders.get(crc) ?? []), { member: Buffer.from(member), grader }]);
-  memberGraderCount++;
-  return grader;
+  memberParts.set(crc, [...(memberParts.get(crc) ?? []), { member: Buffer.from(member), schema, value }]);
+  memberPartCount++;
 }
 
 /** The final records; `TrialLogPayloadError` when they do not inflate, parse or validate. */
@@ -591,15 +767,15 @@ function finalRecordsV3(source: V2Parts["finalRecords"], lazy: boolean): StoredT
   return records;
 }
 
-/** The resources' names line of version 3's final records: each resource once. */
-const ResourceNamesSchema = z
-  .array(z.string())
-  .refine((names) => new Set(names).size === names.length, { message: "a resource is named twice" });
 const ResourceRecordsSchema = z.array(ParsedJsonObject);
 
 function resourceRecords(text: string, name: string): JsonObject[] {
   const where = `final_records.${name}`;
-  const parsed = ResourceRecordsSchema.safeParse(payload(text, where));
+  const value = payload(text, where);
+  // Checked in place (an array of objects), not copied; the schema names what is wrong.
+  if (Array.isArray(value) && value.every((r) => r !== null && typeof r === "object" && !Array.isArray(r)))
+    return value as JsonObject[];
+  const parsed = ResourceRecordsSchema.safeParse(value);
   if (!parsed.success) throw new TrialLogPayloadError(prefixed(where, parsed.error));
   return parsed.data;
 }
@@ -656,16 +832,16 @@ function withLazy<T extends object, K extends string, V>(obj: T, key: K, read: (
   return obj as T & Record<K, V>;
 }
 
-// Validated graders by their stored form (bank data: never mutated once parsed). The graders of a
-// run repeat (one per task): each distinct one is validated once and then shared, which also lets
-// the grader reuse what it prepared for it. Holds nothing of any trial, so a decoded log never
-// carries another trial's findings.
-const internedGraders = new Map<string, GraderSpec>();
+// Validated graders and task parts by their stored form (bank data: never mutated once parsed).
+// The graders of a run repeat (one per task): each distinct one is validated once and then
+// shared, which also lets the grader reuse what it prepared for it. Holds nothing of any trial,
+// so a decoded log never carries another trial's findings.
+const internedParts = new Map<string, unknown>();
 
-function intern(key: string, grader: GraderSpec): GraderSpec {
-  if (internedGraders.size >= 10_000) internedGraders.clear();
-  internedGraders.set(key, grader);
-  return grader;
+function intern<T>(key: string, part: T): T {
+  if (internedParts.size >= 10_000) internedParts.clear();
+  internedParts.set(key, part);
+  return part;
 }
 
 /**
@@ -676,7 +852,7 @@ function intern(key: string, grader: GraderSpec): GraderSpec {
 export function readTrialLog(path: string, options: DecodeTrialLogOptions = {}): Decoded {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readFileReused(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT")
       return { success: false, error: { code: "missing", message: `no stored event log at ${path}` } };

@@ -14,6 +14,14 @@ function sharedToolSchemas(): ReturnType<typeof toolJsonSchemas> {
   return toolSchemas;
 }
 
+/** A session's transcript length and counters (see `HarnessSession.position`). */
+export interface SessionPosition {
+  messages: number;
+  toolCalls: number;
+  callSeq: number;
+  tokens: number;
+}
+
 /** What a session sends tool calls to: a `Workspace`, or certification's forking stand-in for one. */
 export type ToolRunner = Pick<Workspace, "call">;
 
@@ -150,6 +158,43 @@ export class HarnessSession implements TrialSession {
   recordSystemPrompt(text: string): void {
     // The transcript opens with the system message (see the constructor).
     this.messages[0] = { role: "system", content: text };
+  }
+
+  /**
+   * Where the session is: how long its transcript is, and its counters. Certification's golden memo
+   * keeps the messages a span of calls appended, and `replay`s them in a session at the same point.
+   */
+  position(): SessionPosition {
+    return {
+      messages: this.messages.length,
+      toolCalls: this.toolCalls,
+      callSeq: this.callSeq,
+      tokens: this.usage.total,
+    };
+  }
+
+  /**
+   * Moves an open session at `from` (equal to its `position()`) to `to`, appending `messages`: what
+   * another session at the same point recorded between the two while its calls got the results
+   * this one's would (no limit fired, nothing ended it). Returns false, changing nothing, when this
+   * session is not at `from` or has ended.
+   */
+  replay(from: SessionPosition, to: SessionPosition, messages: readonly TranscriptMessage[]): boolean {
+    const at = this.position();
+    if (
+      this.ended ||
+      at.messages !== from.messages ||
+      at.toolCalls !== from.toolCalls ||
+      at.callSeq !== from.callSeq ||
+      at.tokens !== from.tokens ||
+      to.tokens !== from.tokens ||
+      to.messages - from.messages !== messages.length
+    )
+      return false;
+    this.messages.push(...messages);
+    this.toolCalls = to.toolCalls;
+    this.callSeq = to.callSeq;
+    return true;
   }
 
   /** Seconds since the session started. */

@@ -1,3 +1,5 @@
+import type { JsonValue } from "../bank/json.js";
+import type { GoldenStep } from "../bank/task-schema.js";
 import type { ToolResult } from "../workspace/workspace.js";
 import type { TokenUsage } from "./transcript-schema.js";
 
@@ -68,6 +70,42 @@ export interface TrialSession {
    * text instead. Call it before the first step. Sessions that keep no transcript may omit it.
    */
   recordSystemPrompt?(text: string): void;
+  /**
+   * Certification's memo of golden runs (see `GoldenMemo`); absent everywhere else. Only the golden
+   * interpreter uses it, and only to skip work whose outcome it already knows.
+   */
+  readonly goldenMemo?: GoldenMemo;
+}
+
+/**
+ * A memo of golden runs a session may offer (certification's shared runner does): where another
+ * trial already played the same golden steps from the same point (same world, workspace and
+ * transcript so far), `playGolden` moves the session to where that trial reached instead of playing
+ * the steps again. Steps are the same when they are the same objects.
+ *
+ * @example const run = session.goldenMemo?.begin(steps); // run?.played steps already played
+ */
+export interface GoldenMemo {
+  /**
+   * Starts a run of `steps` from the session's current point: the session is moved past the longest
+   * prefix of `steps` another trial played from this point (`played` steps, with the bindings the
+   * interpreter then held), and the run records how far this one gets. Undefined when the session
+   * cannot be moved or recorded from here.
+   */
+  begin(steps: readonly GoldenStep[]): GoldenRun | undefined;
+}
+
+/** One `playGolden` run under a `GoldenMemo`. */
+export interface GoldenRun {
+  /** Steps of the run already played (the session is right after the last of them). */
+  readonly played: number;
+  /** The interpreter's bindings after those steps (a copy the run may change). */
+  readonly bindings: Map<string, JsonValue>;
+  /**
+   * Step `played - 1` was played, the session is open, and the interpreter holds `bindings` (copied
+   * when kept): a later run with the same steps may skip to here.
+   */
+  reached(played: number, bindings: ReadonlyMap<string, JsonValue>): void;
 }
 
 /**

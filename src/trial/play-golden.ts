@@ -47,23 +47,32 @@ export async function playGolden(
     versioning?: Versioning;
   } = {},
 ): Promise<Map<string, JsonValue>> {
-  const player = new GoldenPlayer(session, options.versioning);
-  for (const [index, original] of steps.entries()) {
+  // A session with a memo of golden runs skips the steps another trial played from here (a task's
+  // versioning is fixed, so the memo's recorded wire form is this run's).
+  const run = options.tamper || session.ended ? undefined : session.goldenMemo?.begin(steps);
+  const player = new GoldenPlayer(session, run?.bindings, options.versioning);
+  for (let index = run?.played ?? 0; index < steps.length; index++) {
+    const original = steps[index] as GoldenStep;
     const step = options.tamper ? options.tamper(original, index) : original;
     if (step === null || session.ended) continue;
     if ((await player.play(step, options.finish !== false)) === "stop") break;
+    // An answer step finishes the session or, not finishing, is skipped: runs are kept up to it.
+    if (step.op !== "answer" && !session.ended) run?.reached(index + 1, player.bindings);
   }
   return player.bindings;
 }
 
 /** One golden run: the values bound so far (captures and vault reads) and how each step is played. */
 class GoldenPlayer {
-  readonly bindings = new Map<string, JsonValue>();
+  readonly bindings: Map<string, JsonValue>;
 
   constructor(
     private readonly session: TrialSession,
+    bindings?: Map<string, JsonValue>,
     private readonly versioning?: Versioning,
-  ) {}
+  ) {
+    this.bindings = bindings ?? new Map();
+  }
 
   /** Play one step; "stop" when the run ends here (a failed call, an abstention, the answer). */
   async play(step: GoldenStep, finish: boolean): Promise<"next" | "stop"> {

@@ -23,6 +23,8 @@ export interface Problem {
   message: string;
   extra: JsonObject;
   terse?: string;
+  /** The fields a hard task's error carries instead of `extra` (still stripped of `FIX_KEYS`). */
+  terseExtra?: JsonObject;
 }
 
 /** A JSON reply. @example ok(200, { vessels: [] }) */
@@ -48,13 +50,15 @@ export function fail(
 }
 
 /**
- * The error reply with the message a hard task's error gives instead of one that names the fix
- * (see `gradeHints`).
+ * The error reply with the message a hard task's error gives instead of one that names the fix,
+ * and optionally the fields it carries instead (see `gradeHints`).
  *
  * @example withTerse(fail(405, "method_not_allowed", "GET is not allowed on /a; allowed: POST"), "GET is not allowed on /a")
  */
-export function withTerse(reply: Reply, terse: string): Reply {
-  return reply.problem ? { ...reply, problem: { ...reply.problem, terse } } : reply;
+export function withTerse(reply: Reply, terse: string, terseExtra?: JsonObject): Reply {
+  return reply.problem
+    ? { ...reply, problem: { ...reply.problem, terse, ...(terseExtra ? { terseExtra } : {}) } }
+    : reply;
 }
 
 /** The media type of a world's error bodies. @example errorMediaType({ shape: "problem" }) // "application/problem+json" */
@@ -161,7 +165,9 @@ export const FIX_KEYS: readonly string[] = ["hint", "allowed", "expected", "allo
  * The reply as a task of hint level `level` gets it: at `terse`, an error loses every fix key
  * (`FIX_KEYS`, in its per-field `errors` too), its message becomes the problem's `terse` one where
  * it has one, and a 405 loses its `allow` header (so every error style and protocol says only what
- * is wrong); at `full`, as is.
+ * is wrong); at `full`, as is. Leaving out `Allow` departs from RFC 9110 §15.5.6 on purpose, as
+ * many real servers do: the header would name a hard task's fix, and the spec documents every
+ * route's methods. Easy and medium worlds send it.
  *
  * @example gradeHints("terse", fail(401, "token_expired", "the bearer token has expired", { hint: "mint …" })).body
  * // { error: "token_expired", message: "the bearer token has expired" }
@@ -174,7 +180,7 @@ export function gradeHints(level: HintLevel, reply: Reply): Reply {
     for (const [k, v] of Object.entries(o)) if (!FIX_KEYS.includes(k)) out[k] = v;
     return out;
   };
-  const extra = bare(problem.extra);
+  const extra = bare(problem.terseExtra ?? problem.extra);
   const errors = extra.errors;
   if (Array.isArray(errors))
     extra.errors = errors.map((e) =>

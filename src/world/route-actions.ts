@@ -7,7 +7,7 @@ import { openJob, serveJob } from "./route-jobs.js";
 import { enterState, transitionRefusal } from "./route-workflow.js";
 import type { RouteRequest } from "./serve-route.js";
 import type { TrialWorld } from "./trial-world.js";
-import { isAbsent, summarizeProblems, validateBody } from "./validate-body.js";
+import { isAbsent, summarizeProblems, terseProblems, validateBody } from "./validate-body.js";
 
 /** One request's view of its route's records: how a record is shown, how the addressed one is found. */
 interface ActionContext {
@@ -266,7 +266,12 @@ function validationReply(route: Route, body: JsonObject): Reply | null {
     errors: problems,
     missing,
   });
-  return route.validator ? withTerse(reply, summarizeProblems(problems, "terse")) : reply;
+  if (!route.validator) return reply;
+  const terse = terseProblems(problems);
+  return withTerse(reply, summarizeProblems(problems, "terse"), {
+    errors: terse,
+    missing: terse.filter((p) => p.code === "missing").map((p) => p.field),
+  });
 }
 
 /**

@@ -27,7 +27,8 @@ const FAMILIES: Family[] = [
     name: "validation_failed: a renamed field",
     status: 422,
     send: (c, token) => c("POST", "/v3/schedules", { token, body: { valve_id: "VL-1", durationMin: 5 } }),
-    fix: ["did you mean", "valveId?", '"expected"'],
+    // The renamed field is the fix: not even as a `missing` entry beside the unknown name.
+    fix: ["did you mean", "valveId", '"expected"', "sent under another name"],
     fault: "unknown field valve_id",
   },
   {

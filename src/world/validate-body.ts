@@ -66,9 +66,22 @@ export function validateBody(
 }
 
 /**
+ * The problems a hard task's error reports: every one, except the `missing` entry of a field the
+ * body sent under another name. Beside "unknown field duration_min", "durationMin: missing" would
+ * name the renamed field, which is the fix; the unknown name says what is wrong, and the spec's
+ * request schema gives the name it should have.
+ *
+ * @example terseProblems(validateBody(v, { duration_min: 5 }, "create")).map((p) => p.code) // ["wrong_name"]
+ */
+export function terseProblems(problems: readonly FieldProblem[]): FieldProblem[] {
+  const renamed = new Set(problems.flatMap((p) => (p.code === "wrong_name" ? [String(p.expected)] : [])));
+  return problems.filter((p) => !(p.code === "missing" && renamed.has(p.field)));
+}
+
+/**
  * One line naming every problem. `full` names each fix (the name a field expects, the type or values
  * it accepts); `terse`, for a hard task's error, says only what is wrong (each problem's own
- * message, which never names the fix).
+ * message, which never names the fix, over `terseProblems`).
  *
  * @example summarizeProblems(problems) // "unknown field duration_min, did you mean durationMin?; priority: must be one of low, high, got \"HIGH\""
  * @example summarizeProblems(problems, "terse") // "unknown field duration_min; priority: not an accepted value: \"HIGH\""
@@ -77,8 +90,11 @@ export function summarizeProblems(
   problems: readonly FieldProblem[],
   level: "full" | "terse" = "full",
 ): string {
+  if (level === "terse")
+    return terseProblems(problems)
+      .map((p) => terseLine(p))
+      .join("; ");
   const fixed = (p: FieldProblem): string => {
-    if (level === "terse") return p.code === "wrong_name" ? p.message : `${p.field}: ${p.message}`;
     switch (p.code) {
       case "wrong_name":
         return `${p.message}, did you mean ${String(p.expected)}?`;
@@ -91,6 +107,10 @@ export function summarizeProblems(
     }
   };
   return problems.map(fixed).join("; ");
+}
+
+function terseLine(p: FieldProblem): string {
+  return p.code === "wrong_name" ? p.message : `${p.field}: ${p.message}`;
 }
 
 export function isAbsent(value: JsonValue | undefined): boolean {

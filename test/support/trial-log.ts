@@ -2,22 +2,29 @@ import type { JsonValue } from "../../src/bank/json.js";
 import { EventLog, type TrialEvent } from "../../src/world/event-log.js";
 
 /**
- * A trial's event log built by hand for grading tests: REST exchanges (no headers) and workspace
- * writes, in the order they are chained.
+ * A trial's event log built by hand for grading tests: REST exchanges (request headers if given)
+ * and workspace writes, in the order they are chained.
  *
  * @example const events = trialLog().call("POST", "/jobs", 201, { job_id: "J-1" }).store("job", "J-1").events();
  */
 export function trialLog() {
   const log = new EventLog();
   const api = {
-    /** One exchange: `body` is what was sent, `response` what the world answered. */
-    call(method: string, url: string, status: number, response: JsonValue = {}, body: JsonValue = null) {
+    /** One exchange: `body` and `headers` are what was sent, `response` what the world answered. */
+    call(
+      method: string,
+      url: string,
+      status: number,
+      response: JsonValue = {},
+      body: JsonValue = null,
+      headers: Record<string, string> = {},
+    ) {
       log.append({
         type: "exchange",
         protocol: "rest",
         method,
         url,
-        request_headers: {},
+        request_headers: headers,
         request_body: body,
         status,
         response_headers: {},
@@ -30,7 +37,7 @@ export function trialLog() {
       return api.call("GET", url, 200, response);
     },
     /** A workspace variable written. */
-    store(name: string, value: JsonValue, scope: "local" | "global" = "local") {
+    store(name: string, value: JsonValue, scope: "vault" | "local" | "global" = "local") {
       log.append({ type: "variable_write", scope, name, value });
       return api;
     },

@@ -32,6 +32,7 @@ describe("apiflow verify", () => {
       "exploit_audit",
       "premises",
       "axis_necessity",
+      "hint_grading",
     ]);
     // Axis necessity is hard: every skeleton task's axis-blind golden fails.
     expect(json.gates.axis_necessity).toMatchObject({ checked: 4, passed: 4, failed: 0, hard: true });

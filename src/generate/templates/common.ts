@@ -339,7 +339,7 @@ export function fieldEndsAs(
   explain: string,
   record: RecordSelector,
   field: string,
-  value: string,
+  value: string | ExpectedValue,
 ): G1Predicate {
   return { kind: "end_state", id, explain, record, expect: { is: "field", field, value } };
 }

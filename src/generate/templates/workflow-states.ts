@@ -84,7 +84,7 @@ export function workflowApproval(ctx: TemplateContext, template: string) {
       `Get ${id} to \`${WORKFLOW_FIELD}\` = \`approved\` through the workflow the API enforces.`,
     ]),
     brief: `Move ${id} to \`approved\`, one allowed step at a time.`,
-    predicates: ["approval_applied", "approval_sticks"],
+    predicates: ["approval_applied", "approval_sticks", "code_sticks"],
     call: { method: t.updateMethod, url_pattern: urlRe, status: 200 },
     key: WORKFLOW_FIELD,
     value: "approved",
@@ -119,6 +119,15 @@ export function workflowApproval(ctx: TemplateContext, template: string) {
       { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
       WORKFLOW_FIELD,
       "approved",
+    ),
+    // The stamp is the API's: a request approved and its code then overwritten by an update (the
+    // body takes `approval_code`) is not the approval the ticket asked for (agent audit, apr).
+    fieldEndsAs(
+      "code_sticks",
+      `${id} must keep the approval_code its approval stamped.`,
+      { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
+      "approval_code",
+      stamped(id, "approval_code"),
     ),
     {
       kind: "data_flow",
@@ -175,7 +184,7 @@ export function reviewReread(ctx: TemplateContext, template: string) {
     id: "request_queued",
     sentence: `Move ${id} from \`submitted\` to \`in_review\`.`,
     brief: `Move ${id} to \`in_review\`.`,
-    predicates: ["moved_to_review", "review_sticks"],
+    predicates: ["moved_to_review", "review_sticks", "ref_sticks"],
     call: { method: t.updateMethod, url_pattern: urlRe, status: 200 },
     key: WORKFLOW_FIELD,
     value: "in_review",
@@ -222,6 +231,15 @@ export function reviewReread(ctx: TemplateContext, template: string) {
       { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
       WORKFLOW_FIELD,
       "in_review",
+    ),
+    // Reviewers read the reference off the record: one overwritten by an update after it was read
+    // (the body takes `review_ref`) leaves them the wrong one (agent audit, apr).
+    fieldEndsAs(
+      "ref_sticks",
+      `${id} must keep the review_ref the review queue assigned.`,
+      { resource: WORKFLOW_RESOURCE, where: { request_id: id } },
+      "review_ref",
+      ref,
     ),
     {
       kind: "data_flow",

@@ -13,36 +13,9 @@ export function assetFamilyRoutes(t: WorldTemplate, p: WorldPaths): Route[] {
   const [first, second] = a.canaryFields;
   if (!first || !second) throw new Error(`world template ${t.id} needs two canary fields`);
   const noun = idPart(a.noun);
+  // The decoy families are listed first, in the world and its spec: an agent that takes the first
+  // documented read of a record meets a decoy (issue 16: discovery must be necessary).
   return [
-    route({
-      id: `list_${a.plural}`,
-      method: "GET",
-      path: p.asset,
-      summary: `List ${a.plural} (paged)`,
-      resource: a.plural,
-      action: "list",
-      pagination: {
-        style: t.pagination.style,
-        page_size: t.pagination.pageSize,
-        max_page_size: t.pagination.maxPageSize,
-      },
-    }),
-    route({
-      id: `get_${noun}`,
-      method: "GET",
-      path: `${p.asset}/{${a.idField}}`,
-      summary: `Read one ${a.noun} with its live values`,
-      resource: a.plural,
-      action: "get",
-    }),
-    route({
-      id: `update_${noun}`,
-      method: t.updateMethod,
-      path: `${p.asset}/{${a.idField}}`,
-      summary: `Update fields of one ${a.noun} (merge)`,
-      resource: a.plural,
-      action: "update",
-    }),
     route({
       id: `get_${noun}_deprecated`,
       method: "GET",
@@ -87,6 +60,35 @@ export function assetFamilyRoutes(t: WorldTemplate, p: WorldPaths): Route[] {
         omit_fields: [a.numberField.name],
         overrides: { [second.name]: canary(`lookalike:${second.name}`, second.format) },
       },
+    }),
+    route({
+      id: `list_${a.plural}`,
+      method: "GET",
+      path: p.asset,
+      summary: `List ${a.plural} (paged)`,
+      resource: a.plural,
+      action: "list",
+      pagination: {
+        style: t.pagination.style,
+        page_size: t.pagination.pageSize,
+        max_page_size: t.pagination.maxPageSize,
+      },
+    }),
+    route({
+      id: `get_${noun}`,
+      method: "GET",
+      path: `${p.asset}/{${a.idField}}`,
+      summary: `Read one ${a.noun} with its live values`,
+      resource: a.plural,
+      action: "get",
+    }),
+    route({
+      id: `update_${noun}`,
+      method: t.updateMethod,
+      path: `${p.asset}/{${a.idField}}`,
+      summary: `Update fields of one ${a.noun} (merge)`,
+      resource: a.plural,
+      action: "update",
     }),
   ];
 }

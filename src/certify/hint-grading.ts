@@ -1,0 +1,179 @@
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import type { Bank } from "../bank/bank.js";
+import type { JsonValue } from "../bank/json.js";
+import { replacePlaceholders } from "../bank/placeholder-grammar.js";
+import type { Premise } from "../bank/premise-schema.js";
+import type { Task } from "../bank/task-schema.js";
+import { prepareTrialWorld, taskHintLevel } from "../run/replay-setup.js";
+import { resolveCanaries, trialSeed } from "../world/canary.js";
+import { staleCredentialName } from "../world/credential.js";
+import type { ExchangeEvent } from "../world/event-log.js";
+import { FIX_KEYS } from "../world/reply.js";
+import { inProcessTransport } from "../world/transport.js";
+import { worldCaller } from "../world/world-caller.js";
+import { occursAsToken, worldOf } from "./certify-kit.js";
+import type { GateFailure } from "./certify-schema.js";
+import type { TrialRunner } from "./trial-tree.js";
+
+export const HINT_GRADING_VERSION = "1.0.0";
+
+type CallPremise = Extract<Premise, { kind: "call" }>;
+
+/** Request headers the harness or HTTP adds to any call: knowing to send them is no fix. */
+const PLAIN_HEADERS = new Set(["authorization", "content-type", "content-length", "accept", "x-api-key"]);
+
+const pathOf = (url: string) => url.split("?")[0] ?? url;
+const loose = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
+const isObject = (v: unknown): v is Record<string, JsonValue> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** One literal of a fix: another method, a renamed field, an accepted value, a header to send. */
+export interface FixLiteral {
+  kind: "method" | "field" | "value" | "header";
+  literal: string;
+}
+
+/**
+ * The fix of each call the ticket quotes, as literals: what the golden's repaired call sends that
+ * the client's broken one did not. Another method (a 405's fix); a body field the client sent under
+ * another spelling (the renamed field); a string value the golden sends where the client sent
+ * another (the accepted value); a header the client did not send (the wait, the idempotency key,
+ * the version header). A field the client left out altogether is not among them: naming a missing
+ * required field says what is wrong.
+ *
+ * @example fixLiterals([{ kind: "call", method: "PUT", url: "/v3/vessels/V-1", body: { status: "OPEN" }, token: "fresh", status: 405 }], exchanges, "/v3/oauth/token")
+ * // [{ kind: "method", literal: "PATCH" }, { kind: "value", literal: "open" }]
+ */
+export function fixLiterals(
+  premises: readonly Premise[],
+  golden: readonly ExchangeEvent[],
+  tokenPath = "",
+): FixLiteral[] {
+  const out = new Map<string, FixLiteral>();
+  const add = (kind: FixLiteral["kind"], literal: string) => out.set(`${kind}:${literal}`, { kind, literal });
+  for (const p of premises) {
+    if (p.kind !== "call" || p.status < 400) continue;
+    let repaired = golden.filter((e) => e.status < 400 && pathOf(e.url) === pathOf(p.url));
+    // The client's path was wrong too (a display name for an id): its write's repair is any write.
+    if (repaired.length === 0 && p.method !== "GET")
+      repaired = golden.filter((e) => e.status < 400 && e.method !== "GET" && pathOf(e.url) !== tokenPath);
+    for (const e of repaired) {
+      if (e.method !== p.method && e.method !== "GET") add("method", e.method);
+      const sent = isObject(p.body) ? p.body : {};
+      if (isObject(e.request_body))
+        for (const [k, v] of Object.entries(e.request_body)) {
+          if (!(k in sent)) {
+            if (Object.keys(sent).some((c) => c !== k && loose(c) === loose(k))) add("field", k);
+            // One character is too short to tell a named value from any other word.
+          } else if (typeof v === "string" && v !== sent[k] && v.length > 1) add("value", v);
+        }
+      for (const h of Object.keys(e.request_headers))
+        if (!PLAIN_HEADERS.has(h) && !(p.wait && h === "x-apiflow-wait")) add("header", h);
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * What in one error exchange names a fix: a key of `FIX_KEYS` at any depth of the body (a hint, the
+ * accepted values, the expected name, the allowed methods), an `Allow` header, or one of `literals`
+ * (see `fixLiterals`) as a whole token of the body. A renamed field counts only where this request
+ * sent it under another spelling: an error listing a field the request left out says what is
+ * wrong (it is missing). Empty when the error only says what is wrong.
+ *
+ * @example fixesNamed(exchange, [{ kind: "field", literal: "vesselId" }]) // ["body key hint", "names vesselId"]
+ */
+export function fixesNamed(exchange: ExchangeEvent, literals: readonly FixLiteral[]): string[] {
+  if (exchange.status < 400) return [];
+  const found: string[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (isObject(v))
+      for (const [k, x] of Object.entries(v)) {
+        if (FIX_KEYS.includes(k)) found.push(`body key ${k}`);
+        walk(x);
+      }
+  };
+  walk(exchange.response_body);
+  if ("allow" in exchange.response_headers) found.push(`allow header (${exchange.response_headers.allow})`);
+  const text = JSON.stringify(exchange.response_body ?? "");
+  const sentKeys = isObject(exchange.request_body) ? Object.keys(exchange.request_body) : [];
+  for (const { kind, literal } of literals) {
+    if (kind === "field" && !sentKeys.some((k) => k !== literal && loose(k) === loose(literal))) continue;
+    if (occursAsToken(text, literal)) found.push(`names ${literal}`);
+  }
+  return [...new Set(found)];
+}
+
+/**
+ * The error exchanges an agent of `task` meets on the way (the calls its ticket quotes, sent as the
+ * client sent them, then the golden's run) and the fix each names. Runs whatever the task's hint
+ * level: `hintGradingFindings` asks it only of a task whose world is terse.
+ *
+ * @example await fixesShown(bank, task, runner) // [] when no error names its fix
+ */
+export async function fixesShown(
+  bank: Bank,
+  task: Task,
+  runner: TrialRunner,
+): Promise<Array<{ method: string; url: string; status: number; fixes: string[] }>> {
+  const world = worldOf(bank, task);
+  if ((world.protocol ?? "rest") !== "rest") return [];
+  const golden = await runner.run(task, goldenAgentFactory);
+  const goldenExchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
+  const premises = task.premises ?? [];
+  const literals = fixLiterals(premises, goldenExchanges, world.auth.token_path);
+  const quoted = await quotedCalls(
+    bank,
+    task,
+    premises.filter((p): p is CallPremise => p.kind === "call"),
+  );
+  return [...quoted, ...goldenExchanges].flatMap((e) => {
+    const fixes = fixesNamed(e, literals);
+    return fixes.length > 0 ? [{ method: e.method, url: e.url, status: e.status, fixes }] : [];
+  });
+}
+
+/**
+ * Check `hint_grading` on one task (issue 16): a task whose world is terse (a hard solo task) meets
+ * no error that names its fix; the fix is left to the spec, a linked resource or another response.
+ * Every other task passes: at easy and medium an error may name its fix.
+ *
+ * @example await hintGradingFindings(bank, task, sharedTrials(bank)) // []
+ */
+export async function hintGradingFindings(
+  bank: Bank,
+  task: Task,
+  runner: TrialRunner,
+): Promise<GateFailure[]> {
+  if (taskHintLevel(task) !== "terse") return [];
+  return (await fixesShown(bank, task, runner)).map((f) => ({
+    task_id: task.id,
+    check: `hint_grading:${f.status}`,
+    message: `${f.method} ${f.url} answered ${f.status} naming its fix (${f.fixes.join("; ")}); a hard task's error says only what is wrong`,
+  }));
+}
+
+/** The calls the ticket quotes, sent as the client sent them on a fresh trial world; what the world answered. */
+async function quotedCalls(bank: Bank, task: Task, calls: readonly CallPremise[]): Promise<ExchangeEvent[]> {
+  if (calls.length === 0) return [];
+  const world = worldOf(bank, task);
+  const seed = trialSeed(bank.manifest.seed, task.id, 1);
+  const trial = await prepareTrialWorld(world, task, seed);
+  const { call, mint } = worldCaller(world, inProcessTransport(trial));
+  const stale = resolveCanaries(task.workspace.vault[staleCredentialName(world.auth)] ?? null, seed);
+  const { vault, local, global } = task.workspace;
+  const resolve = (url: string) =>
+    replacePlaceholders(url, (name, whole) => {
+      const v = resolveCanaries(vault[name] ?? local[name] ?? global[name] ?? null, seed);
+      return v === null ? whole : String(v);
+    });
+  const out: ExchangeEvent[] = [];
+  for (const p of calls) {
+    const token = p.token === "stale" && typeof stale === "string" ? stale : await mint();
+    const before = trial.log.exchanges().length;
+    await call(p.method, resolve(p.url), token, p.body, p.wait);
+    out.push(...trial.log.exchanges().slice(before));
+  }
+  return out;
+}
