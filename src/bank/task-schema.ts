@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { JsonValueSchema } from "./json.js";
 import { PremiseSchema } from "./premise-schema.js";
+import { VersioningSchema } from "./versioning-schema.js";
 
 /** The seven capability axes. */
 export const AxisSchema = z.enum([
@@ -595,5 +596,11 @@ export const TaskSchema = z.strictObject({
    * written before it have none.
    */
   story: z.array(z.string().min(1)).optional(),
+  /**
+   * Optional: the world's versioning when it is not in the path (a copy of `World.versioning`).
+   * Golden URLs name the version in the path, the canonical form the graders match; the golden
+   * player sends them in the world's wire form (`wireRequest`).
+   */
+  versioning: VersioningSchema.optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;

@@ -80,7 +80,7 @@ export async function playAndAnswer(
   steps: readonly GoldenStep[],
   edit: (card: Record<string, JsonValue>) => Record<string, JsonValue> = (c) => c,
 ): Promise<Map<string, JsonValue>> {
-  const bindings = await playGolden(steps, session, { finish: false });
+  const bindings = await playGolden(steps, session, { finish: false, versioning: task.versioning });
   if (!session.ended) session.finish(cardMessage(edit(cardFrom(task, bindings))));
   return bindings;
 }

@@ -2,6 +2,7 @@ import type { BankContent, Manifest } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { taskHintLevel } from "../run/replay-setup.js";
 import type { CertificationLog } from "./certification-log.js";
+import { SIGNED_NOT_CARRIED } from "./protocol-variants.js";
 import { AXES } from "./story-state.js";
 import { DIFFICULTY_RULE, measuredDifficulty, taskFeatures } from "./task-features.js";
 import { worldDemandLine } from "./world-demands.js";
@@ -144,7 +145,7 @@ ${table(["mode", "chains"], Object.entries(s.chainByMode))}
 
 ${table(["kind:coupling", "tasks"], Object.entries(s.coupling))}
 
-${worldStructureSection(content.worlds)}${archetypeTaskLine(content.worlds, content.tasks)}${worldDemandLine(content.worlds, content.tasks)}
+${worldStructureSection(content.worlds)}${archetypeTaskLine(content.worlds, content.tasks)}${worldDemandLine(content.worlds, content.tasks)}${protocolLine(content)}
 ${difficultySection(content)}
 
 ## Certification
@@ -161,6 +162,16 @@ ${
     : "- No certification log was given."
 }
 `;
+}
+
+/**
+ * For a bank holding GraphQL or MCP variants: which tasks have none. A signed request's signature
+ * covers the REST method, target and body hash, which an operation or a tool call does not carry.
+ */
+function protocolLine(content: BankContent): string {
+  const variants = content.worlds.filter((w) => w.protocol === "graphql" || w.protocol === "mcp");
+  if (variants.length === 0) return "";
+  return `\nGraphQL/MCP variants: ${variants.length} worlds, ${content.tasks.filter((t) => variants.some((w) => w.id === t.world)).length} tasks. A task whose golden signs a request has no variant: ${SIGNED_NOT_CARRIED}. Variants are served without a version carrier (fields and tools are named, not versioned by path).\n`;
 }
 
 /** The requirement mutants' score, when that gate ran: killed / generated. */

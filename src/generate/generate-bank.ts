@@ -13,6 +13,7 @@ import { chainCanonicalSentence, DECOY_CONSTRAINT_IDS } from "./templates/common
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
 import { worldLayout } from "./world-layout.js";
 import type { WorldTemplate } from "./world-template.js";
+import { withVersioning, worldVersioning } from "./world-versioning.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";
@@ -242,6 +243,20 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
       // Each segment keeps its own solo task's error hints (see `taskHintPlan`).
       tasks.push({ ...chain, segment_hints: segmentHints(chain, measuredSolos, built.world) });
     }
+  }
+  // The versioning style each world was dealt, applied once its storyline is drawn (issue 16).
+  for (const [i, world] of worlds.entries()) {
+    const style = layout[i]?.versioning ?? "path";
+    const template = WORLD_TEMPLATES[i];
+    if (style === "path" || !template) continue;
+    const own = tasks.flatMap((t, j) => (t.world === world.id ? [j] : []));
+    const v = withVersioning(
+      world,
+      own.map((j) => tasks[j] as Task),
+      worldVersioning(world, template.base, style),
+    );
+    worlds[i] = v.world;
+    for (const [n, j] of own.entries()) tasks[j] = v.tasks[n] as Task;
   }
   // Every golden must leave an agent room under the default tool-call limit.
   const budget = options.toolCallBudget ?? GOLDEN_TOOL_CALL_BUDGET;

@@ -78,7 +78,7 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
     log: trial.log,
     variables: seededVariables(task, seed),
   });
-  await playGolden(task.setup, replaySession(scratch), { finish: false });
+  await playGolden(task.setup, replaySession(scratch), { finish: false, versioning: task.versioning });
   trial.recording = true;
   trial.hints = hints;
   trial.terseRoutes = terseRoutes;

@@ -2,7 +2,9 @@ import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
 import { mayHavePlaceholder, splitAtPlaceholders, wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { GoldenNativeRequest, GoldenStep } from "../bank/task-schema.js";
+import type { Versioning } from "../bank/versioning-schema.js";
 import { type ToolResult, toolResultValue } from "../workspace/workspace.js";
+import { wireRequest } from "../world/versioning.js";
 import type { AgentToolCall, StepResult, TrialSession } from "./agent.js";
 
 /** A tool result's content as JSON: the workspace's own value when it kept one, else parsed. */
@@ -38,11 +40,17 @@ function splitOnce(text: string): string[] {
 export async function playGolden(
   steps: readonly GoldenStep[],
   session: TrialSession,
-  options: { finish?: boolean; tamper?: (step: GoldenStep, index: number) => GoldenStep | null } = {},
+  options: {
+    finish?: boolean;
+    tamper?: (step: GoldenStep, index: number) => GoldenStep | null;
+    /** The task's `versioning`: golden URLs name the version in the path; this sends it the world's way. */
+    versioning?: Versioning;
+  } = {},
 ): Promise<Map<string, JsonValue>> {
-  // A session with a memo of golden runs skips the steps another trial played from here.
+  // A session with a memo of golden runs skips the steps another trial played from here (a task's
+  // versioning is fixed, so the memo's recorded wire form is this run's).
   const run = options.tamper || session.ended ? undefined : session.goldenMemo?.begin(steps);
-  const player = new GoldenPlayer(session, run?.bindings);
+  const player = new GoldenPlayer(session, run?.bindings, options.versioning);
   for (let index = run?.played ?? 0; index < steps.length; index++) {
     const original = steps[index] as GoldenStep;
     const step = options.tamper ? options.tamper(original, index) : original;
@@ -61,6 +69,7 @@ class GoldenPlayer {
   constructor(
     private readonly session: TrialSession,
     bindings?: Map<string, JsonValue>,
+    private readonly versioning?: Versioning,
   ) {
     this.bindings = bindings ?? new Map();
   }
@@ -225,11 +234,12 @@ class GoldenPlayer {
     const headers = this.resolveHeaders(given.headers);
     if (headers === null) return null;
     const body = given.body === undefined ? undefined : this.resolveDeep(given.body);
+    const wire = wireRequest(this.versioning, { url, headers });
     return {
       protocol: "rest",
       method: given.method,
-      url,
-      ...(Object.keys(headers).length ? { headers } : {}),
+      url: wire.url,
+      ...(Object.keys(wire.headers).length ? { headers: wire.headers } : {}),
       ...(body !== undefined && body !== null ? { body } : {}),
       // The signer's secret stays a placeholder: the workspace resolves it, so it never travels.
       ...(given.sign ? { sign: { ...given.sign } } : {}),
