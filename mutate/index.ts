@@ -19,15 +19,19 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-/** One accepted equivalent: `file:line:column Mutator  reason`. */
-const accepted = new Set(
-  readFileSync(new URL("./accepted-equivalents.txt", import.meta.url), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "" && !line.startsWith("#"))
-    .map((line) => line.split(/\s+/).slice(0, 2).join(" ")),
-);
+/**
+ * Accepted equivalents, `file:line:column Mutator  reason` a line, as how many survivors each key
+ * may excuse: Stryker can place two variants of one mutator at one spot (a condition made `true`
+ * and made `false`), and a line excuses one of them; the other needs its own line and reason.
+ */
+const accepted = new Map<string, number>();
+for (const line of readFileSync(new URL("./accepted-equivalents.txt", import.meta.url), "utf8").split("\n")) {
+  if (line.trim() === "" || line.startsWith("#")) continue;
+  const key = line.split(/\s+/).slice(0, 2).join(" ");
+  accepted.set(key, (accepted.get(key) ?? 0) + 1);
+}
 
-/** Accepted equivalents that matched a survivor; the others of a measured file are stale. */
+/** Accepted equivalents that excused a survivor; a line left unused in a measured file is stale. */
 const matched = new Set<string>();
 
 interface AreaScore {
@@ -55,10 +59,16 @@ for (const area of AREAS) {
     const where = `${file}:${m.location.start.line}:${m.location.start.column}`;
     if (m.status === "Killed" || m.status === "Timeout") row.killed++;
     else if (m.status === "Survived" || m.status === "NoCoverage") {
-      if (accepted.has(`${where} ${m.mutatorName}`)) {
+      const key = `${where} ${m.mutatorName}`;
+      const left = accepted.get(key) ?? 0;
+      if (left > 0) {
+        accepted.set(key, left - 1);
         row.equivalent++;
-        matched.add(`${where} ${m.mutatorName}`);
-      } else row.survived.push(`${where} ${m.mutatorName} ${m.status}: ${oneLine(m.replacement)}`);
+        matched.add(key);
+      } else {
+        const also = matched.has(key) ? " (its accepted line excused another variant at this spot)" : "";
+        row.survived.push(`${key} ${m.status}: ${oneLine(m.replacement)}${also}`);
+      }
     }
   }
   scores.push({ area, files });
@@ -71,17 +81,15 @@ function oneLine(text: string): string {
 }
 
 process.stdout.write(`${table(scores).join("\n")}\n`);
-// An accepted line whose mutant no longer survives there (the code moved or a test now kills it)
+// An accepted line left unused (its mutant no longer survives there: the code moved or a test now kills it)
 // would silently excuse another mutant one day: list it, to move or delete.
 // Only lines an area mutated count: a file split into line ranges (grade-g1.ts) keeps the other
 // ranges' equivalents, which this run did not measure.
 const measured = scores.flatMap((s) => s.area.mutate.map(lineRange));
-const stale = [...accepted].filter((key) => {
+const stale = [...accepted].flatMap(([key, unused]) => {
   const [file = "", line = "0"] = key.split(":");
-  return (
-    !matched.has(key) &&
-    measured.some((m) => m.file === file && m.from <= Number(line) && Number(line) <= m.to)
-  );
+  const inRange = measured.some((m) => m.file === file && m.from <= Number(line) && Number(line) <= m.to);
+  return inRange && unused > 0 ? Array.from({ length: unused }, () => key) : [];
 });
 
 /** A `mutate` entry's file and lines: `src/a.ts:10-20`, or the whole of `src/a.ts`. */

@@ -204,7 +204,7 @@ export type AsyncJob = z.infer<typeof AsyncJobSchema>;
  * 429 rate limiting (error recovery). The route's `on_call`-th call (default 1) in the trial opens a
  * throttle window of `retry_after` logical seconds (default 5); every call of this route inside the
  * window answers 429 with header `retry-after: <seconds left>` and body
- * `{"error": "rate_limited", "message": "…", "retry_after": 4, "hint": "wait 4 s before retrying: this world's clock is logical, so send the retry with header x-apiflow-wait: 4 (or make 4 other calls first)"}`.
+ * `{"error": "rate_limited", "message": "…", "retry_after": 4, "hint": "wait 4 s before retrying: this world's clock is logical, so send the retry with header x-apiflow-wait: 4 (or make 4 calls to other routes first)"}`.
  * After the window the route serves normally.
  *
  * @example {"on_call": 1, "retry_after": 5}

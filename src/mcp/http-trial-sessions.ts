@@ -28,6 +28,7 @@ export interface HttpTrialSessionEvents {
 export class HttpTrialSessions {
   private current: { transport: WebStandardStreamableHTTPServerTransport; server: Server } | null = null;
   private idle: NodeJS.Timeout | null = null;
+  private inFlight = 0;
   private closed = false;
 
   constructor(
@@ -37,9 +38,22 @@ export class HttpTrialSessions {
     this.touch();
   }
 
-  /** Answer one HTTP request to the MCP endpoint. */
+  /**
+   * Answer one HTTP request to the MCP endpoint. Idle time counts from the end of the last
+   * answer: while a request is being answered (a slow tool call) the client is not away.
+   */
   async handle(req: Request): Promise<Response> {
+    this.inFlight += 1;
     this.touch();
+    try {
+      return await this.answer(req);
+    } finally {
+      this.inFlight -= 1;
+      this.touch();
+    }
+  }
+
+  private async answer(req: Request): Promise<Response> {
     let parsedBody: unknown;
     if (req.method === "POST" && !req.headers.get("mcp-session-id")) {
       parsedBody = await req
@@ -83,14 +97,14 @@ export class HttpTrialSessions {
     if (this.closed) return;
     if (this.idle) this.idle.refresh();
     else {
-      this.idle = setTimeout(
-        () =>
+      this.idle = setTimeout(() => {
+        if (this.inFlight > 0) this.idle?.refresh();
+        else
           this.events.onLeave(
             `no request for ${this.idleMs / 1000} s: the client was idle past the limit`,
             true,
-          ),
-        this.idleMs,
-      );
+          );
+      }, this.idleMs);
       this.idle.unref();
     }
   }

@@ -6,7 +6,7 @@ export type EntityKind = z.infer<typeof EntityKindSchema>;
 export const EntityRefSchema = z.strictObject({
   kind: EntityKindSchema,
   id: z.string().min(1),
-  parent: z.string().optional(),
+  parent: z.string().optional().describe("For a response: the id of its request (req-0001)"),
 });
 export type EntityRef = z.infer<typeof EntityRefSchema>;
 
@@ -74,9 +74,12 @@ export function normalizeEntityRef(raw: unknown, argName = "entity_ref"): Parsed
         data: { kind: "response", id: nested[2] as string, parent: nested[1] as string },
       };
   }
-  const parent = obj.parent;
-  if (parent !== undefined && parent !== null && typeof parent !== "string") {
-    return fail("bad_type", `${argName}.parent must be a string when given`);
+  const parent = parentId(obj.parent);
+  if (parent === false) {
+    return fail(
+      "bad_type",
+      `${argName}.parent must be the request's id ("req-0001"), "request:req-0001" or {"kind": "request", "id": "req-0001"}, got ${describe(obj.parent)}`,
+    );
   }
   return {
     success: true,
@@ -86,6 +89,21 @@ export function normalizeEntityRef(raw: unknown, argName = "entity_ref"): Parsed
       ...(typeof parent === "string" ? { parent: stripKindPrefix(parent, "request") } : {}),
     },
   };
+}
+
+/**
+ * A response's parent is a request: its id as a string, or the request's own ref as an object (a
+ * model that copies the ref it was given). `undefined` when absent, `false` when it is neither.
+ */
+function parentId(raw: unknown): string | undefined | false {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === "string") return raw;
+  if (typeof raw !== "object" || Array.isArray(raw)) return false;
+  const ref = raw as Record<string, unknown>;
+  const kind = ref.kind ?? ref.type;
+  const id = ref.id ?? ref.name;
+  if (kind !== undefined && kind !== "request") return false;
+  return typeof id === "string" && id.length > 0 ? id : false;
 }
 
 /** `"spec:openapi"` → `"openapi"` when the prefix repeats the kind. */

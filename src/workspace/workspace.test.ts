@@ -69,6 +69,10 @@ describe("the workspace's argument shapes", () => {
       sent.response_ref,
       { kind: "response", id: sent.response_ref },
       "response:resp-0002",
+      { kind: "response", id: "resp-0002", parent: "req-0001" },
+      { kind: "response", id: "resp-0002", parent: "request:req-0001" },
+      // The parent as the request's own ref, as a model copies it.
+      { kind: "response", id: "resp-0002", parent: { kind: "request", id: "req-0001" } },
     ]) {
       expect(json(await ws.call("read", { entity_ref: ref })).ref).toBe(
         "request:req-0001/response:resp-0002",
@@ -110,7 +114,19 @@ describe("the workspace's argument shapes", () => {
     expectError(
       await ws.call("read", { entity_ref: { kind: "request", id: "r", parent: 1 } }),
       "bad_type",
-      "entity_ref.parent must be a string when given",
+      /entity_ref\.parent must be the request's id .*, got number/,
+    );
+    expectError(
+      await ws.call("read", {
+        entity_ref: { kind: "response", id: "r", parent: { kind: "spec", id: "openapi" } },
+      }),
+      "bad_type",
+      /entity_ref\.parent must be the request's id/,
+    );
+    expectError(
+      await ws.call("read", { entity_ref: { kind: "response", id: "r", parent: { kind: "request" } } }),
+      "bad_type",
+      /got object/,
     );
     expectError(await ws.call("read", { entity_ref: "variable:nope" }), "not_found", /no variable "nope"/);
     expectError(

@@ -19,7 +19,7 @@ describe("throttleReply", () => {
       error: "rate_limited",
       message: `too many requests to this route; retry after ${seconds} s`,
       retry_after: seconds,
-      hint: `wait ${seconds} s before retrying: this world's clock is logical, so send the retry with header x-apiflow-wait: ${seconds} (or make ${seconds} other calls first)`,
+      hint: `wait ${seconds} s before retrying: this world's clock is logical, so send the retry with header x-apiflow-wait: ${seconds} (or make ${seconds} calls to other routes first)`,
     },
     headers: { "retry-after": String(seconds) },
   });

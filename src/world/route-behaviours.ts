@@ -41,7 +41,7 @@ function throttled(seconds: number): Reply {
     `too many requests to this route; retry after ${seconds} s`,
     {
       retry_after: seconds,
-      hint: `wait ${seconds} s before retrying: this world's clock is logical, so send the retry with header x-apiflow-wait: ${seconds} (or make ${seconds} other calls first)`,
+      hint: `wait ${seconds} s before retrying: this world's clock is logical, so send the retry with header x-apiflow-wait: ${seconds} (or make ${seconds} calls to other routes first)`,
     },
     { "retry-after": String(seconds) },
   );
