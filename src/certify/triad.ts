@@ -3,6 +3,8 @@ import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import { isRecordRef } from "../grade/final-state.js";
+import type { TrialGrade } from "../grade/grade-schema.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
 import {
@@ -43,13 +45,17 @@ export interface Exam {
  * - `decoy_route@N` — golden step N sent to the decoy sibling of its route (deprecated/look-alike);
  * - `canary_without_call:FIELD` — the calls that produce FIELD's value (and every call to another
  *   route its data flow takes the value from) are skipped, yet the card is exactly right (every
- *   expected value, canaries resolved for the trial, typed in);
+ *   expected value typed in: canaries resolved for the trial, record references as the answer
+ *   key's grade resolved them, see `expectedCard`);
  * - `store_skipped@N` — the golden's store step N is left out;
  * - `stale_token` — the minted token is never minted: the stale token in the vault is sent instead.
  *
- * @example const exams = triadExams(bank, task); // [{ name: "answer_key", mustPass: true, … }, …]
+ * `answerKey` is the grade of the answer key's trial (epoch 1): without it, a record reference
+ * stays in the canary exam's card as the task writes it, a card that fails alone.
+ *
+ * @example const exams = triadExams(bank, task, golden.grade); // [{ name: "answer_key", mustPass: true, … }, …]
  */
-export function triadExams(bank: Bank, task: Task): Exam[] {
+export function triadExams(bank: Bank, task: Task, answerKey?: TrialGrade): Exam[] {
   const world = worldOf(bank, task);
   const exams: Exam[] = [
     { name: "answer_key", mustPass: true, agent: goldenAgentFactory },
@@ -98,7 +104,7 @@ export function triadExams(bank: Bank, task: Task): Exam[] {
     sabotage(
       `canary_without_call:${field.field}`,
       task.golden.filter((s) => !producers.includes(s)),
-      (seed) => expectedCard(task, seed),
+      (seed) => expectedCard(task, seed, answerKey),
     );
   }
 
@@ -124,10 +130,19 @@ export function triadExams(bank: Bank, task: Task): Exam[] {
   return exams;
 }
 
-/** The whole expected card for a trial seed (canaries resolved). */
-export function expectedCard(task: Task, seed: string): Record<string, JsonValue> {
+/**
+ * The whole expected card for a trial seed: canaries resolved, and a record reference (known only
+ * from the world's final records) as `answerKey`, the grade of the golden's trial at that seed,
+ * resolved it. Without `answerKey`, or for a field it did not grade, the reference stays as written.
+ *
+ * @example expectedCard(task, golden.trial_seed, golden.grade) // { order_id: "MO-4KQ2", … }
+ */
+export function expectedCard(task: Task, seed: string, answerKey?: TrialGrade): Record<string, JsonValue> {
   const card: Record<string, JsonValue> = {};
-  for (const f of task.grader.answer) card[f.field] = resolveCanaries(f.expected, seed);
+  for (const f of task.grader.answer) {
+    const resolved = isRecordRef(f.expected) ? answerKey?.g2.find((g) => g.field === f.field) : undefined;
+    card[f.field] = resolved ? (resolved.expected as JsonValue) : resolveCanaries(f.expected, seed);
+  }
   return card;
 }
 
@@ -186,12 +201,17 @@ export async function triadGate(
 export async function triadFindings(bank: Bank, task: Task, runner: TrialRunner): Promise<GateFailure[]> {
   // A grader must first hold, by its form, what the ticket demands (see grader-coverage.ts).
   const failures: GateFailure[] = graderCoverageFindings(task);
-  for (const exam of triadExams(bank, task)) {
+  // The answer key first: the canary exams type in the record references its grade resolved.
+  const answerKey = await runner.run(task, goldenAgentFactory, 1);
+  for (const exam of triadExams(bank, task, answerKey.grade)) {
     // Only the verdict is read, and a must-fail exam may stop at its first forbidden call.
-    const r = await runner.run(task, exam.agent, 1, {
-      failFast: !exam.mustPass,
-      ...(exam.sameAs !== undefined ? { sameAs: exam.sameAs } : {}),
-    });
+    const r =
+      exam.agent === goldenAgentFactory
+        ? answerKey
+        : await runner.run(task, exam.agent, 1, {
+            failFast: !exam.mustPass,
+            ...(exam.sameAs !== undefined ? { sameAs: exam.sameAs } : {}),
+          });
     if (r.grade.passed === exam.mustPass) continue;
     failures.push({
       task_id: task.id,
