@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { jobTaskWithRequirements, requirementBank } from "../../test/support/requirement-banks.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import { bankFromContent } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
+import { defaultBankContent } from "../generate/default-bank.js";
+import { extractAnswerCard, finalAssistantText } from "../grade/answer-card.js";
 import { isRecordRef } from "../grade/final-state.js";
 import type { AgentFactory } from "../trial/agent.js";
-import { trial } from "./certify-kit.js";
+import { answerBindings, capturesOf, isGradedSegment, placeholdersOf, trial } from "./certify-kit.js";
 import { triadExams, triadGate } from "./triad.js";
 
 /**
@@ -91,5 +94,60 @@ describe("grader triad: the canary exam's card holds record references resolved"
     };
     const report = await triadGate(requirementBank([blind]), [blind]);
     expect(report.failures.map((f) => f.check)).toContain("sabotage:canary_without_call:berth");
+  });
+});
+
+describe("grader triad on a default-bank chain whose card holds a record reference", () => {
+  const bank = bankFromContent(defaultBankContent());
+  // A chain with a graded record reference, and a field read by GET calls alone whose value no
+  // later call sends (skipping the read leaves the world's records as the golden leaves them).
+  const readOnly = (task: Task, field: string) => {
+    const binding = answerBindings(task)[field];
+    const capturing = task.golden.filter((s) => binding !== undefined && capturesOf(s).includes(binding));
+    return (
+      capturing.length > 0 &&
+      capturing.every((s) => s.op === "execute" && s.request.method === "GET") &&
+      task.golden.every(
+        (s) =>
+          !Object.values(placeholdersOf(s))
+            .flat()
+            .includes(binding as string),
+      ) &&
+      task.grader.g1.some((p) => p.kind === "data_flow" && p.answer_field === field)
+    );
+  };
+  const found = bank.tasks.flatMap((task) => {
+    if (task.kind !== "chain") return [];
+    const refs = task.grader.answer.filter(
+      (f) => isRecordRef(f.expected) && isGradedSegment(task, f.segment),
+    );
+    const field = task.grader.answer.find(
+      (f) => !isRecordRef(f.expected) && isGradedSegment(task, f.segment) && readOnly(task, f.field),
+    )?.field;
+    return refs.length > 0 && field ? [{ task, field, refs: refs.map((f) => f.field) }] : [];
+  })[0];
+
+  it("the exam without the read types in the references resolved, passes G2 and fails on the field's data flow", async () => {
+    if (!found) throw new Error("no default-bank chain with a record reference and a read-only field");
+    const { task, field, refs } = found;
+    const golden = await trial(bank, task, goldenAgentFactory);
+    expect(golden.grade.passed).toBe(true);
+    const exam = triadExams(bank, task, golden.grade).find(
+      (e) => e.name === `sabotage:canary_without_call:${field}`,
+    );
+    const r = await trial(bank, task, exam?.agent as AgentFactory);
+    const card = extractAnswerCard(finalAssistantText(r.messages));
+    for (const ref of refs) {
+      const value = card.success ? card.data[ref] : undefined;
+      expect(isRecordRef(value)).toBe(false);
+      expect(value).toEqual(golden.grade.g2.find((f) => f.field === ref)?.expected);
+    }
+    expect(r.grade.passed).toBe(false);
+    expect(r.grade.g2_passed).toBe(true);
+    const failed = r.grade.g1.filter((p) => !p.passed && !p.not_evaluated).map((p) => p.id);
+    const flows = task.grader.g1
+      .filter((p) => p.kind === "data_flow" && p.answer_field === field)
+      .map((p) => p.id);
+    expect(failed.some((id) => flows.includes(id))).toBe(true);
   });
 });
