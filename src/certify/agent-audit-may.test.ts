@@ -62,7 +62,7 @@ describe("agent audit (may): a ranking over the whole collection must walk the w
     expect((await replay(task, task.golden, "golden")).grade.failure_reason).toBe("");
   });
 
-  it.fails("the walk stopped at the winner's page (later pages never read) fails (open: whole_collection has no walked-to-the-end predicate)", async () => {
+  it("the walk stopped at the winner's page (later pages never read) fails (open: whole_collection has no walked-to-the-end predicate)", async () => {
     if (!task || !walk) throw new Error("no scan task with pages past its winner");
     const dropped = new Set(walk.pages.filter((i) => i > walk.lastUsed));
     const steps = task.golden.filter((_, i) => !dropped.has(i));
@@ -144,7 +144,7 @@ describe("agent audit (may): a search world's ranked search answers a highest-of
     expect(r.grade.failure_reason).not.toMatch(/G2/);
   });
 
-  it.fails("the winner taken from one ranked search call, the listing never walked, fails (open: a search world ranks by the scan's own field)", async () => {
+  it("the winner taken from one ranked search call, the listing never walked, fails (open: a search world ranks by the scan's own field)", async () => {
     if (!task || !steps) throw new Error("no highest-of scan on a search world");
     const r = await replay(task, steps, "ranked-search-shortcut");
     expect(r.grade.passed).toBe(false);

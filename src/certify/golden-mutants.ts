@@ -1,7 +1,7 @@
 import type { JsonValue } from "../bank/json.js";
 import { lastKey } from "../bank/key-path.js";
 import { wholePlaceholder } from "../bank/placeholder-grammar.js";
-import type { CallMatch, ExpectedValue, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
+import type { CallMatch, ExpectedValue, G1Predicate, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
@@ -767,6 +767,11 @@ function flowMutant(
   const golden = task.golden;
   for (const id of r.predicates) {
     const p = predicateOf(task, r, id);
+    if (p?.kind === "covered") {
+      const m = stoppedWalk(golden, facts, segment, p);
+      if (m) return m;
+      continue;
+    }
     if (p?.kind === "workspace_value") {
       const stores = facts.filter((f) => f.step.op === "store" && f.step.name === p.name);
       const first = stores[0];
@@ -853,6 +858,41 @@ function flowMutant(
       };
   }
   return null;
+}
+
+/**
+ * The `covered` mutant, "stop after the winner's page": the listing steps of the segment after the
+ * last one whose captures a step outside the walk consumes (the page the winner or runner-up was
+ * taken from) are dropped, so the walk never reaches the end. None when that page is the last.
+ */
+function stoppedWalk(
+  golden: Task["golden"],
+  facts: readonly StepFacts[],
+  segment: ReadonlySet<number>,
+  p: Extract<G1Predicate, { kind: "covered" }>,
+): Omit<GoldenMutant, "requirement" | "names"> | null {
+  const urls = p.url_patterns.map(safePattern);
+  const sends = (f: StepFacts) =>
+    urls.some((u) => !!u && (u.test(f.sentUrl ?? "") || (!!f.rest && u.test(f.rest.request.url))));
+  const walk = facts.filter((f) => segment.has(f.index) && isSendStep(f.step) && sends(f));
+  const inWalk = new Set(walk.map((f) => f.index));
+  const consumed = new Set<string>();
+  for (const f of facts) {
+    if (inWalk.has(f.index)) continue;
+    for (const u of f.uses) consumed.add(u);
+    if (f.step.op === "answer") for (const b of Object.values(f.step.fields)) consumed.add(b);
+  }
+  const used = walk.filter((f) => f.captures.some((c) => consumed.has(c))).at(-1);
+  if (!used) return null;
+  const dropped = new Set(walk.filter((f) => f.index > used.index).map((f) => f.index));
+  const first = [...dropped][0];
+  if (first === undefined) return null;
+  return {
+    name: `stopped_walk@${first + 1}`,
+    operator: "drop_step",
+    step: first + 1,
+    steps: fixed(golden.filter((_, i) => !dropped.has(i))),
+  };
 }
 
 function safePattern(source: string): RegExp | null {

@@ -31,6 +31,7 @@ export function withOtherSources(
 ): G1Predicate[] {
   return g1.map((p) => {
     if (p.kind === "call") return withOtherUpdates(world, p, constraints);
+    if (p.kind === "covered") return withOtherWalks(world, p, constraints);
     if (p.kind !== "data_flow") return p;
     const out = { ...p };
     const read = plainRecordRead(world, p.from_response_url_pattern);
@@ -66,6 +67,23 @@ export function withOtherSources(
     }
     return out;
   });
+}
+
+/**
+ * A walk over a plain listing (`covered`: every record shown) is also done through the
+ * collection's other canonical listings (a category registry answering a category in one call, a
+ * search read through its own pages), alone or mixed with the listing: any of them may show a
+ * record. Decoys and forbidden routes are never added, nor a route that rewrites or hides the id.
+ */
+function withOtherWalks(
+  world: World,
+  p: Extract<G1Predicate, { kind: "covered" }>,
+  constraints: readonly ForbidConstraint[],
+): G1Predicate {
+  const own = p.url_patterns[0];
+  const listed = own === undefined ? [] : otherListings(world, own, p.body_key, constraints);
+  const added = listed.map((s) => s.url_pattern).filter((u) => !p.url_patterns.includes(u));
+  return added.length > 0 ? { ...p, url_patterns: [...p.url_patterns, ...added] } : p;
 }
 
 /**
