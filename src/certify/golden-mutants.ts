@@ -1,7 +1,14 @@
 import type { JsonValue } from "../bank/json.js";
 import { lastKey } from "../bank/key-path.js";
 import { wholePlaceholder } from "../bank/placeholder-grammar.js";
-import type { CallMatch, ExpectedValue, G1Predicate, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
+import type {
+  CallMatch,
+  ExpectedValue,
+  G1Predicate,
+  GoldenStep,
+  Requirement,
+  Task,
+} from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
