@@ -20,7 +20,8 @@ interface RecordRead {
  * on any of those reads instead, as `also_used_in`. Routes the grader forbids, decoys and routes
  * whose view rewrites the field are never added. A source whose route has a behaviour (a throttle,
  * a scope, a version, a query parameter that hides, reveals or is required) keeps its route alone:
- * reading the record elsewhere would skip the skill the ticket asks for.
+ * reading the record elsewhere would skip the skill the ticket asks for. A walk over a listing
+ * (`covered`) is widened to the collection's other canonical listings (`withOtherWalks`).
  *
  * @example withOtherSources(world, g1, constraints)[0].also_from // [{ url_pattern: "^/v3/vessels(\\?.*)?$", status: 200, body_key: "vessels.berth", where: { vessel_id: "V-412" } }]
  */
