@@ -172,7 +172,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/matching-exploits.test.ts",
     ],
     // The other gates are areas of their own below (certify-axis-necessity, certify-legitimate-
-    // variants, certify-premises, certify-triad, certify-chain-replay, certify-golden-mutants).
+    // variants, certify-premises, certify-triad, certify-chain-replay, certify-golden-edits and the
+    // three certify-golden-mutants areas).
   },
   {
     // The small attacks, one module each. The probing attacks are the next area.
@@ -223,14 +224,24 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
-    // The gate's verdict and the blind variants. Its tests are the focused ones: the gate on the
-    // skeleton's harbour world (seconds in all) and each axis's blind rewrite on hand-built segments
-    // (milliseconds); axis-necessity.test.ts replays the default bank (5-20 s a test under load,
-    // each covering most of the gate) and would run for every mutant.
+    // The gate's verdict. Its tests are the focused ones: the gate on the skeleton's harbour world
+    // (seconds in all) and each axis's blind rewrite on hand-built segments (milliseconds);
+    // axis-necessity.test.ts replays the default bank (5-20 s a test under load, each covering most
+    // of the gate) and would run for every mutant.
     name: "certify-axis-necessity",
-    about: "the golden played blind to its axis must fail: the gate's verdict and each axis's blind agent",
-    mutate: ["src/certify/axis-necessity.ts", "src/certify/axis-blind.ts"],
+    about: "the golden played blind to its axis must fail: the gate's verdict, a chain's blind segments",
+    mutate: ["src/certify/axis-necessity.ts"],
     tests: ["src/certify/axis-necessity-checks.test.ts", "src/certify/axis-blind.test.ts"],
+  },
+  {
+    // Each axis's blind agent, on hand-built segments only: the gate's tests on the harbour world
+    // replay whole trials (seconds per mutant under load, ~870 mutants with the gate's file: over
+    // an hour on the shared machine), so a rewrite they alone would catch counts as surviving here.
+    name: "certify-axis-blind",
+    about:
+      "each axis's blind agent: one page, no re-mint, the first candidate, the client's call, no re-read",
+    mutate: ["src/certify/axis-blind.ts"],
+    tests: ["src/certify/axis-blind.test.ts"],
   },
   {
     // Not abandoned-duplicate.test.ts nor other-route-variants.test.ts: they build the default bank
@@ -274,17 +285,41 @@ export const AREAS: MutationArea[] = [
     ],
   },
   {
-    // ~1,150 lines of mutant generators: too many mutants for the shared machine in one session.
-    name: "certify-golden-mutants",
-    about: "the golden mutants and edits the requirement gates judge",
+    // What the requirement-mutant and legitimate-variant gates read off a golden, and their edits.
+    // Not repeat-mutant.test.ts: it builds the default bank (tens of seconds under load) for every
+    // mutant; what it pins of the repeat is restated on the skeleton's chain in
+    // golden-mutants-requirements.test.ts. Nor requirement-gates.test.ts (trials per mutant).
+    name: "certify-golden-edits",
+    about: "the step facts and edits the requirement mutants and legitimate variants are made of",
     mutate: ["src/certify/golden-edits.ts"],
-    tests: [
-      "src/certify/requirement-gates.test.ts",
-      "src/certify/requirement-kills.test.ts",
-      "src/certify/repeat-mutant.test.ts",
-      "src/certify/golden-edits.test.ts",
-    ],
-    notYet: ["src/certify/golden-mutants.ts"],
+    tests: ["src/certify/golden-edits.test.ts", "src/certify/golden-mutants-requirements.test.ts"],
+  },
+  {
+    // golden-mutants.ts (~970 lines) is measured by line ranges of whole functions, each its own
+    // area (the ranges must follow the code when the file changes). This one, first: the operators
+    // that break a requirement (which step a requirement's call is, and the mutant of each
+    // requirement kind). Its tests pin each mutant's steps without a trial, on the requirement
+    // world and the skeleton's harbour world. Not requirement-gates.test.ts (which plays some of
+    // them against a grader): its trials made each mutant ~8 s on the loaded machine.
+    name: "certify-golden-mutants",
+    about: "each requirement broken alone: the mutant of each requirement kind, at the step it names",
+    mutate: ["src/certify/golden-mutants.ts:364-533"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts"],
+  },
+  {
+    // The requirement operators' helpers: end state, repeat (a chain's re-mint), the sibling
+    // before, a header's value, value flows, forbidden calls.
+    name: "certify-golden-mutants-operators",
+    about: "the requirement operators: end state, repeat, sibling before, header, value flow, forbidden call",
+    mutate: ["src/certify/golden-mutants.ts:534-974"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts"],
+  },
+  {
+    // The per-step mutants of banks without requirements as data (the five operators of issue 9).
+    name: "certify-golden-mutants-steps",
+    about: "per-step mutants of banks without requirements: other value, sibling, repeat, drop, swap",
+    mutate: ["src/certify/golden-mutants.ts:1-363"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts"],
   },
   {
     // Split from "grade": the whole file is ~1,000 mutants, over an hour at concurrency 1 on the
@@ -294,7 +329,7 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:488-728"],
+    mutate: ["src/grade/grade-g1.ts:488-744"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
@@ -322,13 +357,13 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:729-933"],
+    mutate: ["src/grade/grade-g1.ts:745-952"],
     tests: G1_TESTS,
   },
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:934-1250"],
+    mutate: ["src/grade/grade-g1.ts:953-1274"],
     tests: G1_TESTS,
   },
   {

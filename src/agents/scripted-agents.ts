@@ -9,7 +9,7 @@ export const goldenAgentFactory: AgentFactory = {
     return {
       name: "golden",
       async attempt(session) {
-        await playGolden(task.golden, session);
+        await playGolden(task.golden, session, { versioning: task.versioning });
         if (!session.ended) session.finish("");
       },
     };

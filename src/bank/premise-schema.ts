@@ -13,6 +13,10 @@ import { JsonValueSchema } from "./json.js";
  *   value (the ticket quotes a call on the record a variable holds).
  * - `spec_body`: the ticket says the published spec documents these body fields for `method path`
  *   (a route path template as the spec writes it).
+ * - `nonce_counter`: the ticket says the signer's nonce counter for the client's key stands at
+ *   `stands_at` for the signed read of `url`: the key's last accepted nonce is `stands_at` - 1, so
+ *   the world refuses that nonce again (or any below it) and takes `stands_at`. The world's set-up
+ *   seeds the key's last nonce from it (see `prepareTrialWorld`).
  *
  * @example PremiseSchema.parse({ kind: "call", method: "GET", url: "/v1/vessels/V-1", token: "fresh", status: 410, error: "gone" })
  */
@@ -33,6 +37,11 @@ export const PremiseSchema = z.discriminatedUnion("kind", [
     method: z.string().min(1),
     path: z.string().startsWith("/"),
     fields: z.array(z.string().min(1)).min(1),
+  }),
+  z.strictObject({
+    kind: z.literal("nonce_counter"),
+    url: z.string().startsWith("/"),
+    stands_at: z.number().int().min(1),
   }),
 ]);
 export type Premise = z.infer<typeof PremiseSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { JsonValueSchema } from "./json.js";
 import { PremiseSchema } from "./premise-schema.js";
+import { VersioningSchema } from "./versioning-schema.js";
 
 /** The seven capability axes. */
 export const AxisSchema = z.enum([
@@ -583,6 +584,22 @@ export const TaskSchema = z.strictObject({
   grader: GraderSpecSchema,
   /** Chains: positions whose G1 the selective mode grades (the final one plus consumed ones). */
   graded_segments: z.array(z.number().int().positive()).optional(),
+  /**
+   * Chains: each segment's error-hint level, by its own difficulty (the solo task of its position):
+   * `terse` for a hard segment, `full` otherwise. A terse segment names its `routes` (path
+   * templates: the routes its quoted calls and its golden go to, the token route aside), and the
+   * world serves every error on those routes terse, so it knows a request's segment by the route
+   * the request takes, never by anything the agent says. Every other error is served `full`.
+   */
+  segment_hints: z
+    .array(
+      z.strictObject({
+        segment: z.number().int().positive(),
+        level: z.enum(["full", "terse"]),
+        routes: z.array(z.string().startsWith("/")).default([]),
+      }),
+    )
+    .optional(),
   /** Solo tasks: what the ticket claims the world did (checked by the `premises` gate). */
   premises: z.array(PremiseSchema).optional(),
   /**
@@ -598,5 +615,11 @@ export const TaskSchema = z.strictObject({
    * written before it have none.
    */
   story: z.array(z.string().min(1)).optional(),
+  /**
+   * Optional: the world's versioning when it is not in the path (a copy of `World.versioning`).
+   * Golden URLs name the version in the path, the canonical form the graders match; the golden
+   * player sends them in the world's wire form (`wireRequest`).
+   */
+  versioning: VersioningSchema.optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { JsonValueSchema } from "./json.js";
 import { CanaryRefSchema } from "./task-schema.js";
+import { VersioningSchema } from "./versioning-schema.js";
+
+export { type Versioning, VersioningSchema } from "./versioning-schema.js";
 
 /**
  * A world: one synthetic API product declared as data. The engine in `src/world/` serves any
@@ -482,5 +485,7 @@ export const WorldSchema = z.strictObject({
    * through a `workflow` of states.
    */
   archetype: z.enum(["flat", "nested", "ledger", "search", "workflow"]).optional(),
+  /** Optional. How clients name the API version (see `VersioningSchema`). Default: in the path. */
+  versioning: VersioningSchema.optional(),
 });
 export type World = z.infer<typeof WorldSchema>;

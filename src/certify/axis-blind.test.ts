@@ -345,6 +345,16 @@ describe("auth-blind: never re-mints, never signs", () => {
     expect(blind.steps).toEqual([mint(), send("GET", "/v3/vessels/V-204", {}, { headers: bearer("token") })]);
   });
 
+  it("mints are told apart by position: one mint object sent twice (a generated chain's) is still a re-mint", () => {
+    const once = mint();
+    const read = send("GET", "/v3/vessels/V-204", {}, { headers: bearer("token") });
+    const blind = whole("auth", ctxOf([once, read, once, read]));
+    expect(blind.what).toEqual(["1 re-mint(s) dropped"]);
+    expect(blind.steps).toEqual([once, read, read]);
+    // A later segment holding the same object as the earlier one's mint drops it too.
+    expect(blindSegment("auth", ctxOf([once, read, once, read]), 2, 4).steps).toEqual([read]);
+  });
+
   it("a segment after a mint keeps the earlier token: its own mint is dropped", () => {
     const steps = [mint({ t1: "access_token" }), mint({ t2: "access_token" }), get("/v3/vessels/{{t2}}")];
     const blind = blindSegment("auth", ctxOf(steps), 1, 3);

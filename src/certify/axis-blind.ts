@@ -219,7 +219,10 @@ function neverRemintOrSign(ctx: BlindContext, range: GoldenStep[], start: number
       ? staleName
       : null;
   const kept = vaultToken ? null : (earlier ?? mints[0]);
-  const dropped = mints.filter((m) => m !== kept);
+  // By position, not identity: a generated chain may hold one mint object in several segments.
+  const keptAt = vaultToken || earlier ? -1 : range.findIndex(isMint);
+  const droppedAt = new Set(range.flatMap((s, i) => (isMint(s) && i !== keptAt ? [i] : [])));
+  const dropped = [...droppedAt].map((i) => range[i] as GoldenStep);
   if (dropped.length === 0) return { steps: range, renames: [], what: [] };
   const keptCaptures = kept && isExecute(kept) ? kept.capture : {};
   const renames: Array<[string, string]> = [];
@@ -234,8 +237,8 @@ function neverRemintOrSign(ctx: BlindContext, range: GoldenStep[], start: number
     }
   const steps: GoldenStep[] = [];
   let carried = 0;
-  for (const s of range) {
-    if (dropped.includes(s)) {
+  for (const [i, s] of range.entries()) {
+    if (droppedAt.has(i)) {
       carried += waitOf(s);
       continue;
     }

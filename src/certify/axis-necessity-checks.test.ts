@@ -201,3 +201,39 @@ describe("axis necessity: the blind variant of the harbour chain", () => {
     expect(variant.steps.some((s) => s.op === "execute" && s.request.url.startsWith("/v2/"))).toBe(false);
   });
 });
+
+describe("axis necessity: the blind variant's segments, without a trial", () => {
+  const bank = bankFromContent(skeletonContent());
+  const chain = taskOf(bank, CHAIN);
+
+  it("a chain whose golden never captures a segment's answer values cannot be split", () => {
+    const broken = {
+      ...chain,
+      golden: chain.golden.map((s) =>
+        s.op === "answer" ? { ...s, fields: { ...s.fields, firmware_build: "never_captured" } } : s,
+      ),
+    };
+    expect(axisBlindVariant(bank, broken, new Map())).toEqual({
+      success: false,
+      error: "the golden never captures the answer values of segment 1",
+    });
+  });
+
+  it("a chain's segment is blind to its solo subtask's axis; without one in the bank, to the chain's first", () => {
+    const alone = bankFromContent({ ...skeletonContent(), tasks: [structuredClone(chain)] });
+    const v = axisBlindVariant(alone, taskOf(alone, CHAIN), new Map());
+    expect(v.success && v.what).toEqual([
+      "segment 2 (auth): 1 re-mint(s) dropped",
+      "segment 3 (auth): 1 re-mint(s) dropped",
+    ]);
+  });
+
+  it("a solo golden without an answer step is blinded to its end", () => {
+    const sub03 = taskOf(bank, SUB03);
+    const unanswered = { ...sub03, golden: sub03.golden.filter((s) => s.op !== "answer") };
+    const v = axisBlindVariant(bank, unanswered, new Map());
+    if (!v.success) throw new Error(v.error);
+    expect(v.what).toEqual(["local variable maintenance_order_id not kept"]);
+    expect(v.steps).toEqual(unanswered.golden.filter((s) => s.op !== "store"));
+  });
+});

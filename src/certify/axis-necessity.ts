@@ -154,7 +154,9 @@ export async function axisNecessityFindings(
   const agent = scripted(bank, `axis-blind-${axes}`, async (session) => {
     await playAndAnswer(session, task, steps);
   });
-  const r = await runner.run(task, agent);
+  // Only the verdict is read (a fail is this gate's pass): the trial may stop at a forbidden call
+  // and is graded verdict-only (`RunOptions.failFast`: the same pass or fail).
+  const r = await runner.run(task, agent, 1, { failFast: true });
   if (!r.grade.passed) return { failures: [] };
   return fail(axes, `an agent blind to ${axes} passes (${variant.what.join("; ")})`);
 }

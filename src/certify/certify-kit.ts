@@ -7,6 +7,7 @@ import { runTrial, type TrialResult } from "../run/run-trial.js";
 import type { AgentFactory, TrialSession } from "../trial/agent.js";
 import { playGolden } from "../trial/play-golden.js";
 import { matchRoute } from "../world/route-path.js";
+import { cardFailsAlone } from "./card-fails-alone.js";
 import { nativeOperations, nativeRetarget } from "./native-request.js";
 
 /** What every scripted certification agent is handed: the task, its world and the trial seed. */
@@ -15,11 +16,20 @@ export interface ScriptContext {
   world: World;
   bank: Bank;
   trialSeed: string;
+  /**
+   * Set when the caller reads only the trial's verdict (`RunOptions.failFast`): whether a final
+   * message fails the trial by its card alone, whatever calls come before it (`cardFailsAlone`).
+   * A script that knows its final message up front may then send it at once: the verdict is the
+   * same fail, without the calls.
+   */
+  verdictOnly?: { cardFails(finalMessage: string): boolean };
 }
 
 /**
  * A scripted agent for the gates: `play` acts through the session; a session it leaves open is
- * finished with an empty message (no card), so a script that gives up scores 0.
+ * finished with an empty message (no card), so a script that gives up scores 0. With
+ * `verdictOnly` (the caller reads only whether the trial passed) its context offers
+ * `ScriptContext.verdictOnly`.
  *
  * @example scripted(bank, "blank", async () => {})
  */
@@ -27,15 +37,19 @@ export function scripted(
   bank: Bank,
   name: string,
   play: (session: TrialSession, ctx: ScriptContext) => Promise<void>,
+  options: { verdictOnly?: boolean } = {},
 ): AgentFactory {
   return {
     name,
     forTask(task, { trialSeed }) {
       const world = worldOf(bank, task);
+      const verdictOnly = options.verdictOnly
+        ? { verdictOnly: { cardFails: (message: string) => cardFailsAlone(task, trialSeed, message) } }
+        : {};
       return {
         name,
         async attempt(session) {
-          await play(session, { task, world, bank, trialSeed });
+          await play(session, { task, world, bank, trialSeed, ...verdictOnly });
           if (!session.ended) session.finish("");
         },
       };
@@ -80,7 +94,7 @@ export async function playAndAnswer(
   steps: readonly GoldenStep[],
   edit: (card: Record<string, JsonValue>) => Record<string, JsonValue> = (c) => c,
 ): Promise<Map<string, JsonValue>> {
-  const bindings = await playGolden(steps, session, { finish: false });
+  const bindings = await playGolden(steps, session, { finish: false, versioning: task.versioning });
   if (!session.ended) session.finish(cardMessage(edit(cardFrom(task, bindings))));
   return bindings;
 }

@@ -153,17 +153,25 @@ export async function chainReplayFindings(
     return { failures, notes };
   }
   let anyLaterBroken = false;
+  // Whether the report may note this chain's coupling as nominal (see below).
+  const mayNote = task.coupling !== "none" && task.grader.chain_mode !== "selective";
   for (const replay of negativeReplays(bank, task, segments.data)) {
     const agent = scripted(bank, `replay-${replay.name}`, async (session) => {
       await playAndAnswer(session, task, replay.steps);
     });
     const skipped = replay.name.startsWith("skip_segment:") ? Number(replay.name.split(":")[1]) : null;
-    // A skip's later segments are read; of the other replays only the verdict is.
+    // A skip's later segments are read only where they can still change the findings: a selective
+    // chain's skip must break a later segment (`laterMustFail`), and a chain that may get the
+    // nominal-coupling note needs one skip that breaks a later segment (after it, none is read).
+    // Otherwise, as of the other replays, only the verdict is read: the trial is graded verdict-only
+    // (the same pass or fail, see `RunOptions.failFast`), without per-segment results.
+    const readLater: boolean =
+      skipped !== null && (replay.laterMustFail !== undefined || (mayNote && !anyLaterBroken));
     const r = await runner.run(task, agent, 1, {
-      failFast: skipped === null,
+      failFast: !readLater,
       sameAs: playedName(replay.steps, "golden card"),
     });
-    const laterFailed = skipped !== null && laterSegmentFailed(r, skipped);
+    const laterFailed: boolean = readLater && skipped !== null && laterSegmentFailed(r, skipped);
     anyLaterBroken ||= laterFailed;
     if (r.grade.passed)
       fail(replay.name, `negative replay ${replay.name} passes: the chain does not depend on it`);
@@ -173,7 +181,7 @@ export async function chainReplayFindings(
         `with segment ${replay.laterMustFail} skipped every later graded segment still passes: the later segments do not depend on it`,
       );
   }
-  if (task.coupling !== "none" && !anyLaterBroken && task.grader.chain_mode !== "selective")
+  if (mayNote && !anyLaterBroken)
     notes.push(
       `${task.id}: coupling "${task.coupling}" is nominal — skipping any earlier segment leaves every later segment passing (full mode still fails the skip)`,
     );

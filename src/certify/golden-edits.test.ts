@@ -4,6 +4,8 @@ import {
   positionalJobTask,
   REQUIREMENT_WORLD as W,
 } from "../../test/support/requirement-banks.js";
+import { idIn, SUB03, skeletonIn, taskOf } from "../../test/support/test-banks.js";
+import { bankFromContent } from "../bank/bank.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route } from "../bank/world-schema.js";
 import type { ExchangeEvent, TrialEvent } from "../world/event-log.js";
@@ -149,6 +151,46 @@ describe("stepFacts", () => {
     expect(f[0]?.path).toBe("/v3/vessels");
     expect(f[0]?.route?.id).toBe("listVessels");
     expect(f[1]?.uses).toEqual(["v"]);
+  });
+});
+
+describe("stepFacts of GraphQL and MCP steps", () => {
+  /** The skeleton's statefulness subtask in `protocol`, and its golden run's log as the world logs it. */
+  function sub03(protocol: "graphql" | "mcp") {
+    const bank = bankFromContent(skeletonIn(protocol));
+    const task = taskOf(bank, idIn(protocol, SUB03));
+    const log: TrialEvent[] = [
+      exchange(0, "POST", "/v3/oauth/token", 200),
+      exchange(1, "GET", "/v3/vessels/V-204", 200),
+      exchange(2, "POST", "/v3/maintenance-orders", 201, { vessel_id: "V-204", priority: "high" }),
+      exchange(3, "GET", "/v3/maintenance-orders/MO-1", 200),
+    ];
+    return stepFacts(bank.worlds[0] as typeof W, task, [], goldenExchanges(task, log));
+  }
+
+  it.each(["graphql", "mcp"] as const)(
+    "%s: the field or tool is the route; its id argument the path parameter",
+    (p) => {
+      const [mint, read, create, store, readBack] = sub03(p);
+      expect(mint).toMatchObject({ token: true, route: null, write: false, params: {}, rest: null });
+      expect(mint?.send).toBe(mint?.step);
+      expect(read).toMatchObject({ token: false, write: false, params: { vessel_id: "V-204" } });
+      expect(read?.route?.id).toBe("getVessel");
+      expect(read?.path).toBe("/v3/vessels/V-204");
+      expect(create).toMatchObject({ token: false, write: true, params: {}, path: "/v3/maintenance-orders" });
+      expect(create?.route?.id).toBe("createMaintenanceOrder");
+      expect(create?.sentBody).toEqual({ vessel_id: "V-204", priority: "high" });
+      expect(store).toMatchObject({ send: null, path: "", uses: ["order"] });
+      // The parameter as written, placeholder unresolved (as a REST step's).
+      expect(readBack?.params).toEqual({ order_id: "{{order}}" });
+      expect(readBack?.uses).toContain("order");
+    },
+  );
+
+  it("a step whose call the log does not show has no path", () => {
+    const bank = bankFromContent(skeletonIn("graphql"));
+    const task = taskOf(bank, idIn("graphql", SUB03));
+    expect(stepFacts(bank.worlds[0] as typeof W, task)[1]?.path).toBe("");
   });
 });
 

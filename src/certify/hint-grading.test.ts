@@ -132,3 +132,49 @@ describe("hint grading: a hard task's errors do not name their fix", () => {
     expect(await hintGradingFindings(bank, { ...hard[0], difficulty: "medium" } as Task, runner)).toEqual([]);
   }, 300_000);
 });
+
+describe("hint grading of chains: each hard segment's errors are terse on its routes", () => {
+  // A chain holding a hard schema-repair segment whose golden meets the segment's 422 (the shortest
+  // such chain: found by property, not by id).
+  const hardRepair = (p: number, world: string) =>
+    hard.some((t) => t.world === world && t.positions[0] === p && t.axes[0] === "schema_repair");
+  const chain = bank.tasks
+    .filter((t) => t.kind === "chain" && t.positions.some((p) => hardRepair(p, t.world)))
+    .sort((a, b) => a.positions.length - b.positions.length)[0];
+  const withHints = (hints: Task["segment_hints"]): Task => ({ ...(chain as Task), segment_hints: hints });
+
+  it("gives each segment its own solo task's level, and the world serves a hard segment's routes terse", () => {
+    if (!chain) throw new Error("no chain with a hard schema repair segment");
+    for (const s of chain.segment_hints ?? []) {
+      const solo = bank.tasks.find(
+        (t) => t.kind === "solo" && t.world === chain.world && t.positions[0] === s.segment,
+      );
+      expect(s.level, `segment ${s.segment}`).toBe(solo?.difficulty === "hard" ? "terse" : "full");
+      if (s.level === "terse") expect(s.routes.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("passes the default bank's chain: no hard segment's quoted call or golden error names its fix", async () => {
+    if (!chain) throw new Error("no chain with a hard schema repair segment");
+    expect(await hintGradingFindings(bank, chain, runner)).toEqual([]);
+  }, 120_000);
+
+  it("rejects the chain built to fail it: its hard segments' routes served with every hint (the chains before segment levels)", async () => {
+    if (!chain) throw new Error("no chain with a hard schema repair segment");
+    const leaky = withHints(chain.segment_hints?.map((s) => ({ ...s, routes: [] })));
+    const findings = await hintGradingFindings(bank, leaky, freshTrials(bank));
+    // The hard schema repair's quoted 422 names the renamed field (or the accepted value).
+    expect(
+      findings.some((f) => /^hint_grading:segment_\d+:422$/.test(f.check) && /names /.test(f.message)),
+    ).toBe(true);
+  }, 120_000);
+
+  it("rejects a chain that serves a hard segment with every hint", async () => {
+    if (!chain) throw new Error("no chain with a hard schema repair segment");
+    const full = withHints(chain.segment_hints?.map((s) => ({ ...s, level: "full" as const, routes: [] })));
+    const findings = await hintGradingFindings(bank, full, freshTrials(bank));
+    expect(findings.map((f) => f.check)).toContain(
+      `hint_grading:segment_${chain.positions.find((p) => hardRepair(p, chain.world))}:level`,
+    );
+  }, 120_000);
+});

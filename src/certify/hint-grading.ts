@@ -4,11 +4,12 @@ import type { JsonValue } from "../bank/json.js";
 import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Task } from "../bank/task-schema.js";
-import { prepareTrialWorld, taskHintLevel } from "../run/replay-setup.js";
+import { type HintPlan, prepareTrialWorld, taskHintLevel, taskHintPlan } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
 import { staleCredentialName } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
-import { FIX_KEYS } from "../world/reply.js";
+import { FIX_KEYS, hintLevelAt } from "../world/reply.js";
+import { routeTemplateOnPath } from "../world/route-path.js";
 import { inProcessTransport } from "../world/transport.js";
 import { worldCaller } from "../world/world-caller.js";
 import { occursAsToken, worldOf } from "./certify-kit.js";
@@ -137,7 +138,8 @@ export async function fixesShown(
 /**
  * Check `hint_grading` on one task (issue 16): a task whose world is terse (a hard solo task) meets
  * no error that names its fix; the fix is left to the spec, a linked resource or another response.
- * Every other task passes: at easy and medium an error may name its fix.
+ * A chain is checked segment by segment (`chainHintFindings`). Every other task passes: at easy and
+ * medium an error may name its fix.
  *
  * @example await hintGradingFindings(bank, task, sharedTrials(bank)) // []
  */
@@ -146,6 +148,7 @@ export async function hintGradingFindings(
   task: Task,
   runner: TrialRunner,
 ): Promise<GateFailure[]> {
+  if (task.kind === "chain") return chainHintFindings(bank, task, runner);
   if (taskHintLevel(task) !== "terse") return [];
   return (await fixesShown(bank, task, runner)).map((f) => ({
     task_id: task.id,
@@ -154,12 +157,87 @@ export async function hintGradingFindings(
   }));
 }
 
-/** The calls the ticket quotes, sent as the client sent them on a fresh trial world; what the world answered. */
-async function quotedCalls(bank: Bank, task: Task, calls: readonly CallPremise[]): Promise<ExchangeEvent[]> {
+/**
+ * `hint_grading` on a chain: each segment whose own solo task is hard must be terse in the chain's
+ * `segment_hints`; each terse segment's quoted calls (its solo task's premises, sent as the client
+ * sent them on the state the storyline left, served with the chain's hint plan) and every error of
+ * the chain's golden run on a terse route must name no fix of a terse segment (the literals of
+ * each one's quoted calls, see `fixLiterals`, besides `FIX_KEYS` and `Allow`). A segment with no
+ * solo task in the bank (a chain on its own) is checked by its golden run alone.
+ *
+ * @example await chainHintFindings(bank, chain, sharedTrials(bank)) // []
+ */
+export async function chainHintFindings(bank: Bank, task: Task, runner: TrialRunner): Promise<GateFailure[]> {
+  const world = worldOf(bank, task);
+  if ((world.protocol ?? "rest") !== "rest") return [];
+  const failures: GateFailure[] = [];
+  const plan = taskHintPlan(task);
+  const levels = new Map((task.segment_hints ?? []).map((s) => [s.segment, s.level]));
+  const literals: FixLiteral[] = [];
+  for (const segment of task.positions) {
+    const solo = bank.tasks.find(
+      (t) => t.kind === "solo" && t.world === task.world && t.positions[0] === segment,
+    );
+    if (!solo || taskHintLevel(solo) !== "terse") continue;
+    if (levels.get(segment) !== "terse") {
+      failures.push({
+        task_id: task.id,
+        check: `hint_grading:segment_${segment}:level`,
+        message: `segment ${segment} is hard (${solo.id}) but the chain serves its errors with every hint; a hard segment is terse`,
+      });
+      continue;
+    }
+    const golden = await runner.run(solo, goldenAgentFactory);
+    const exchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
+    const premises = solo.premises ?? [];
+    const own = fixLiterals(premises, exchanges, world.auth.token_path);
+    literals.push(...own);
+    const calls = premises.filter((p): p is CallPremise => p.kind === "call");
+    for (const e of await quotedCalls(bank, solo, calls, plan)) {
+      const fixes = fixesNamed(e, own);
+      if (fixes.length > 0)
+        failures.push({
+          task_id: task.id,
+          check: `hint_grading:segment_${segment}:${e.status}`,
+          message: `segment ${segment}'s quoted ${e.method} ${e.url} answered ${e.status} naming its fix (${fixes.join("; ")}); a hard segment's error says only what is wrong`,
+        });
+    }
+  }
+  if (plan.terseRoutes.length === 0) return failures;
+  const run = await runner.run(task, goldenAgentFactory);
+  for (const e of run.events) {
+    if (e.type !== "exchange" || e.status < 400) continue;
+    const route = routeTemplateOnPath(world.routes, pathOf(e.url));
+    if (hintLevelAt(plan.level, plan.terseRoutes, route) !== "terse") continue;
+    const fixes = fixesNamed(e, literals);
+    if (fixes.length > 0)
+      failures.push({
+        task_id: task.id,
+        check: `hint_grading:golden:${e.status}`,
+        message: `the golden's ${e.method} ${e.url} answered ${e.status} on a hard segment's route naming a fix (${fixes.join("; ")})`,
+      });
+  }
+  return failures;
+}
+
+/**
+ * The calls the ticket quotes, sent as the client sent them on a fresh trial world; what the world
+ * answered. `plan`: serve them with another task's hint plan (a chain's) instead of the task's own.
+ */
+async function quotedCalls(
+  bank: Bank,
+  task: Task,
+  calls: readonly CallPremise[],
+  plan?: HintPlan,
+): Promise<ExchangeEvent[]> {
   if (calls.length === 0) return [];
   const world = worldOf(bank, task);
   const seed = trialSeed(bank.manifest.seed, task.id, 1);
   const trial = await prepareTrialWorld(world, task, seed);
+  if (plan) {
+    trial.hints = plan.level;
+    trial.terseRoutes = plan.terseRoutes;
+  }
   const { call, mint } = worldCaller(world, inProcessTransport(trial));
   const stale = resolveCanaries(task.workspace.vault[staleCredentialName(world.auth)] ?? null, seed);
   const { vault, local, global } = task.workspace;

@@ -249,3 +249,65 @@ describe("premises gate: each check of a quoted call rejects the claim built to 
     expect(await premiseFindings(graphql, t)).toEqual([]);
   });
 });
+
+describe("premises gate: the signer's nonce counter a ticket states is the world's", () => {
+  const content = defaultBankContent();
+  const counted = content.tasks.find((t) => t.premises?.some((p) => p.kind === "nonce_counter")) as Task;
+  const premise = counted?.premises?.find((p) => p.kind === "nonce_counter") as {
+    kind: "nonce_counter";
+    url: string;
+    stands_at: number;
+  };
+  const swap = (edit: (t: Task) => Task) => {
+    const bank = bankFromContent({
+      ...content,
+      worlds: content.worlds.filter((w) => w.id === counted.world),
+      tasks: [edit(counted)],
+    });
+    return { bank, task: bank.tasks[0] as Task };
+  };
+
+  it("holds for a signed read of the default bank: the world refuses the counter's last nonce and takes the counter", async () => {
+    expect(counted).toBeDefined();
+    expect(counted.ticket).toContain(`stands at ${premise.stands_at}`);
+    const { bank, task } = swap((t) => t);
+    expect(await premiseFindings(bank, task)).toEqual([]);
+  });
+
+  it("rejects a counter the world's key is already past (the set-up signed a higher nonce first)", async () => {
+    const higher = premise.stands_at + 3;
+    const { bank, task } = swap((t) => ({
+      ...t,
+      setup: [
+        ...t.setup,
+        {
+          op: "execute",
+          request: {
+            method: "GET",
+            url: premise.url,
+            headers: { "X-Key-Id": "{{client_id}}", "X-Nonce": String(higher) },
+            sign: { secret: "{{client_secret}}" },
+          },
+          capture: {},
+        },
+      ],
+    }));
+    expect((await premiseFindings(bank, task)).map((f) => f.check)).toContain("nonce_counter:next_refused");
+  });
+
+  it("rejects a counter on a route that takes no signature (a nonce below it is not refused), and one the ticket does not state", async () => {
+    const unsigned = premise.url.split("/").slice(0, -1).join("/");
+    const { bank, task } = swap((t) => ({
+      ...t,
+      premises: [{ kind: "nonce_counter", url: unsigned, stands_at: premise.stands_at }],
+    }));
+    expect((await premiseFindings(bank, task)).map((f) => f.check)).toContain("nonce_counter:reuse_served");
+    const other = swap((t) => ({
+      ...t,
+      premises: [{ ...premise, stands_at: 977 }],
+    }));
+    expect((await premiseFindings(other.bank, other.task)).map((f) => f.check)).toContain(
+      "nonce_counter:unquoted",
+    );
+  });
+});

@@ -9,9 +9,10 @@ import { resolveCanaries, trialSeed } from "../world/canary.js";
 import { staleCredentialName } from "../world/credential.js";
 import { requestBodySchema } from "../world/openapi.js";
 import { phraseError, readError } from "../world/reply.js";
+import { requestSignature, SIGNATURE_HEADERS } from "../world/request-signature.js";
 import { inProcessTransport } from "../world/transport.js";
 import { worldCaller } from "../world/world-caller.js";
-import { routeFor, worldOf } from "./certify-kit.js";
+import { occursAsToken, routeFor, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
 import { specBodyMismatches } from "./spec-bodies.js";
 
@@ -62,6 +63,10 @@ export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailu
       if (refused) fail("spec_body:refused", `${premise.method} ${premise.path}: ${refused.message}`);
       continue;
     }
+    if (premise.kind === "nonce_counter") {
+      for (const f of await nonceCounterFindings(bank, world, task, premise)) fail(f.check, f.message);
+      continue;
+    }
     if (!send) continue;
     const got = await send(premise);
     const seen = readError(got.body);
@@ -85,6 +90,62 @@ export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailu
       fail("call:unquoted", `the ticket does not quote the error message it declares for ${what}`);
   }
   return failures;
+}
+
+/**
+ * A `nonce_counter` premise on the world the task starts from (set-up replayed): the ticket states
+ * the number; the signed read of `url` with nonce `stands_at - 1` (the key's last) is refused with
+ * 401 `stale_nonce`, and with `stands_at` it is served.
+ */
+async function nonceCounterFindings(
+  bank: Bank,
+  world: World,
+  task: Task,
+  premise: Extract<Premise, { kind: "nonce_counter" }>,
+): Promise<Array<{ check: string; message: string }>> {
+  const out: Array<{ check: string; message: string }> = [];
+  const n = premise.stands_at;
+  if (!occursAsToken(task.ticket, String(n)))
+    out.push({
+      check: "nonce_counter:unquoted",
+      message: `the ticket does not state the nonce counter ${n}`,
+    });
+  const seed = trialSeed(bank.manifest.seed, task.id, 1);
+  const send = inProcessTransport(await prepareTrialWorld(world, task, seed));
+  const signed = async (nonce: number) => {
+    const url = new URL(`${world.base_url}${premise.url}`);
+    const res = await send(
+      new Request(url, {
+        method: "GET",
+        headers: {
+          [SIGNATURE_HEADERS.keyId]: world.auth.client_id,
+          [SIGNATURE_HEADERS.nonce]: String(nonce),
+          [SIGNATURE_HEADERS.signature]: requestSignature(
+            world.auth.client_secret,
+            "GET",
+            url,
+            String(nonce),
+            null,
+          ),
+        },
+      }),
+    );
+    return { status: res.status, error: readError(await res.json().catch(() => null))?.code };
+  };
+  const reused = await signed(n - 1);
+  const stale = phraseError(world.errors, "stale_nonce", "", 401).code;
+  if (reused.status !== 401 || reused.error !== stale)
+    out.push({
+      check: "nonce_counter:reuse_served",
+      message: `the ticket says the nonce counter stands at ${n}, but the world answers a signed GET ${premise.url} with nonce ${n - 1} ${reused.status}${reused.error ? ` ${reused.error}` : ""}, not 401 ${stale}: the key has no such history`,
+    });
+  const next = await signed(n);
+  if (next.status >= 400)
+    out.push({
+      check: "nonce_counter:next_refused",
+      message: `the ticket says the nonce counter stands at ${n}, but a signed GET ${premise.url} with nonce ${n} gets ${next.status}${next.error ? ` ${next.error}` : ""}`,
+    });
+  return out;
 }
 
 type Sender = (premise: Extract<Premise, { kind: "call" }>) => Promise<{ status: number; body: unknown }>;

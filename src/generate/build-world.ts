@@ -19,6 +19,7 @@ import { canary, type SymRecord, seedAssets } from "./world-builders/records.js"
 import { worldResources } from "./world-builders/resources.js";
 import { worldPaths } from "./world-builders/route-kit.js";
 import type { WorldTemplate } from "./world-template.js";
+import type { VersioningStyle } from "./world-versioning.js";
 
 export { BEHAVIOUR_SLOTS, dispatchValidator, type SlotKind } from "./world-builders/behaviour-routes.js";
 export type { ListingPage } from "./world-builders/listing-pages.js";
@@ -29,6 +30,11 @@ export interface WorldOptions {
   auth?: AuthScheme;
   /** Default `flat`. */
   archetype?: Archetype;
+  /**
+   * Default `path`. Not part of the built world: `generateBank` applies it to the world and its
+   * tasks once the storyline is drawn (`withVersioning`), so the storyline is the same in every style.
+   */
+  versioning?: VersioningStyle;
 }
 
 /** A built world and the handles the subtask templates need. */

@@ -2,6 +2,7 @@ import type { BankContent, Manifest } from "../bank/bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { taskHintLevel } from "../run/replay-setup.js";
 import type { CertificationLog } from "./certification-log.js";
+import { SIGNED_NOT_CARRIED } from "./protocol-variants.js";
 import { AXES } from "./story-state.js";
 import { DIFFICULTY_RULE, measuredDifficulty, taskFeatures } from "./task-features.js";
 import { worldDemandLine } from "./world-demands.js";
@@ -144,7 +145,7 @@ ${table(["mode", "chains"], Object.entries(s.chainByMode))}
 
 ${table(["kind:coupling", "tasks"], Object.entries(s.coupling))}
 
-${worldStructureSection(content.worlds)}${archetypeTaskLine(content.worlds, content.tasks)}${worldDemandLine(content.worlds, content.tasks)}
+${worldStructureSection(content.worlds)}${archetypeTaskLine(content.worlds, content.tasks)}${worldDemandLine(content.worlds, content.tasks)}${protocolLine(content)}
 ${difficultySection(content)}
 
 ## Certification
@@ -161,6 +162,16 @@ ${
     : "- No certification log was given."
 }
 `;
+}
+
+/**
+ * For a bank holding GraphQL or MCP variants: which tasks have none. A signed request's signature
+ * covers the REST method, target and body hash, which an operation or a tool call does not carry.
+ */
+function protocolLine(content: BankContent): string {
+  const variants = content.worlds.filter((w) => w.protocol === "graphql" || w.protocol === "mcp");
+  if (variants.length === 0) return "";
+  return `\nGraphQL/MCP variants: ${variants.length} worlds, ${content.tasks.filter((t) => variants.some((w) => w.id === t.world)).length} tasks. A task whose golden signs a request has no variant: ${SIGNED_NOT_CARRIED}. Variants are served without a version carrier (fields and tools are named, not versioned by path).\n`;
 }
 
 /** The requirement mutants' score, when that gate ran: killed / generated. */
@@ -203,7 +214,7 @@ export function difficultySection(content: BankContent): string {
     if (!world) return [];
     const f = taskFeatures(t, world);
     return [
-      `| ${t.id} | ${f.calls} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${measuredDifficulty(f)} | ${taskHintLevel(t)} |`,
+      `| ${t.id} | ${f.calls} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${measuredDifficulty(f)} | ${hintColumn(t)} |`,
     ];
   });
   return `## Difficulty from measured features
@@ -222,8 +233,14 @@ may name its fix; \`terse\` for a hard solo task, whose errors say what is wrong
 fix (no hint, allowed values, expected or renamed field, allowed methods or \`Allow\` header: a
 hard world leaves out the header RFC 9110 asks of a 405, as many real servers do, and its spec
 documents each route's methods), so the fix is found in the spec, a linked resource or another
-response (certification gate \`hint_grading\`). A chain keeps every hint: its segments mix
-difficulties.
+response (certification gate \`hint_grading\`). A chain's segments keep their own solo task's
+level (\`segment_hints\`, \`taskHintPlan\`): a hard segment is terse on the routes its work goes
+to (its quoted calls' and its golden's, the token route aside), so the world knows a request's
+segment by the route it takes, never by what the agent says; every other error is full, so an easy
+throttle segment still names its wait header. Where a full segment and a hard one share a route,
+terse wins, except on a route where the full segment's golden reads its fix off an error (a medium
+enum recovery's 422), which stays full; the gate still fails the chain if a hard segment's quoted
+error or golden error then names its fix. The column shows a chain's terse segments.
 
 Rule: ${DIFFICULTY_RULE}.
 
@@ -234,4 +251,10 @@ Rule: ${DIFFICULTY_RULE}.
 ${rows.join("\n")}
 
 </details>`;
+}
+
+/** A task's error hints in the datasheet: its level, and a chain's terse segments. */
+function hintColumn(t: BankContent["tasks"][number]): string {
+  const terse = (t.segment_hints ?? []).filter((s) => s.level === "terse").map((s) => s.segment);
+  return terse.length > 0 ? `${taskHintLevel(t)}; terse segments ${terse.join(", ")}` : taskHintLevel(t);
 }

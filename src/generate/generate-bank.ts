@@ -5,6 +5,7 @@ import type { World } from "../bank/world-schema.js";
 import { type BuiltWorld, buildWorld } from "./build-world.js";
 import { composeChain, composeSolo } from "./compose.js";
 import { requirementFindings } from "./requirements.js";
+import { segmentHints } from "./segment-hints.js";
 import type { GenSubtask } from "./story-state.js";
 import { buildStoryline, type Redraw, type Storyline, type StorylineOptions } from "./storyline.js";
 import { measuredDifficulty, taskFeatures } from "./task-features.js";
@@ -12,6 +13,7 @@ import { chainCanonicalSentence, DECOY_CONSTRAINT_IDS } from "./templates/common
 import { GOLDEN_BUDGET_SHARE, GOLDEN_TOOL_CALL_BUDGET, overBudget } from "./tool-budget.js";
 import { worldLayout } from "./world-layout.js";
 import type { WorldTemplate } from "./world-template.js";
+import { withVersioning, worldVersioning } from "./world-versioning.js";
 import { WORLD_TEMPLATES } from "./worlds/index.js";
 
 export const GENERATOR_VERSION = "0.2.0";
@@ -219,7 +221,8 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
     const { built, storyRng, story, solos } = drawn;
     options.inspect?.(built, story);
     worlds.push(built.world);
-    for (const solo of solos) tasks.push(measured(solo, built.world));
+    const measuredSolos = solos.map((solo) => measured(solo, built.world));
+    tasks.push(...measuredSolos);
     // The introduction's story says how the jobs hang together; its demand is the decoy constraint
     // every segment states (the brief of its stay_canonical requirement).
     const introStory = (n: number) =>
@@ -230,16 +233,30 @@ export function generateBank(options: GenerateOptions = {}): GenerateResult {
         `Shift queue for ${built.world.title} (${n} items), one after the other in the same session on the same world.`,
       ]);
     for (let n = 2; n <= shape.maxChain; n++) {
-      tasks.push(
-        measured(
-          chainOf(template, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
-            mode: chainMode(story.subtasks.slice(0, n), storyRng),
-            introStory: introStory(n),
-          }),
-          built.world,
-        ),
+      const chain = measured(
+        chainOf(template, story.subtasks, n, story.workspaces[0] as Task["workspace"], {
+          mode: chainMode(story.subtasks.slice(0, n), storyRng),
+          introStory: introStory(n),
+        }),
+        built.world,
       );
+      // Each segment keeps its own solo task's error hints (see `taskHintPlan`).
+      tasks.push({ ...chain, segment_hints: segmentHints(chain, measuredSolos, built.world) });
     }
+  }
+  // The versioning style each world was dealt, applied once its storyline is drawn (issue 16).
+  for (const [i, world] of worlds.entries()) {
+    const style = layout[i]?.versioning ?? "path";
+    const template = WORLD_TEMPLATES[i];
+    if (style === "path" || !template) continue;
+    const own = tasks.flatMap((t, j) => (t.world === world.id ? [j] : []));
+    const v = withVersioning(
+      world,
+      own.map((j) => tasks[j] as Task),
+      worldVersioning(world, template.base, style),
+    );
+    worlds[i] = v.world;
+    for (const [n, j] of own.entries()) tasks[j] = v.tasks[n] as Task;
   }
   // Every golden must leave an agent room under the default tool-call limit.
   const budget = options.toolCallBudget ?? GOLDEN_TOOL_CALL_BUDGET;

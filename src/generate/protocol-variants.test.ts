@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { SCRIPTED_AGENTS } from "../agents/scripted-agents.js";
-import { type Bank, bankFromContent } from "../bank/bank.js";
+import { type Bank, bankFromContent, serializeBank } from "../bank/bank.js";
 import { type GoldenStep, type Task, TaskSchema } from "../bank/task-schema.js";
 import { runTrial } from "../run/run-trial.js";
+import { bankDatasheet } from "./datasheet.js";
 import { defaultBankContent } from "./default-bank.js";
-import { parseProtocols, protocolVariant, type VariantProtocol } from "./protocol-variants.js";
+import {
+  parseProtocols,
+  protocolVariant,
+  SIGNED_NOT_CARRIED,
+  type VariantProtocol,
+} from "./protocol-variants.js";
 
 const bank = bankFromContent(defaultBankContent());
 const { golden: GOLDEN, blank: BLANK } = SCRIPTED_AGENTS;
@@ -78,6 +84,55 @@ describe.each(["graphql", "mcp"] as const)("the %s variant of a generated world"
       ),
     ).toBe(true);
   }, 60_000);
+});
+
+describe("variants of worlds that version by header or query, or sign requests", () => {
+  it("drop the version carrier and its note: GraphQL fields and MCP tools are not versioned by path", async () => {
+    const world = bank.worlds.find((w) => w.versioning?.style === "header");
+    if (!world) throw new Error("the default bank has no header-versioned world");
+    const tasks = bank.tasks.filter((t) => t.world === world.id && t.kind === "solo").slice(0, 3);
+    expect(
+      tasks.every((t) => t.versioning?.style === "header" && t.ticket.includes("Api-Version header")),
+    ).toBe(true);
+    const v = protocolVariant(world, tasks, "mcp");
+    if (!v.success) throw new Error(v.error.message);
+    expect(v.data.world.versioning).toBeUndefined();
+    const vb: Bank = { ...bank, worlds: [v.data.world], tasks: v.data.tasks };
+    for (const task of vb.tasks) {
+      expect(task.versioning).toBeUndefined();
+      expect(task.ticket).not.toContain("Api-Version");
+      expect((task.story ?? []).some((s) => s.includes("Api-Version"))).toBe(false);
+      const golden = await runTrial({ bank: vb, task, agent: GOLDEN, epoch: 1 });
+      expect(golden.grade.failure_reason, task.id).toBe("");
+    }
+  }, 60_000);
+
+  it("leave out a task whose golden signs a request, saying why", () => {
+    const signed = bank.tasks.find((t) => t.golden.some((s) => s.op === "execute" && s.request.sign));
+    if (!signed) throw new Error("the default bank has no task that signs a request");
+    const world = bank.worlds.find((w) => w.id === signed.world);
+    if (!world) throw new Error("no world");
+    const v = protocolVariant(world, [signed], "graphql");
+    if (!v.success) throw new Error(v.error.message);
+    expect(v.data.tasks).toEqual([]);
+    expect(v.data.skipped).toEqual([
+      { id: expect.stringContaining(`${world.id}-graphql`), reason: SIGNED_NOT_CARRIED },
+    ]);
+  });
+
+  it("the datasheet of a bank with variants says which tasks have none, and a REST bank's does not", () => {
+    const world = bank.worlds[0];
+    if (!world) throw new Error("no world");
+    const tasks = bank.tasks.filter((t) => t.world === world.id).slice(0, 2);
+    const v = protocolVariant(world, tasks, "mcp");
+    if (!v.success) throw new Error(v.error.message);
+    const rest = { ...defaultBankContent(), worlds: [world], tasks };
+    const withVariants = { ...rest, worlds: [v.data.world], tasks: v.data.tasks };
+    const sheet = (c: typeof rest) => bankDatasheet(c, serializeBank(c).manifest);
+    expect(sheet(withVariants)).toContain(`GraphQL/MCP variants: 1 worlds, ${v.data.tasks.length} tasks`);
+    expect(sheet(withVariants)).toContain(SIGNED_NOT_CARRIED);
+    expect(sheet(rest)).not.toContain(SIGNED_NOT_CARRIED);
+  });
 });
 
 describe("parseProtocols (apiflow generate --protocols)", () => {

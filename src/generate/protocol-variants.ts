@@ -1,11 +1,20 @@
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { convertStep, type VariantProtocol } from "../world/protocol-step.js";
+import { withoutVersioning } from "./world-versioning.js";
 
 export type { VariantProtocol } from "../world/protocol-step.js";
 
 export type VariantResult =
-  | { success: true; data: { world: World; tasks: Task[] } }
+  | {
+      success: true;
+      data: {
+        world: World;
+        tasks: Task[];
+        /** Tasks with no variant, and why (`SIGNED_NOT_CARRIED`). */
+        skipped: Array<{ id: string; reason: string }>;
+      };
+    }
   | { success: false; error: { code: "unmapped_request"; path: string; message: string } };
 
 const NOTES: Record<VariantProtocol, string> = {
@@ -22,6 +31,14 @@ function withNote(ticket: string, protocol: VariantProtocol): string {
 }
 
 /**
+ * Why a task that signs a request has no GraphQL or MCP variant: the signature is an HMAC over the
+ * REST method, target and body hash (see `src/world/request-signature.ts`), which a GraphQL
+ * operation or an MCP tool call does not have, so the signed route would answer 401.
+ */
+export const SIGNED_NOT_CARRIED =
+  "its golden signs a request, and a signature (over the REST method, target and body) cannot travel over GraphQL or MCP";
+
+/**
  * The GraphQL or MCP variant of a generated world and its tasks: the same records, routes,
  * behaviours and storyline, served through one endpoint. Golden and setup steps are rewritten call
  * for call as protocol-native `execute_native` steps (`{protocol: "graphql", query, variables}`,
@@ -29,7 +46,8 @@ function withNote(ticket: string, protocol: VariantProtocol): string {
  * response the workspace stores, so the token budget, the clock and every
  * canary match the REST storyline. Graders are kept as they are: every operation is logged as the
  * REST exchange it stands for, so the same predicates hold. Ids get the protocol as a suffix
- * (`harbor-telemetry-graphql`, tasks `harbor-telemetry-graphql-sub03`).
+ * (`harbor-telemetry-graphql`, tasks `harbor-telemetry-graphql-sub03`). A task whose golden signs a
+ * request gets no variant (`skipped`, `SIGNED_NOT_CARRIED`).
  *
  * @example const v = protocolVariant(world, tasks, "graphql"); if (v.success) bank.worlds.push(v.data.world);
  */
@@ -40,8 +58,20 @@ export function protocolVariant(
 ): VariantResult {
   const id = `${world.id}-${protocol}`;
   const out: Task[] = [];
-  for (const task of tasks) {
-    if (task.world !== world.id) continue;
+  const skipped: Array<{ id: string; reason: string }> = [];
+  const variantId = (taskId: string) =>
+    taskId.startsWith(`${world.id}-`)
+      ? `${id}-${taskId.slice(world.id.length + 1)}`
+      : `${taskId}.${protocol}`;
+  // GraphQL fields and MCP tools are named, not versioned by path: no version carrier.
+  const { versioning: _carried, ...served } = world;
+  for (const original of tasks) {
+    if (original.world !== world.id) continue;
+    const task = withoutVersioning(original);
+    if ([...task.setup, ...task.golden].some((s) => s.op === "execute" && s.request.sign)) {
+      skipped.push({ id: variantId(task.id), reason: SIGNED_NOT_CARRIED });
+      continue;
+    }
     const convert = (steps: readonly GoldenStep[], part: string): GoldenStep[] | string => {
       const converted: GoldenStep[] = [];
       for (const [i, step] of steps.entries()) {
@@ -63,16 +93,14 @@ export function protocolVariant(
     }
     out.push({
       ...task,
-      id: task.id.startsWith(`${world.id}-`)
-        ? `${id}-${task.id.slice(world.id.length + 1)}`
-        : `${task.id}.${protocol}`,
+      id: variantId(task.id),
       world: id,
       ticket: withNote(task.ticket, protocol),
       setup: setup as GoldenStep[],
       golden: golden as GoldenStep[],
     });
   }
-  return { success: true, data: { world: { ...world, id, protocol }, tasks: out } };
+  return { success: true, data: { world: { ...served, id, protocol }, tasks: out, skipped } };
 }
 
 /**

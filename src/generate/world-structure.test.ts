@@ -83,6 +83,20 @@ describe("the default bank's worlds differ in structure", () => {
     expect(f.graphs).toBeLessThan(4);
   });
 
+  it("counts the versioning styles: one for worlds that differ only in nouns, three in the default bank", () => {
+    const styles = (section: string) => Number(/(\d+) versioning styles/.exec(section)?.[1]);
+    expect(styles(worldStructureSection([fleet, renamed(fleet)]))).toBe(1);
+    const header: World = {
+      ...renamed(fleet),
+      versioning: { style: "header", name: "Api-Version", prefix: "/api" },
+    };
+    expect(styles(worldStructureSection([fleet, header]))).toBe(2);
+    expect(worldStructure(header).versioning).toBe("header Api-Version (v1, v3)");
+    const bank = worldStructureSection(defaultBankContent().worlds);
+    expect(styles(bank)).toBe(3);
+    expect(bank).toContain("| query api-version (");
+  });
+
   it("names each world's archetype and scheme in its row", () => {
     const section = worldStructureSection(build(true));
     expect(section).toMatch(/\| ledger \| /);

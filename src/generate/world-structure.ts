@@ -84,9 +84,15 @@ export function worldStructure(w: World): WorldStructure {
       : "none",
     rows,
     idFormat: sample.replace(/[0-9]/g, "9").replace(/[A-Z]/g, "A").replace(/[a-z]/g, "a"),
-    versioning: `path (${versions.join(", ")})`,
+    versioning: `${versioningLabel(w)} (${versions.join(", ")})`,
     errors: w.errors ? `${w.errors.shape}${w.errors.code_case ? `/${w.errors.code_case}` : ""}` : "plain",
   };
+}
+
+/** How a world's clients name the version: `path`, `header Api-Version`, `query api-version`. */
+function versioningLabel(w: World): string {
+  const v = w.versioning;
+  return !v || v.style === "path" ? "path" : `${v.style} ${v.name}`;
 }
 
 /**
@@ -108,7 +114,7 @@ ${rows.map((s) => `| ${s.world} | ${s.archetype} | ${s.auth} | ${s.pagination} |
 
 Structural figure (nouns and base paths taken out of every route): ${distinct((s) => s.graph)} distinct route
 graphs and ${distinct((s) => s.auth.split(";")[0] ?? "")} distinct auth schemes across ${worlds.length} worlds (${distinct((s) => s.archetype)} archetypes);
-${shapes} distinct route shapes in all, ${distinct((s) => s.pagination.split(",")[0] ?? "")} pagination styles, ${distinct((s) => s.pagination)} page-size settings, ${distinct((s) => s.idFormat)} id formats, ${distinct((s) => s.errors)} error styles.
+${shapes} distinct route shapes in all, ${distinct((s) => s.versioning.split(" (")[0] ?? "")} versioning styles, ${distinct((s) => s.pagination.split(",")[0] ?? "")} pagination styles, ${distinct((s) => s.pagination)} page-size settings, ${distinct((s) => s.idFormat)} id formats, ${distinct((s) => s.errors)} error styles.
 `;
 }
 

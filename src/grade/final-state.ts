@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { RecordRef, RecordSelector } from "../bank/task-schema.js";
-import { resolveCanaries } from "../world/canary.js";
+import { isCanaryRef, resolveCanaries } from "../world/canary.js";
 import { pathValues } from "../world/canonical-request.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { sameInWorld } from "./values-equal.js";
@@ -37,14 +37,43 @@ export function selectRecords(
   records: FinalRecords,
   trialSeed: string,
 ): JsonObject[] {
-  const where = Object.entries(selector.where).map(([k, v]) => [k, resolveCanaries(v, trialSeed)] as const);
+  const where = whereOf(selector, trialSeed);
   const list = records[selector.resource] ?? [];
-  return list.filter((r) =>
-    where.every(([k, v]) => {
-      const got = r[k];
-      return got !== undefined && sameInWorld(got, v);
-    }),
-  );
+  const out: JsonObject[] = [];
+  for (const r of list) if (holdsAll(r, where)) out.push(r);
+  return out;
+}
+
+function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValue]>): boolean {
+  for (const [k, v] of where) {
+    const got = r[k];
+    if (got === undefined || !sameInWorld(got, v)) return false;
+  }
+  return true;
+}
+
+// A selector's fields, keyed by the selector object (bank data, never mutated once graded): those
+// holding no canary are the same for every trial, so they are resolved once, not per trial.
+const fixedWheres = new WeakMap<RecordSelector, ReadonlyArray<readonly [string, JsonValue]> | null>();
+
+function whereOf(selector: RecordSelector, trialSeed: string): ReadonlyArray<readonly [string, JsonValue]> {
+  let fixed = fixedWheres.get(selector);
+  if (fixed === undefined) {
+    const entries = Object.entries(selector.where);
+    fixed = entries.every(([, v]) => !holdsCanary(v))
+      ? entries.map(([k, v]) => [k, resolveCanaries(v, "")] as const)
+      : null;
+    fixedWheres.set(selector, fixed);
+  }
+  return fixed ?? Object.entries(selector.where).map(([k, v]) => [k, resolveCanaries(v, trialSeed)] as const);
+}
+
+/** Whether a JSON value holds a canary reference at any depth (resolving it then depends on the seed). */
+function holdsCanary(value: unknown): boolean {
+  if (isCanaryRef(value)) return true;
+  if (Array.isArray(value)) return value.some(holdsCanary);
+  if (value !== null && typeof value === "object") return Object.values(value).some(holdsCanary);
+  return false;
 }
 
 /**
@@ -84,23 +113,29 @@ export function resolveExpected(
   events?: readonly TrialEvent[],
 ): Resolved {
   if (!isRecordRef(value)) return { ok: true, value: resolveCanaries(value, trialSeed) };
-  const meant = `the ${value.field} of ${describeRecord(value.$record, trialSeed)}`;
-  if (!records) return { ok: false, reason: `${meant} is unknown: the world's final records were not kept` };
+  // Described only for a reason (`meantRecord`): a resolved reference builds no words.
+  if (!records)
+    return {
+      ok: false,
+      reason: `${meantRecord(value, trialSeed)} is unknown: the world's final records were not kept`,
+    };
   let picked = selectRecords(value.$record, records, trialSeed);
   // None left at the end: the record may have been deleted later on (opened, then superseded).
   if (picked.length === 0 && removed) picked = selectRecords(value.$record, removed, trialSeed).slice(-1);
-  if (picked.length === 0) return { ok: false, reason: `${meant}: no such record at the end of the trial` };
+  if (picked.length === 0)
+    return { ok: false, reason: `${meantRecord(value, trialSeed)}: no such record at the end of the trial` };
   if (picked.length > 1) {
     const decisive = events ? decisiveRecord(picked, events) : undefined;
     if (!decisive)
       return {
         ok: false,
-        reason: `${meant}: ${picked.length} records match at the end of the trial, and no later write was applied to exactly one of them`,
+        reason: `${meantRecord(value, trialSeed)}: ${picked.length} records match at the end of the trial, and no later write was applied to exactly one of them`,
       };
     picked = [decisive];
   }
   const got = (picked[0] as JsonObject)[value.field];
-  if (got === undefined) return { ok: false, reason: `${meant}: that record has no ${value.field}` };
+  if (got === undefined)
+    return { ok: false, reason: `${meantRecord(value, trialSeed)}: that record has no ${value.field}` };
   return { ok: true, value: got };
 }
 

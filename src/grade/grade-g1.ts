@@ -709,16 +709,27 @@ function gradeOrderRanked(
 
 /** End state: the records the selector picks when the trial ended. */
 function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, ctx: TrialContext): G1Result {
-  const meant = describeRecord(predicate.record, ctx.seed);
+  // Described only for a failure's reason: a passing predicate builds no words.
+  const selector = predicate.record;
   if (!ctx.records)
-    return g1Result(predicate, false, undefined, `${meant}: the world's final records were not kept`);
+    return g1Result(
+      predicate,
+      false,
+      undefined,
+      `${describeRecord(selector, ctx.seed)}: the world's final records were not kept`,
+    );
   const picked = selectRecords(predicate.record, ctx.records, ctx.seed);
   const { expect } = predicate;
   switch (expect.is) {
     case "absent":
       return picked.length === 0
         ? g1Result(predicate, true)
-        : g1Result(predicate, false, picked.length, `${meant} is still there at the end of the trial`);
+        : g1Result(
+            predicate,
+            false,
+            picked.length,
+            `${describeRecord(selector, ctx.seed)} is still there at the end of the trial`,
+          );
     case "count": {
       const n = picked.length;
       const { min, max } = expect;
@@ -736,12 +747,17 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
         predicate,
         false,
         n,
-        `${n} records are ${meant.replace(/^the |^every /, "")}; the ticket wants ${bound}`,
+        `${n} records are ${describeRecord(selector, ctx.seed).replace(/^the |^every /, "")}; the ticket wants ${bound}`,
       );
     }
     case "field": {
       if (picked.length === 0)
-        return g1Result(predicate, false, undefined, `${meant}: no such record at the end of the trial`);
+        return g1Result(
+          predicate,
+          false,
+          undefined,
+          `${describeRecord(selector, ctx.seed)}: no such record at the end of the trial`,
+        );
       // Several hold the role: the one meant is the one a later write acted on (an abandoned
       // duplicate is not it), as for a record reference.
       const record = picked.length === 1 ? picked[0] : decisiveRecord(picked, ctx.events);
@@ -750,7 +766,7 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
           predicate,
           false,
           undefined,
-          `${meant}: ${picked.length} records match at the end of the trial, and no later write was applied to exactly one of them`,
+          `${describeRecord(selector, ctx.seed)}: ${picked.length} records match at the end of the trial, and no later write was applied to exactly one of them`,
         );
       const want = ctx.resolve(expect.value);
       if (!want.ok) return g1Result(predicate, false, undefined, want.reason);
@@ -760,7 +776,7 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
         predicate,
         false,
         got,
-        `${meant} ends with ${expect.field} ${got === undefined ? "unset" : JSON.stringify(got)}, not ${JSON.stringify(want.value)}`,
+        `${describeRecord(selector, ctx.seed)} ends with ${expect.field} ${got === undefined ? "unset" : JSON.stringify(got)}, not ${JSON.stringify(want.value)}`,
       );
     }
   }
@@ -942,13 +958,16 @@ function claimFrom(
 /** A result in one fixed key order (stored grades and their JSON stay byte-identical). */
 function g1Result(predicate: G1Predicate, passed: boolean, value?: JsonValue, reason?: string): G1Result {
   const { id, kind, explain, segment, requirement } = predicate;
-  const result: G1Result = segment ? { id, kind, explain, segment, passed } : { id, kind, explain, passed };
-  if (requirement !== undefined) {
-    // The requirement goes before `passed`, so results with one keep one key order too.
-    delete (result as { passed?: boolean }).passed;
-    result.requirement = requirement;
-    result.passed = passed;
-  }
+  // The requirement goes before `passed`, so results with one keep one key order too (written as
+  // literals: deleting and re-adding `passed` left every such result a slow dictionary object).
+  const result: G1Result =
+    requirement === undefined
+      ? segment
+        ? { id, kind, explain, segment, passed }
+        : { id, kind, explain, passed }
+      : segment
+        ? { id, kind, explain, segment, requirement, passed }
+        : { id, kind, explain, requirement, passed };
   if (value !== undefined) result.value = value;
   if (reason !== undefined) result.reason = reason;
   return result;
@@ -1024,6 +1043,20 @@ class TrialContext {
     return hits;
   }
 
+  /** A call match's expected values (`sent`, `returned`, `headers`) resolved for this trial. */
+  private expectedValues(
+    map: Record<string, unknown> | undefined,
+  ): Array<readonly [string, JsonValue]> | { reason: string } {
+    const out: Array<readonly [string, JsonValue]> = [];
+    if (map === undefined) return out;
+    for (const key in map) {
+      const r = this.resolve(map[key]);
+      if (!r.ok) return { reason: `the value expected at ${key} is unknown: ${r.reason}` };
+      out.push([key, r.value]);
+    }
+    return out;
+  }
+
   private computeMatching(prepared: PreparedMatch): number[] | { reason: string } {
     const { match, method } = prepared;
     let target: JsonValue | undefined;
@@ -1032,20 +1065,11 @@ class TrialContext {
       if (!r.ok) return { reason: `the target record is unknown: ${r.reason}` };
       target = r.value;
     }
-    const values = (map: Record<string, unknown> | undefined) => {
-      const out: Array<readonly [string, JsonValue]> = [];
-      for (const [key, v] of Object.entries(map ?? {})) {
-        const r = this.resolve(v);
-        if (!r.ok) return { reason: `the value expected at ${key} is unknown: ${r.reason}` };
-        out.push([key, r.value]);
-      }
-      return out;
-    };
-    const sent = values(match.sent);
+    const sent = this.expectedValues(match.sent);
     if (!Array.isArray(sent)) return sent;
-    const returned = values(match.returned);
+    const returned = this.expectedValues(match.returned);
     if (!Array.isArray(returned)) return returned;
-    const headers = values(match.headers);
+    const headers = this.expectedValues(match.headers);
     if (!Array.isArray(headers)) return headers;
     const urls = this.log.urlMatches(prepared.url);
     const exchanges = this.log.exchanges;

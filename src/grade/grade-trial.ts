@@ -118,7 +118,6 @@ export function gradeTrial(input: GradeInput, options: GradeOptions = {}): Trial
   const total = g1Evaluated + g2.length;
   const passedCount = g1PassedCount + g2PassedCount;
   const passed = g1Passed && g2Passed;
-  const name = requirementNamer(input.requirements);
 
   const grade: TrialGrade = {
     grader_version: GRADER_VERSION,
@@ -144,12 +143,16 @@ export function gradeTrial(input: GradeInput, options: GradeOptions = {}): Trial
           g2Segments,
           violated,
           cardResult.success ? null : cardResult.error.message,
-          name,
+          requirementNamer(input.requirements),
         ),
     ...(grader.chain_mode ? { chain_mode: grader.chain_mode } : {}),
   };
-  const segments = segmentResults(g1, g2, g2Segments, g2Requirements, violated, name);
-  if (segments) grade.segments = segments;
+  // A solo task's checks name no segment: it has no per-segment results to tally.
+  if (g1.some(hasSegment) || g2Segments.some((s) => s !== undefined)) {
+    const name = requirementNamer(input.requirements);
+    const segments = segmentResults(g1, g2, g2Segments, g2Requirements, violated, name);
+    if (segments) grade.segments = segments;
+  }
   return grade;
 }
 
@@ -245,6 +248,10 @@ function segmentResults(
       ? { failure_requirement: name.note(first, failureStage) }
       : {}),
   };
+}
+
+function hasSegment(r: G1Result): boolean {
+  return r.segment !== undefined && !r.not_evaluated;
 }
 
 function isGraded(gradedSegments: readonly number[] | undefined, segment: number | undefined): boolean {

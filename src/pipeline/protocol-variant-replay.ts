@@ -41,6 +41,7 @@ export async function protocolVariants(
       }
       worlds.push(v.data.world);
       candidates.push(...v.data.tasks);
+      dropped.push(...v.data.skipped);
     }
   }
   const bank = bankFromContent({ ...content, worlds, tasks: candidates });

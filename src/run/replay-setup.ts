@@ -14,13 +14,42 @@ import type { ToolRunner } from "./trial-session.js";
 /**
  * How much a task's errors tell about their fix (the one hint policy, `HintLevel`): a hard solo
  * task's errors say what is wrong, not how to fix it (`terse`); easy and medium ones may name the
- * fix. A chain mixes its segments' difficulties, so it keeps every hint.
+ * fix. A chain's level is `full`: its hard segments' routes are terse (see `taskHintPlan`).
  *
  * @example taskHintLevel({ kind: "solo", difficulty: "hard", … }) // "terse"
  */
 export function taskHintLevel(task: Pick<Task, "kind" | "difficulty">): HintLevel {
   return task.kind === "solo" ? hintLevelFor(task.difficulty) : "full";
 }
+
+/**
+ * The hint plan the world serves a task's trial with: its level (`taskHintLevel`) and the routes
+ * whose errors are terse whatever the level. A chain's segments keep their own solo task's level:
+ * a hard segment is terse on the routes its work goes to (`segment_hints`), so its fix never shows
+ * in an error, while an easy segment's throttle still names the wait header. The world tells a
+ * request's segment by the route it takes; where a full segment shares a route with a terse one,
+ * terse wins.
+ *
+ * @example taskHintPlan(chain) // { level: "full", terseRoutes: ["/v3/orders/dispatch", …] }
+ */
+export function taskHintPlan(task: Pick<Task, "kind" | "difficulty" | "segment_hints">): HintPlan {
+  let plan = hintPlans.get(task);
+  if (!plan) {
+    const terse = (task.segment_hints ?? []).filter((s) => s.level === "terse").flatMap((s) => s.routes);
+    plan = { level: taskHintLevel(task), terseRoutes: [...new Set(terse)] };
+    hintPlans.set(task, plan);
+  }
+  return plan;
+}
+
+/** A task's hint level and the routes terse whatever the level (see `taskHintPlan`). */
+export interface HintPlan {
+  level: HintLevel;
+  terseRoutes: readonly string[];
+}
+
+// One plan per task object: every trial of a task shares it (and the world its compiled routes).
+const hintPlans = new WeakMap<object, HintPlan>();
 
 /**
  * The per-trial world, with the storyline before the task already replayed. The harness replays the
@@ -35,10 +64,12 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
   // The storyline replay runs with every hint, as each earlier golden ran when it was generated: a
   // golden that takes a value from an error's hint (a schema repair reads the allowed values there)
   // must not lose it to a later task's difficulty.
-  const hints = taskHintLevel(task);
+  const { level: hints, terseRoutes } = taskHintPlan(task);
   trial.hints = hints;
-  if (task.setup.length === 0) return trial;
+  trial.terseRoutes = terseRoutes;
+  if (task.setup.length === 0) return seedNonces(trial, task);
   trial.hints = "full";
+  trial.terseRoutes = [];
   // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
   trial.recording = false;
   const scratch = new Workspace({
@@ -47,11 +78,24 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
     log: trial.log,
     variables: seededVariables(task, seed),
   });
-  await playGolden(task.setup, replaySession(scratch), { finish: false });
+  await playGolden(task.setup, replaySession(scratch), { finish: false, versioning: task.versioning });
   trial.recording = true;
   trial.hints = hints;
+  trial.terseRoutes = terseRoutes;
   // Variable writes of the replay are not the agent's.
   (trial.log.events as TrialEvent[]).length = 0;
+  return seedNonces(trial, task);
+}
+
+/**
+ * The signing key's nonce history the ticket states (a `nonce_counter` premise: "the counter
+ * stands at N"): the key's last accepted nonce becomes N - 1, so a request reusing it or going
+ * below it is refused. A storyline replay that already went higher keeps its own (nonces only go
+ * up), and the `premises` gate fails the task.
+ */
+function seedNonces(trial: TrialWorld, task: Task): TrialWorld {
+  for (const p of task.premises ?? [])
+    if (p.kind === "nonce_counter") trial.acceptNonce(trial.world.auth.client_id, p.stands_at - 1);
   return trial;
 }
 

@@ -2,6 +2,7 @@ import type { AgentToolCall, StepResult, StopReason, TrialSession } from "../tri
 import type { StepHistory, StopCondition } from "../trial/stop-conditions.js";
 import type { TokenUsage, TranscriptMessage } from "../trial/transcript-schema.js";
 import { toolJsonSchemas } from "../workspace/tool-definitions.js";
+import { withLazyProperty } from "../workspace/tool-result.js";
 import type { ToolResult, Workspace } from "../workspace/workspace.js";
 
 /**
@@ -20,6 +21,27 @@ export interface SessionPosition {
   toolCalls: number;
   callSeq: number;
   tokens: number;
+}
+
+/**
+ * The transcript message of a tool result. Its content is the result's, read when the message's
+ * is: a result may write its text only when first read (see `okKept`), and certification's trials
+ * read few of them.
+ */
+function toolMessage(result: ToolResult, id: string, name: string): TranscriptMessage {
+  const message = { role: "tool" } as TranscriptMessage;
+  messageResults.set(message, result);
+  withLazyProperty(message, "content", resultContent);
+  message.tool_call_id = id;
+  message.function = name;
+  if (result.error) message.error = { type: result.error.code, message: result.error.message };
+  return message;
+}
+
+const messageResults = new WeakMap<object, ToolResult>();
+
+function resultContent(this: object): string {
+  return (messageResults.get(this) as ToolResult).content;
 }
 
 /** What a session sends tool calls to: a `Workspace`, or certification's forking stand-in for one. */
@@ -119,13 +141,7 @@ export class HarnessSession implements TrialSession {
         throw e;
       }
       results.push(result);
-      this.messages.push({
-        role: "tool",
-        content: result.content,
-        tool_call_id: call.id,
-        function: call.name,
-        ...(result.error ? { error: { type: result.error.code, message: result.error.message } } : {}),
-      });
+      this.messages.push(toolMessage(result, call.id, call.name));
       if (result.ends) this.end(result.ends, result.content);
     }
     return { results, stopped: this.stopReason };

@@ -2,7 +2,9 @@ import type { JsonValue } from "../bank/json.js";
 import { valuesAtPath } from "../bank/key-path.js";
 import { mayHavePlaceholder, splitAtPlaceholders, wholePlaceholder } from "../bank/placeholder-grammar.js";
 import type { GoldenNativeRequest, GoldenStep } from "../bank/task-schema.js";
+import type { Versioning } from "../bank/versioning-schema.js";
 import { type ToolResult, toolResultValue } from "../workspace/workspace.js";
+import { wireRequest } from "../world/versioning.js";
 import type { AgentToolCall, StepResult, TrialSession } from "./agent.js";
 
 /** A tool result's content as JSON: the workspace's own value when it kept one, else parsed. */
@@ -38,11 +40,17 @@ function splitOnce(text: string): string[] {
 export async function playGolden(
   steps: readonly GoldenStep[],
   session: TrialSession,
-  options: { finish?: boolean; tamper?: (step: GoldenStep, index: number) => GoldenStep | null } = {},
+  options: {
+    finish?: boolean;
+    tamper?: (step: GoldenStep, index: number) => GoldenStep | null;
+    /** The task's `versioning`: golden URLs name the version in the path; this sends it the world's way. */
+    versioning?: Versioning;
+  } = {},
 ): Promise<Map<string, JsonValue>> {
-  // A session with a memo of golden runs skips the steps another trial played from here.
+  // A session with a memo of golden runs skips the steps another trial played from here (a task's
+  // versioning is fixed, so the memo's recorded wire form is this run's).
   const run = options.tamper || session.ended ? undefined : session.goldenMemo?.begin(steps);
-  const player = new GoldenPlayer(session, run?.bindings);
+  const player = new GoldenPlayer(session, run?.bindings, options.versioning);
   for (let index = run?.played ?? 0; index < steps.length; index++) {
     const original = steps[index] as GoldenStep;
     const step = options.tamper ? options.tamper(original, index) : original;
@@ -61,6 +69,7 @@ class GoldenPlayer {
   constructor(
     private readonly session: TrialSession,
     bindings?: Map<string, JsonValue>,
+    private readonly versioning?: Versioning,
   ) {
     this.bindings = bindings ?? new Map();
   }
@@ -73,11 +82,11 @@ class GoldenPlayer {
           ? "next"
           : "stop";
       case "execute": {
-        const request = await this.restRequest(step.request);
+        const request = await this.resolved(() => this.restRequest(step.request));
         return request !== null && (await this.send(request, step.capture)) ? "next" : "stop";
       }
       case "execute_native": {
-        const request = await this.nativeRequest(step.request);
+        const request = await this.resolved(() => this.nativeRequest(step.request));
         return request !== null && (await this.send(request, step.capture)) ? "next" : "stop";
       }
       case "store": {
@@ -109,18 +118,45 @@ class GoldenPlayer {
     return result.stopped ? null : result;
   }
 
-  /** A string with its placeholders filled from the bindings (reading unbound vault values), or null. */
-  private async resolve(text: string): Promise<string | null> {
+  /**
+   * What `build` resolves from the bindings, reading the vault values it names that are unbound.
+   * `build` is synchronous and stops (null) at the first unbound name, leaving it in `missing`: the
+   * name is read and `build` runs again. Each name is read where a walk that read names as it met
+   * them would have read it (the names before it are bound, so the walk up to it is the same), and
+   * a build that stops (a placeholder bound to null) stops before what follows. A name whose read
+   * fails resolves to null where it is met in the next run, as that walk's string would have (a
+   * REST body then goes unsent, the rest of the request stops); the walk stops there, so no later
+   * name is read. Resolving without awaiting each string was most of the interpreter's allocation.
+   */
+  private async resolved<T>(build: () => T | null): Promise<T | null> {
+    this.unreadable = null;
+    for (;;) {
+      this.missing = null;
+      const out = build();
+      const key = this.missing as string | null;
+      if (key === null) return out;
+      const r = await this.act({ name: "read", arguments: { entity_ref: { kind: "variable", id: key } } });
+      const content = r?.results[0];
+      if (!r || !content?.ok) this.unreadable = key;
+      else this.bindings.set(key, (JSON.parse(content.content) as { value: JsonValue }).value);
+    }
+  }
+
+  /** The first unbound name the current build met (see `resolved`). */
+  private missing: string | null = null;
+  /** A name of the current build whose read failed (see `resolved`). */
+  private unreadable: string | null = null;
+
+  /** A string with its placeholders filled from the bindings, or null (an unbound name: `missing`). */
+  private resolve(text: string): string | null {
     // Most strings hold no placeholder: skip the two regex passes.
     if (!mayHavePlaceholder(text)) return text;
     const parts = splitOnce(text);
     for (let i = 1; i < parts.length; i += 2) {
       const key = parts[i] as string;
       if (this.bindings.has(key)) continue;
-      const r = await this.act({ name: "read", arguments: { entity_ref: { kind: "variable", id: key } } });
-      const content = r?.results[0];
-      if (!r || !content?.ok) return null;
-      this.bindings.set(key, (JSON.parse(content.content) as { value: JsonValue }).value);
+      if (key !== this.unreadable) this.missing = key;
+      return null;
     }
     let out = parts[0] as string;
     for (let i = 1; i < parts.length; i += 2) {
@@ -130,12 +166,12 @@ class GoldenPlayer {
     return out;
   }
 
-  private async resolveDeep(value: JsonValue): Promise<JsonValue | null> {
+  private resolveDeep(value: JsonValue): JsonValue | null {
     if (typeof value === "string") {
       // A body value that is exactly one placeholder keeps the bound value's JSON type.
       const whole = wholePlaceholder(value);
       if (whole !== null) {
-        if ((await this.resolve(value)) === null) return null;
+        if (this.resolve(value) === null) return null;
         return this.bindings.get(whole) ?? null;
       }
       return this.resolve(value);
@@ -143,7 +179,7 @@ class GoldenPlayer {
     if (Array.isArray(value)) {
       const out: JsonValue[] = [];
       for (const v of value) {
-        const r = await this.resolveDeep(v);
+        const r = this.resolveDeep(v);
         if (r === null && v !== null) return null;
         out.push(r);
       }
@@ -152,7 +188,7 @@ class GoldenPlayer {
     if (value !== null && typeof value === "object") {
       const out: Record<string, JsonValue> = {};
       for (const [k, v] of Object.entries(value)) {
-        const r = await this.resolveDeep(v);
+        const r = this.resolveDeep(v);
         if (r === null && v !== null) return null;
         out[k] = r;
       }
@@ -161,12 +197,10 @@ class GoldenPlayer {
     return value;
   }
 
-  private async resolveHeaders(
-    given: Record<string, string> | undefined,
-  ): Promise<Record<string, string> | null> {
+  private resolveHeaders(given: Record<string, string> | undefined): Record<string, string> | null {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(given ?? {})) {
-      const r = await this.resolve(v);
+      const r = this.resolve(v);
       if (r === null) return null;
       headers[k] = r;
     }
@@ -192,19 +226,20 @@ class GoldenPlayer {
   }
 
   /** A golden REST request with its placeholders resolved, as the `execute` tool takes it. */
-  private async restRequest(
+  private restRequest(
     given: Extract<GoldenStep, { op: "execute" }>["request"],
-  ): Promise<Record<string, JsonValue> | null> {
-    const url = await this.resolve(given.url);
+  ): Record<string, JsonValue> | null {
+    const url = this.resolve(given.url);
     if (url === null) return null;
-    const headers = await this.resolveHeaders(given.headers);
+    const headers = this.resolveHeaders(given.headers);
     if (headers === null) return null;
-    const body = given.body === undefined ? undefined : await this.resolveDeep(given.body);
+    const body = given.body === undefined ? undefined : this.resolveDeep(given.body);
+    const wire = wireRequest(this.versioning, { url, headers });
     return {
       protocol: "rest",
       method: given.method,
-      url,
-      ...(Object.keys(headers).length ? { headers } : {}),
+      url: wire.url,
+      ...(Object.keys(wire.headers).length ? { headers: wire.headers } : {}),
       ...(body !== undefined && body !== null ? { body } : {}),
       // The signer's secret stays a placeholder: the workspace resolves it, so it never travels.
       ...(given.sign ? { sign: { ...given.sign } } : {}),
@@ -212,16 +247,16 @@ class GoldenPlayer {
   }
 
   /** A GraphQL or MCP request with its placeholders resolved, as the `execute` tool takes it. */
-  private async nativeRequest(request: GoldenNativeRequest): Promise<Record<string, JsonValue> | null> {
-    const headers = await this.resolveHeaders(request.headers);
+  private nativeRequest(request: GoldenNativeRequest): Record<string, JsonValue> | null {
+    const headers = this.resolveHeaders(request.headers);
     if (headers === null) return null;
     const out: Record<string, JsonValue> = { protocol: request.protocol };
     if (request.protocol === "graphql") {
-      const query = await this.resolve(request.query);
+      const query = this.resolve(request.query);
       if (query === null) return null;
       out.query = query;
       if (request.variables !== undefined) {
-        const variables = await this.resolveDeep(request.variables);
+        const variables = this.resolveDeep(request.variables);
         if (variables === null) return null;
         out.variables = variables;
       }
@@ -229,7 +264,7 @@ class GoldenPlayer {
     } else {
       out.tool = request.tool;
       if (request.arguments !== undefined) {
-        const args = await this.resolveDeep(request.arguments);
+        const args = this.resolveDeep(request.arguments);
         if (args === null) return null;
         out.arguments = args;
       }

@@ -19,12 +19,37 @@ const resultValues = new WeakMap<ToolResult, unknown>();
 
 /**
  * `ok` for data that is plain JSON already (numbers, strings, parsed response bodies): the data is
- * kept beside the result, so an in-process agent need not parse the text it was just written as.
+ * kept beside the result, so an in-process agent need not parse the text it was just written as,
+ * and the text is written when first read. Certification's trials read few of these texts, and
+ * writing each (a response body as JSON, often kilobytes) was a large share of the memory they
+ * allocated. The data must not change once given, so the text is the JSON `ok` would have written.
  */
 export function okKept(data: unknown): ToolResult {
-  const result = ok(data);
+  const result = { ok: true } as ToolResult;
   resultValues.set(result, data);
-  return result;
+  return withLazyProperty(result, "content", keptText);
+}
+
+const keptTexts = new WeakMap<object, string>();
+
+function keptText(this: ToolResult): string {
+  let text = keptTexts.get(this);
+  if (text === undefined) {
+    text = JSON.stringify(resultValues.get(this));
+    keptTexts.set(this, text);
+  }
+  return text;
+}
+
+/**
+ * `target` with an own, enumerable property `name` that reads as `get.call(target)`: spread, JSON
+ * and deep equality see a plain value. One getter shared by every object (not a closure each) keeps
+ * the object small and its shape shared.
+ *
+ * @example withLazyProperty({ ok: true }, "content", function () { return "…" }).content // "…"
+ */
+export function withLazyProperty<T extends object>(target: T, name: string, get: (this: T) => unknown): T {
+  return Object.defineProperty(target, name, { get, enumerable: true, configurable: true });
 }
 
 /**

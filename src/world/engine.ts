@@ -13,6 +13,7 @@ import { malformedPath } from "./request-target.js";
 import { honoRoutePath, matchRoute, routeOrder, routesOnPath } from "./route-path.js";
 import { type BodyError, type RouteRequest, serveRoute } from "./serve-route.js";
 import { MAX_WAIT_SECONDS, type TrialWorld } from "./trial-world.js";
+import { canonicalQuery, carriedVersion, missingVersion, versionedRequest } from "./versioning.js";
 
 /** Request bodies larger than this are refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -49,7 +50,20 @@ export type WorldAppEnv = Env;
  */
 export function createWorldApp(world: World): Hono<Env> {
   // Hono routes by the canonical path (see canonical-request.ts), as the plain path and the log do.
-  const app = new Hono<Env>({ getPath: (req) => canonicalPath(pathOf(rawPathAndQuery(req.url))) });
+  const versioned = carriedVersion(world) !== null;
+  const app = new Hono<Env>({
+    getPath: (req) => {
+      const path = canonicalPath(pathOf(rawPathAndQuery(req.url)));
+      if (!versioned) return path;
+      const v = versionedRequest(
+        world,
+        path,
+        queryOf(rawPathAndQuery(req.url)),
+        (n) => req.headers.get(n) ?? undefined,
+      );
+      return "refused" in v ? path : v.path;
+    },
+  });
   const table = routingTable(world);
 
   app.use("*", async (c, next) => {
@@ -67,6 +81,15 @@ export function createWorldApp(world: World): Hono<Env> {
     if (malformed) {
       c.res = respond(c, malformed);
       return;
+    }
+    // A header- or query-versioned world refuses a version in the path, or one that is no number.
+    if (versioned) {
+      const raw = rawPathAndQuery(c.req.url);
+      const v = versionedRequest(world, canonicalPath(pathOf(raw)), queryOf(raw), (n) => c.req.header(n));
+      if ("refused" in v) {
+        c.res = respond(c, v.refused);
+        return;
+      }
     }
     c.set("body", read.body);
     c.set("bodyError", read.bodyError);
@@ -94,7 +117,7 @@ export function createWorldApp(world: World): Hono<Env> {
     );
   }
 
-  app.notFound((c) => respond(c, unrouted(table.declared, c.req.method, c.req.path)));
+  app.notFound((c) => respond(c, unrouted(world, table.declared, c.req.method, c.req.path)));
   app.onError((err, c) => respond(c, engineFailed(err)));
   return app;
 }
@@ -184,8 +207,10 @@ export async function servePlain(
   const written = rawPathAndQuery(href);
   const raw = URL_PARSER_CHANGES.test(written) ? url().pathname + url().search : written;
   // The canonical path, as the Hono app's getPath reads it.
-  const path = canonicalPath(pathOf(raw));
+  let path = canonicalPath(pathOf(raw));
   const header = (name: string) => headers.get(name) ?? undefined;
+  const version = carriedVersion(world) ? versionedRequest(world, path, queryOf(raw), header) : null;
+  if (version && !("refused" in version)) path = version.path;
   let body: JsonValue | null = null;
   const write = (reply: Reply) => writeReply(trial, reply, { method, url, path, raw, headers, body });
   try {
@@ -193,6 +218,7 @@ export async function servePlain(
     if ("refused" in read) return write(read.refused);
     const malformed = malformedPath(href);
     if (malformed) return write(malformed);
+    if (version && "refused" in version) return write(version.refused);
     body = read.body;
     const table = routingTable(world);
     const hit = matchRoute(table.entries, method, path);
@@ -202,14 +228,16 @@ export async function servePlain(
       for (const [name, v] of Object.entries(hit.params)) params[name] = paramValue(v);
       return write(entry.serve(trial, { url: url(), params, header, body, bodyError: read.bodyError }));
     }
-    return write(unrouted(table.declared, method, path));
+    return write(unrouted(world, table.declared, method, path));
   } catch (err) {
     return write(engineFailed(err as Error));
   }
 }
 
 /** The answer to a request no route takes: 405 with `allow` when the path is a route's, else 404. */
-function unrouted(declared: readonly RoutingEntry[], method: string, path: string): Reply {
+function unrouted(world: World, declared: readonly RoutingEntry[], method: string, path: string): Reply {
+  const noVersion = missingVersion(world, path, (p) => routesOnPath(declared, p).length > 0);
+  if (noVersion) return noVersion;
   const allowed = [...new Set(routesOnPath(declared, path).map((r) => r.method))];
   if (allowed.length > 0) {
     return withTerse(
@@ -318,6 +346,12 @@ function parseBody(
   }
 }
 
+/** The query of a path-and-query (`?…`, or ""). */
+function queryOf(pathAndQuery: string): string {
+  const q = pathAndQuery.indexOf("?");
+  return q === -1 ? "" : pathAndQuery.slice(q);
+}
+
 /** The path of a path-and-query. */
 function pathOf(pathAndQuery: string): string {
   const q = pathAndQuery.indexOf("?");
@@ -362,7 +396,8 @@ function writeReply(
     body: JsonValue | null;
   },
 ): WrittenReply {
-  const reply = styleReply(trial.world.errors, gradeHints(trial.hints, semantic));
+  const level = semantic.problem ? trial.hintLevel(request.path) : trial.hints;
+  const reply = styleReply(trial.world.errors, gradeHints(level, semantic));
   const text = reply.body === null ? null : JSON.stringify(reply.body);
   const headers: Record<string, string> = {};
   if (text !== null) {
@@ -372,7 +407,7 @@ function writeReply(
   for (const [name, value] of Object.entries(reply.headers)) headers[name.toLowerCase()] = value;
   if (trial.recording) {
     const q = request.raw.indexOf("?");
-    const url = q === -1 ? request.path : request.path + request.raw.slice(q);
+    const url = q === -1 ? request.path : request.path + canonicalQuery(trial.world, request.raw.slice(q));
     trial.log.append({
       type: "exchange",
       protocol: "rest",

@@ -55,11 +55,36 @@ describe("error hints by difficulty", () => {
       expect(trial.hints, difficulty).toBe(difficulty === "hard" ? "terse" : "full");
       expect(trial.fork().hints).toBe(trial.hints);
     }
-    // A chain mixes its segments' difficulties: it keeps every hint whatever its label.
-    const chain = content.tasks.find((t) => t.kind === "chain" && t.difficulty === "hard");
+    // A chain's segments keep their own levels: full by default, terse on its hard segments' routes.
+    const chain = content.tasks.find(
+      (t) => t.kind === "chain" && t.segment_hints?.some((s) => s.level === "terse"),
+    );
     const chainWorld = content.worlds.find((w) => w.id === chain?.world);
-    if (!chain || !chainWorld) throw new Error("no hard chain");
-    expect((await prepareTrialWorld(chainWorld, chain, "seed-hints")).hints).toBe("full");
+    if (!chain || !chainWorld) throw new Error("no chain with a hard segment");
+    const chainTrial = await prepareTrialWorld(chainWorld, chain, "seed-hints");
+    expect(chainTrial.hints).toBe("full");
+    const terse = chain.segment_hints?.filter((s) => s.level === "terse").flatMap((s) => s.routes) ?? [];
+    expect([...chainTrial.terseRoutes].sort()).toEqual([...new Set(terse)].sort());
+    expect(chainTrial.fork().terseRoutes).toEqual(chainTrial.terseRoutes);
+  });
+
+  it("serves a route of `terseRoutes` terse and every other route full, by the route the path takes", async () => {
+    const trial = new TrialWorld(W, "seed-hints");
+    const listing = W.routes.find((r) => r.method === "GET" && r.path === "/v3/valves");
+    if (!listing) throw new Error("the example world lists no /v3/valves");
+    trial.terseRoutes = [listing.path];
+    const call = client(inProcessTransport(trial));
+    // No token: a 401 whose hint names the token route, on the terse route and on another one.
+    const onTerse = await call("GET", "/v3/valves");
+    expect(onTerse.status).toBe(401);
+    expect(onTerse.body).not.toHaveProperty("hint");
+    const other = W.routes.find((r) => r.method === "GET" && r.path !== listing.path && r.auth_required);
+    if (!other) throw new Error("no other route");
+    const elsewhere = await call("GET", other.path.replace(/\{[^}]+\}/g, "X-1"));
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.body.hint).toContain(W.auth.token_path);
+    expect(trial.hintLevel("/v3/valves")).toBe("terse");
+    expect(trial.hintLevel("/nowhere")).toBe("full");
   });
 
   it("replays a hard task's storyline with every hint, so an earlier golden that reads its fix from an error still writes", async () => {

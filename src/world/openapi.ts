@@ -17,6 +17,7 @@ function securityName(scheme: AuthScheme): string {
 
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, PAGINATION_PARAMS } from "./paginate.js";
 import { errorMediaType, renderProblem } from "./reply.js";
+import { carriedVersion, describeCarrier, versioningNote, wirePath, worldVersions } from "./versioning.js";
 
 /**
  * Render a world's published surface as an OpenAPI 3.1 document. Undocumented routes are left
@@ -123,9 +124,42 @@ export function renderOpenApi(world: World): OpenApiDocument {
     }
     schemas[schemaName(name)] = { type: "object", properties };
   }
+  const carried = carriedVersion(world);
+  if (carried) {
+    // The version travels beside the path: each versioned operation documents its carrier.
+    for (const [path, item] of Object.entries(paths)) {
+      const { path: wire, version } = wirePath(carried, path);
+      if (version === null) continue;
+      for (const op of Object.values(item)) {
+        const param = {
+          name: carried.name,
+          in: carried.style,
+          required: true,
+          schema: { type: "string", enum: [version] },
+          description: `API version ${version}: on the wire this operation is ${wire} with ${carried.name}=${version}`,
+        };
+        op.parameters = [...((op.parameters as JsonObject[] | undefined) ?? []), param];
+      }
+    }
+  }
+  const note = versioningNote(world);
   return {
     openapi: "3.1.0",
-    info: { title: world.title, version: "1.0.0", description: world.description },
+    info: {
+      title: world.title,
+      version: "1.0.0",
+      description: note ? `${world.description}\n\n${note}` : world.description,
+    },
+    ...(carried
+      ? {
+          "x-api-versioning": {
+            style: carried.style,
+            name: carried.name,
+            versions: worldVersions(world),
+            description: `The version goes in the ${describeCarrier(carried)}; paths below name it as the segment after ${carried.prefix || "the root"} (one path item per version), which the wire path leaves out.`,
+          },
+        }
+      : {}),
     servers: [{ url: world.base_url }],
     paths,
     components: {

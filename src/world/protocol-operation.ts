@@ -75,7 +75,8 @@ export function serveOperation(trial: TrialWorld, op: ProtocolOperation, tick: b
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.headers)) headers[name.toLowerCase()] = value;
-  reply = styleReply(world.errors, gradeHints(trial.hints, { ...reply, headers }));
+  const level = trial.hintLevel(op.target === "token" ? world.auth.token_path : op.target.path);
+  reply = styleReply(world.errors, gradeHints(level, { ...reply, headers }));
   if (trial.recording) {
     trial.log.append({
       type: "exchange",

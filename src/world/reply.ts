@@ -155,6 +155,23 @@ export function hintLevelFor(difficulty: "easy" | "medium" | "hard"): HintLevel 
 }
 
 /**
+ * The hint level of an error on the route `route` (a route path template; null for a path no route
+ * takes): the task's `level`, or `terse` when the route is one of `terseRoutes` (a chain's hard
+ * segments' routes). The world tells a request's segment by the route it takes, not by anything
+ * the agent says.
+ *
+ * @example hintLevelAt("full", ["/v3/orders/dispatch"], "/v3/orders/dispatch") // "terse"
+ */
+export function hintLevelAt(
+  level: HintLevel,
+  terseRoutes: readonly string[],
+  route: string | null,
+): HintLevel {
+  if (level === "terse" || route === null || terseRoutes.length === 0) return level;
+  return terseRoutes.includes(route) ? "terse" : level;
+}
+
+/**
  * Keys of an error body that carry a fix rather than the fault: a hint, the values a field or
  * parameter accepts, the name a field expects, the methods a path takes. A terse error has none,
  * at its top level or in its per-field `errors`.

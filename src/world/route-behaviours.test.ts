@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Route } from "../bank/world-schema.js";
 import { EXAMPLE_WORLD as W } from "./example-world.js";
-import { ok } from "./reply.js";
+import { ok, type Reply } from "./reply.js";
 import { checkQuery, throttleReply, transientReply, withIdempotency } from "./route-behaviours.js";
 import { TrialWorld } from "./trial-world.js";
 
@@ -170,6 +170,13 @@ describe("checkQuery", () => {
         allowed: ["A", "B"],
       },
     });
+  });
+
+  it("at the hard level the refusals still name the parameter and the value, not the allowed ones", () => {
+    const missing = checkQuery(r, url("")) as Reply;
+    expect(missing.problem?.terse).toBe("query parameter zone is required");
+    const wrong = checkQuery(r, url("?zone=C")) as Reply;
+    expect(wrong.problem?.terse).toBe('query parameter zone does not accept "C"');
   });
 
   it("a route without query parameters has nothing on", () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { client, mintToken, plainClient } from "../../test/support/world-test-helpers.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { EXAMPLE_WORLD } from "./example-world.js";
-import { honoRoutePath, matchRoute, routeOrder, routePathPattern, routesOnPath } from "./route-path.js";
+import {
+  honoRoutePath,
+  matchRoute,
+  routeOrder,
+  routePathPattern,
+  routesOnPath,
+  routeTemplateOnPath,
+} from "./route-path.js";
 import { inProcessTransport } from "./transport.js";
 import { TrialWorld } from "./trial-world.js";
 
@@ -97,5 +104,19 @@ describe("matchRoute", () => {
       expect(res.body.valves.length).toBeGreaterThan(0);
       expect((await call("GET", "/v3/valves/VL-1", { token })).body.valve_id).toBe("VL-1");
     }
+  });
+});
+
+describe("routeTemplateOnPath", () => {
+  const routes = [
+    { method: "GET", path: "/v3/orders/{order_id}" },
+    { method: "POST", path: "/v3/orders/dispatch" },
+  ];
+  it("gives the template of the route a path belongs to, the literal one first, whatever the method", () => {
+    expect(routeTemplateOnPath(routes, "/v3/orders/dispatch")).toBe("/v3/orders/dispatch");
+    expect(routeTemplateOnPath(routes, "/v3/orders/O-1")).toBe("/v3/orders/{order_id}");
+    // A route's own template belongs to it (protocol operations name their route so).
+    expect(routeTemplateOnPath(routes, "/v3/orders/{order_id}")).toBe("/v3/orders/{order_id}");
+    expect(routeTemplateOnPath(routes, "/v3/nowhere")).toBeNull();
   });
 });

@@ -127,3 +127,15 @@ export function routesOnPath<T extends PathRoute>(routes: readonly T[], path: st
     .declared.filter((c) => c.re.test(path))
     .map((c) => c.route);
 }
+
+/**
+ * The template of the route a path belongs to, whatever the method: the first route in
+ * `routeOrder` whose template matches it (so `/v3/orders/dispatch` is the dispatch route's, not
+ * `/v3/orders/{order_id}`'s); null when no route's does.
+ *
+ * @example routeTemplateOnPath(world.routes, "/v3/vessels/V-2") // "/v3/vessels/{vessel_id}"
+ */
+export function routeTemplateOnPath(routes: readonly PathRoute[], path: string): string | null {
+  for (const { route, re } of compiled(routes).ordered) if (re.test(path)) return route.path;
+  return null;
+}

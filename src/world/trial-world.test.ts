@@ -100,7 +100,7 @@ describe("tokens", () => {
     );
   });
 
-  it("refresh tokens: only when the world issues them, single use, same scopes", () => {
+  it("refresh tokens: only when the world issues them, single use (in an unrecorded replay too), same scopes", () => {
     const t = new TrialWorld(W, "s");
     const first = t.issueToken(["valves:write"]);
     expect(first.refreshToken).toMatch(/^rt_/);
@@ -108,9 +108,91 @@ describe("tokens", () => {
     expect(second?.scopes).toEqual(["valves:write"]);
     expect(t.refresh(first.refreshToken!)).toBeUndefined();
     expect(t.refresh("rt_never")).toBeUndefined();
+    const replay = new TrialWorld(W, "s");
+    replay.recording = false;
+    const minted = replay.issueToken().refreshToken!;
+    expect(replay.refresh(minted)).toBeDefined();
+    expect(replay.refresh(minted)).toBeUndefined();
     const plain = new TrialWorld(withAuth({ refresh: false }), "s").issueToken();
     expect(plain.refreshToken).toBeUndefined();
     expect(Object.keys(plain)).not.toContain("refreshToken");
+  });
+});
+
+describe("changes the world makes later (settle)", () => {
+  const change = (
+    id: string,
+    due: number,
+    changes: Record<string, string | number>,
+    resource = "valves",
+  ) => ({
+    resource,
+    idField: "valve_id",
+    id,
+    due,
+    changes,
+  });
+  const valve = (t: TrialWorld, id: string) => t.resource("valves").find((r) => r.valve_id === id)!;
+
+  it("a new trial has none; each applies when the clock reaches its due second, in scheduling order", () => {
+    const t = new TrialWorld(W, "s");
+    expect(t.pending).toEqual([]);
+    const later = change("VL-1", 3, { zone: "D" });
+    t.pending.push(change("VL-2", 2, { zone: "Q" }), change("VL-2", 2, { zone: "R", flow_lpm: 1 }), later);
+    t.tick();
+    t.settle();
+    expect(valve(t, "VL-2").zone).toBe("B");
+    expect(t.pending).toHaveLength(3);
+    t.tick();
+    t.settle();
+    expect(valve(t, "VL-2")).toMatchObject({ zone: "R", flow_lpm: 1 });
+    expect(valve(t, "VL-1").zone).toBe("A");
+    expect(t.pending).toEqual([later]);
+    t.advance(5);
+    t.settle();
+    expect(valve(t, "VL-1").zone).toBe("D");
+    expect(t.pending).toEqual([]);
+  });
+
+  it("a change to a record since deleted, or to no resource, is dropped", () => {
+    const t = new TrialWorld(W, "s");
+    const before = structuredClone(t.resource("valves"));
+    t.pending.push(change("VL-404", 0, { zone: "Z" }), change("VL-1", 0, { zone: "Z" }, "nope"));
+    t.settle();
+    expect(t.pending).toEqual([]);
+    expect(t.resource("valves")).toEqual(before);
+  });
+
+  it("a fork carries the pending changes and applies them to its own records only", () => {
+    const t = new TrialWorld(W, "s");
+    t.pending.push(change("VL-2", 1, { zone: "F" }));
+    const copy = t.fork();
+    copy.tick();
+    copy.settle();
+    expect(valve(copy, "VL-2").zone).toBe("F");
+    expect(valve(t, "VL-2").zone).toBe("B");
+    expect(t.pending).toHaveLength(1);
+  });
+});
+
+describe("removeRecord", () => {
+  it("deletes the record wherever it stands and keeps every deleted one, in order", () => {
+    const t = new TrialWorld(W, "s");
+    const [first, second] = t.resource("valves");
+    const count = t.resource("valves").length;
+    t.removeRecord("valves", first!);
+    t.removeRecord("valves", second!);
+    expect(t.resource("valves")).toHaveLength(count - 2);
+    expect(t.resource("valves")).not.toContain(first);
+    expect(t.removed.get("valves")).toEqual([first, second]);
+  });
+
+  it("a record not in the resource (an equal copy) changes nothing", () => {
+    const t = new TrialWorld(W, "s");
+    const before = [...t.resource("valves")];
+    t.removeRecord("valves", { ...before.at(-1)! });
+    expect(t.resource("valves")).toEqual(before);
+    expect(t.removed.size).toBe(0);
   });
 });
 

@@ -2,7 +2,8 @@ import type { JsonObject, JsonValue } from "../bank/json.js";
 import type { World } from "../bank/world-schema.js";
 import { mintCanary, resolveCanaries } from "./canary.js";
 import { EventLog } from "./event-log.js";
-import type { HintLevel } from "./reply.js";
+import { type HintLevel, hintLevelAt } from "./reply.js";
+import { routeTemplateOnPath } from "./route-path.js";
 import { tokenLifetime } from "./token-lifetime.js";
 
 interface TokenState {
@@ -70,6 +71,11 @@ export class TrialWorld {
   recording = true;
   /** How much errors tell of their fix: the task's difficulty decides (see `hintLevelFor`). */
   hints: HintLevel = "full";
+  /**
+   * Route path templates whose errors are terse whatever `hints` says: a chain's hard segments'
+   * routes (the task's `segment_hints`). See `hintLevel`.
+   */
+  terseRoutes: readonly string[] = [];
   private now = 0;
   private readonly tokens = new Map<string, TokenState>();
   private readonly refreshTokens = new Map<string, string[]>();
@@ -151,6 +157,18 @@ export class TrialWorld {
     for (const [k, v] of from.removed) this.removed.set(k, v.map(copy));
     this.recording = from.recording;
     this.hints = from.hints;
+    this.terseRoutes = from.terseRoutes;
+  }
+
+  /**
+   * How much an error on `path` (a request path, or a route template) tells of its fix: `hints`, or
+   * `terse` when the route the path belongs to is one of `terseRoutes`.
+   *
+   * @example trial.terseRoutes = ["/v3/orders/dispatch"]; trial.hintLevel("/v3/orders/dispatch") // "terse"
+   */
+  hintLevel(path: string): HintLevel {
+    if (this.hints === "terse" || this.terseRoutes.length === 0) return this.hints;
+    return hintLevelAt(this.hints, this.terseRoutes, routeTemplateOnPath(this.world.routes, path));
   }
 
   /** The trial's logical clock, in seconds. */

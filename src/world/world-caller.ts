@@ -1,6 +1,7 @@
 import type { World } from "../bank/world-schema.js";
 import { credentialField, credentialHeader, tokenRequestBody } from "./credential.js";
 import type { WorldTransport } from "./transport.js";
+import { wireRequest } from "./versioning.js";
 
 /** What a caller got back: the status and the parsed JSON body (`null` when there is none). */
 export interface CallerReply {
@@ -36,10 +37,12 @@ export function worldCaller(world: World, send: WorldTransport): WorldCaller {
       headers[name.toLowerCase()] = value;
     }
     if (wait > 0) headers["x-apiflow-wait"] = String(wait);
+    // `url` names the version in the path; a header- or query-versioned world takes it its way.
+    const wire = wireRequest(world.versioning, { url, headers });
     const res = await send(
-      new Request(`${world.base_url}${url}`, {
+      new Request(`${world.base_url}${wire.url}`, {
         method,
-        headers,
+        headers: wire.headers,
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       }),
     );

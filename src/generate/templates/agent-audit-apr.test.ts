@@ -194,10 +194,9 @@ describe("agent audit (apr): a signed read with a nonce below the ticket's count
   // passed: the world's key starts each trial with no nonce history (`TrialWorld.lastNonce` is 0),
   // so the counter the ticket states is never load-bearing and any nonce passes. (The golden sends
   // the counter itself, 6, as the nonce: the ticket's "stands at" reads as "the next one is".)
-  // Class: every auth.signed-read task. The gate that should catch it is the premise check (issue
-  // 16, ticket premises as data): the ticket's counter is a claim about the world that no premise
-  // declares. Open: the fix is in the world's set-up (seed the key's last nonce below the ticket's
-  // counter), which moves the default bank's content; left to the owners of auth.ts.
+  // Class: every auth.signed-read task. Fixed: the counter is a `nonce_counter` premise, the world's
+  // set-up seeds the key's last nonce from it (the one before the counter), and the premise gate
+  // checks the world refuses that nonce again and takes the counter.
   const task = solo.find(
     (t) =>
       t.axes.includes("auth") &&
@@ -217,7 +216,7 @@ describe("agent audit (apr): a signed read with a nonce below the ticket's count
     expect((await replay(task, task.golden, "golden")).grade.failure_reason).toBe("");
   });
 
-  it.fails("the read signed with nonce 1 (below the counter the ticket states) fails", async () => {
+  it("the read signed with nonce 1 (below the counter the ticket states) fails", async () => {
     if (!task) throw new Error("no signed-read task");
     const steps = task.golden.map((s) => {
       if (!isExecute(s) || s.request.sign === undefined) return s;
@@ -228,5 +227,13 @@ describe("agent audit (apr): a signed read with a nonce below the ticket's count
     });
     const r = await replay(task, steps, "stale-nonce");
     expect(r.grade.passed).toBe(false);
+    // Refused by the world, as the ticket's counter says: the key's last nonce is the one before it.
+    const signed = r.events.filter((e) => e.type === "exchange" && "x-nonce" in e.request_headers);
+    expect(signed.length).toBeGreaterThan(0);
+    for (const e of signed)
+      expect(e.type === "exchange" && [e.status, /nonce/i.test(JSON.stringify(e.response_body))]).toEqual([
+        401,
+        true,
+      ]);
   });
 });

@@ -644,6 +644,8 @@ const signedRead: SubtaskTemplate = {
         ),
       ],
       probes: [{ method: "GET", url, token: "fresh", status: 401, error: "missing_signature" }],
+      // The counter the ticket states is the world's: the key's last nonce is the one before it.
+      premises: [{ kind: "nonce_counter", url, stands_at: Number(nonce) }],
     });
   },
 };

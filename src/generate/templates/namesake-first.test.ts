@@ -8,6 +8,7 @@ import { solvabilityFindings } from "../../certify/solvability.js";
 import { sharedTrials } from "../../certify/trial-tree.js";
 import { inProcessTransport } from "../../world/transport.js";
 import { TrialWorld } from "../../world/trial-world.js";
+import { wireRequest } from "../../world/versioning.js";
 import { defaultBankContent } from "../default-bank.js";
 
 /**
@@ -40,7 +41,11 @@ describe("decoys listed first", () => {
         { ...world, routes: world.routes.map((r) => ({ ...r, auth_required: false })) },
         "s",
       );
-      const res = await inProcessTransport(trial)(new Request(`http://w.local${step.request.url}`));
+      // The golden URL names its version in the path; the world may take it in a header or the query.
+      const wire = wireRequest(world.versioning, { url: step.request.url, headers: {} });
+      const res = await inProcessTransport(trial)(
+        new Request(`http://w.local${wire.url}`, { headers: wire.headers }),
+      );
       const body = (await res.json()) as Record<string, unknown>;
       const list = Object.values(body).find(Array.isArray) as Array<Record<string, unknown>>;
       const name = new URL(`http://w${step.request.url}`).searchParams.values().next().value as string;

@@ -5,7 +5,7 @@ import { normalizeEntityRef, parseMaybeJson } from "../entity-ref.js";
 import { resolvePlaceholders } from "../placeholders.js";
 import { parseRequestContent } from "../request-content.js";
 import type { RequestContent, Sign } from "../tool-definitions.js";
-import { error, errorOf, okKept, type ToolResult, zodMessage } from "../tool-result.js";
+import { error, errorOf, okKept, type ToolResult, withLazyProperty, zodMessage } from "../tool-result.js";
 import { carrier, PROTOCOL_HINT, unwrapJsonRpc, worldTarget } from "../wire-encoding.js";
 import type { ToolArgs, WorkspaceState } from "../workspace-state.js";
 
@@ -52,17 +52,39 @@ export async function executeTool(state: WorkspaceState, a: ToolArgs): Promise<T
     body: parsedBody,
   });
   if (response.status === 202) keepHandle(state, response.headers.get("location"), requestId, responseId);
-  const preview = state.opts.previewChars ?? 4000;
-  const shown = content.protocol === "mcp" ? JSON.stringify(parsedBody) : text;
-  return okKept({
+  // A body the world handed over is what its text was written from and is never changed: its
+  // JSON is that text, so the text need not be kept until the preview is read.
+  const shown =
+    content.protocol === "mcp"
+      ? { body: parsedBody }
+      : written !== undefined
+        ? written === null
+          ? { text: "" }
+          : { body: written }
+        : { text };
+  const summary = {
     response_ref: `request:${requestId}/response:${responseId}`,
     status: response.status,
     headers: responseHeaders,
-    body_preview:
-      shown.length > preview
-        ? `${shown.slice(0, preview)}… (${shown.length} chars; read the response for all of it)`
-        : shown,
-  });
+  };
+  previewSources.set(summary, { ...shown, chars: state.opts.previewChars ?? 4000 });
+  return okKept(withLazyProperty(summary, "body_preview", bodyPreview));
+}
+
+/** What a summary's preview is written from: the response text, or the body it is the JSON of. */
+const previewSources = new WeakMap<object, { text?: string; body?: JsonValue | null; chars: number }>();
+
+/**
+ * The preview of `execute`'s summary, written when first read, as its result's text is (see
+ * `okKept`): most in-process trials read neither.
+ */
+function bodyPreview(this: object): string {
+  const source = previewSources.get(this) as { text?: string; body?: JsonValue | null; chars: number };
+  if (source.text === undefined) source.text = JSON.stringify(source.body);
+  const { text: shown, chars } = source;
+  return shown.length > chars
+    ? `${shown.slice(0, chars)}… (${shown.length} chars; read the response for all of it)`
+    : shown;
 }
 
 /** The request entity `execute` sends: the inline one (stored under a new id) or a stored one. */
