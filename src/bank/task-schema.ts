@@ -292,6 +292,23 @@ export const EndStatePredicateSchema = z.strictObject({
   expect: EndStateExpectSchema,
 });
 
+/**
+ * G1 covered: every one of `ids` was shown at `body_key` (dotted, through arrays) by some 200
+ * response to a GET whose URL matches any of `url_patterns`: the whole collection read through to
+ * its end, in any order, at any page size, through any of the listings the patterns admit (the
+ * paged listing, a category registry that lists a category in one call). A walk stopped at the
+ * winner's page leaves ids unseen and fails.
+ *
+ * @example { kind: "covered", id: "whole_listing_read", explain: "", url_patterns: ["^/v3/vessels(\\?.*)?$"], body_key: "vessels.vessel_id", ids: ["V-1", "V-2"] }
+ */
+export const CoveredPredicateSchema = z.strictObject({
+  kind: z.literal("covered"),
+  ...explained,
+  url_patterns: z.array(PatternSchema).min(1),
+  body_key: z.string().min(1),
+  ids: z.array(z.string()).min(1),
+});
+
 /** G1 workspace value: a variable in local or global scope holds this value at the end. */
 export const WorkspaceValuePredicateSchema = z.strictObject({
   kind: z.literal("workspace_value"),
@@ -308,6 +325,7 @@ export const G1PredicateSchema = z.discriminatedUnion("kind", [
   CallCountPredicateSchema,
   OrderPredicateSchema,
   EndStatePredicateSchema,
+  CoveredPredicateSchema,
 ]);
 export type G1Predicate = z.infer<typeof G1PredicateSchema>;
 /** The kinds of G1 predicate, for results and reports. */
@@ -318,6 +336,7 @@ export const G1_PREDICATE_KINDS = [
   "call_count",
   "order",
   "end_state",
+  "covered",
 ] as const satisfies readonly G1Predicate["kind"][];
 
 /** A forbidden call: any request matching it violates the constraint and fails the trial. */

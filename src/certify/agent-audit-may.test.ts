@@ -7,7 +7,13 @@ import {
   served,
   soloTasks as solo,
 } from "../../test/support/default-bank-replay.js";
+import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
+import { playAndAnswer, scripted, trial, worldOf } from "./certify-kit.js";
+import { goldenExchanges } from "./golden-edits.js";
+import { goldenMutants } from "./golden-mutants.js";
+import { kills, legitimateVariantFindings, requirementMutantFindings } from "./requirement-gates.js";
+import { sharedTrials } from "./trial-tree.js";
 
 // Holes the May agent audit found by playing a private bank (`generate --seed audit-may`) over
 // `apiflow mcp --http` as an agent would, then breaking its tickets on purpose. Each test replays a
@@ -46,9 +52,11 @@ describe("agent audit (may): a ranking over the whole collection must walk the w
   // cannot know its pick is the maximum; it is right by luck. The `whole_collection` requirement is
   // held by `winner_id_from_listing` alone (the id came from some listing page), and the axis gate
   // breaks the golden to "one page only", which fails only when the winner is past page one. Class:
-  // every scan task whose winner (and runner-up) sit before the last page. Open: a "walked to the
-  // end" predicate must still accept the category registry route the feb audit admitted (one call,
-  // every record of a category), which a page-count or last-page predicate alone would refuse.
+  // every scan task whose winner (and runner-up) sit before the last page. Closed: whole_collection
+  // is also held by `listing_read_to_end` (kind `covered`): every record of the question's scope
+  // shown by some 200 page of the listing, or of the collection's other canonical listings (the
+  // category registry the feb audit admitted, a search read through its pages), in any order and
+  // page size; requirement_mutants stops the golden's walk after the winner's page.
   const task = solo.find((t) => t.axes.includes("pagination") && walkPastTarget(t) !== null);
   const walk = task ? walkPastTarget(task) : null;
 
@@ -62,7 +70,7 @@ describe("agent audit (may): a ranking over the whole collection must walk the w
     expect((await replay(task, task.golden, "golden")).grade.failure_reason).toBe("");
   });
 
-  it.fails("the walk stopped at the winner's page (later pages never read) fails (open: whole_collection has no walked-to-the-end predicate)", async () => {
+  it("the walk stopped at the winner's page (later pages never read) fails naming whole_collection", async () => {
     if (!task || !walk) throw new Error("no scan task with pages past its winner");
     const dropped = new Set(walk.pages.filter((i) => i > walk.lastUsed));
     const steps = task.golden.filter((_, i) => !dropped.has(i));
@@ -70,6 +78,61 @@ describe("agent audit (may): a ranking over the whole collection must walk the w
     const r = await replay(task, steps, "stopped-at-winner-page");
     expect(r.grade.passed).toBe(false);
     expect(r.grade.failure_reason).toMatch(/whole_collection|page/);
+    const walked = r.grade.g1.find((g) => g.id === "listing_read_to_end");
+    expect(walked).toMatchObject({ passed: false, requirement: "whole_collection" });
+    expect(walked?.reason).toMatch(/not read through to its end/);
+  });
+
+  it("the same walk in the other page order passes (any order is a walk to the end)", async () => {
+    if (!task || !walk) throw new Error("no scan task with pages past its winner");
+    const order = [...walk.pages].reverse();
+    const steps = task.golden.map((s, i) => {
+      const k = walk.pages.indexOf(i);
+      return k < 0 ? s : (task.golden[order[k] as number] as GoldenStep);
+    });
+    expect(steps).not.toEqual(task.golden);
+    expect((await replay(task, steps, "walk-reversed")).grade.failure_reason).toBe("");
+  });
+
+  it("requirement_mutants stops the walk after the winner's page, and that mutant is killed naming whole_collection; without the new predicate it passes", async () => {
+    if (!task) throw new Error("no scan task with pages past its winner");
+    const world = worldOf(bank, task);
+    const runner = sharedTrials(bank);
+    const golden = await runner.run(task, goldenAgentFactory);
+    const exchanges = goldenExchanges(task, golden.events);
+    const mutants = goldenMutants(
+      world,
+      task,
+      exchanges.map((e) => e?.status),
+      exchanges,
+    );
+    const stopped = mutants.find((m) => m.requirement === "whole_collection");
+    expect(stopped?.name).toMatch(/^whole_collection:stopped_walk@\d+$/);
+    if (!stopped) throw new Error("no stopped-walk mutant");
+    const play = (t: Task) =>
+      trial(
+        bank,
+        t,
+        scripted(bank, `mutant-${stopped.name}`, async (session, ctx) => {
+          await playAndAnswer(session, t, stopped.steps(ctx.trialSeed), stopped.card);
+        }),
+      );
+    expect(kills((await play(task)).grade, stopped)).toBe(true);
+    // The grader as it was (whole_collection held by the winner's id alone) lets the mutant pass.
+    const before: Task = {
+      ...task,
+      grader: { ...task.grader, g1: task.grader.g1.filter((p) => p.kind !== "covered") },
+      requirements: (task.requirements ?? []).map((r) => ({
+        ...r,
+        predicates: r.predicates.filter((n) => n !== "listing_read_to_end"),
+      })),
+    };
+    const old = await play(before);
+    expect(old.grade.failure_reason).toBe("");
+    expect(kills(old.grade, stopped)).toBe(false);
+    // The gates agree on the task: every mutant killed, every legitimate variant passes.
+    expect((await requirementMutantFindings(bank, task, runner)).failures).toEqual([]);
+    expect(await legitimateVariantFindings(bank, task, runner)).toEqual([]);
   });
 });
 
@@ -117,7 +180,9 @@ describe("agent audit (may): a search world's ranked search answers a highest-of
   // search filters by it) needs no paging; the axis is not necessary. Class: pagination scans
   // asking "highest" on search-archetype worlds, solo and in chains. Open: the fix is in the
   // question choice (pagination.ts pickQuestion: no "highest" question on a search world, or a
-  // search ranked by another field) and moves the default bank; left to the lead with issue 16.
+  // search ranked by another field) and moves the default bank. Closed by the first hole's fix:
+  // the ranked search shows two rows, and `listing_read_to_end` needs every record of the scope
+  // shown (the search read through all its pages would count: that is a walk, the axis's skill).
   const task = solo.find(
     (t) =>
       t.axes.includes("pagination") &&
@@ -144,9 +209,13 @@ describe("agent audit (may): a search world's ranked search answers a highest-of
     expect(r.grade.failure_reason).not.toMatch(/G2/);
   });
 
-  it.fails("the winner taken from one ranked search call, the listing never walked, fails (open: a search world ranks by the scan's own field)", async () => {
+  it("the winner taken from one ranked search call, the listing never walked, fails (the scope was never read through)", async () => {
     if (!task || !steps) throw new Error("no highest-of scan on a search world");
     const r = await replay(task, steps, "ranked-search-shortcut");
     expect(r.grade.passed).toBe(false);
+    expect(r.grade.g1.find((g) => g.id === "listing_read_to_end")).toMatchObject({
+      passed: false,
+      requirement: "whole_collection",
+    });
   });
 });

@@ -1,7 +1,14 @@
 import type { JsonValue } from "../bank/json.js";
 import { lastKey } from "../bank/key-path.js";
 import { wholePlaceholder } from "../bank/placeholder-grammar.js";
-import type { CallMatch, ExpectedValue, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
+import type {
+  CallMatch,
+  ExpectedValue,
+  G1Predicate,
+  GoldenStep,
+  Requirement,
+  Task,
+} from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
@@ -767,6 +774,11 @@ function flowMutant(
   const golden = task.golden;
   for (const id of r.predicates) {
     const p = predicateOf(task, r, id);
+    if (p?.kind === "covered") {
+      const m = stoppedWalk(golden, facts, segment, p);
+      if (m) return m;
+      continue;
+    }
     if (p?.kind === "workspace_value") {
       const stores = facts.filter((f) => f.step.op === "store" && f.step.name === p.name);
       const first = stores[0];
@@ -853,6 +865,53 @@ function flowMutant(
       };
   }
   return null;
+}
+
+/**
+ * The `covered` mutant, "stop after the winner's page": the listing steps of the segment after the
+ * last one whose captures a step outside the walks consumes (the page the winner or runner-up was
+ * taken from) are dropped, so the walk never reaches the end; in a chain, the same pages read by
+ * another segment's walk are dropped too (else that walk shows the records and holds the
+ * requirement). None when that page is the last, or when a page to drop is one whose value
+ * another step needs (the requirement is then held by that page, legitimately).
+ */
+function stoppedWalk(
+  golden: Task["golden"],
+  facts: readonly StepFacts[],
+  segment: ReadonlySet<number>,
+  p: Extract<G1Predicate, { kind: "covered" }>,
+): Omit<GoldenMutant, "requirement" | "names"> | null {
+  const urls = p.url_patterns.map(safePattern);
+  const url = (f: StepFacts) => f.sentUrl ?? f.rest?.request.url ?? "";
+  const sends = (f: StepFacts) =>
+    urls.some((u) => !!u && (u.test(f.sentUrl ?? "") || (!!f.rest && u.test(f.rest.request.url))));
+  const walks = facts.filter((f) => isSendStep(f.step) && sends(f));
+  const inWalks = new Set(walks.map((f) => f.index));
+  const consumed = new Set<string>();
+  for (const f of facts) {
+    if (inWalks.has(f.index)) continue;
+    for (const u of f.uses) consumed.add(u);
+    if (f.step.op === "answer") for (const b of Object.values(f.step.fields)) consumed.add(b);
+  }
+  const walk = walks.filter((f) => segment.has(f.index));
+  const used = walk.filter((f) => f.captures.some((c) => consumed.has(c))).at(-1);
+  if (!used) return null;
+  const after = walk.filter((f) => f.index > used.index);
+  const pages = new Set(after.map(url));
+  const dropped = [...after, ...walks.filter((f) => !segment.has(f.index) && pages.has(url(f)))];
+  const gone = new Set(dropped.map((f) => f.index));
+  const lost = new Set(dropped.flatMap((f) => f.captures));
+  const kept = facts.filter((f) => !gone.has(f.index));
+  if (dropped.some((f) => f.captures.some((c) => consumed.has(c)))) return null;
+  if (kept.some((f) => f.uses.some((u) => lost.has(u)))) return null;
+  const first = after[0];
+  if (first === undefined) return null;
+  return {
+    name: `stopped_walk@${first.index + 1}`,
+    operator: "drop_step",
+    step: first.index + 1,
+    steps: fixed(golden.filter((_, i) => !gone.has(i))),
+  };
 }
 
 function safePattern(source: string): RegExp | null {

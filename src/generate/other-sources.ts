@@ -20,7 +20,8 @@ interface RecordRead {
  * on any of those reads instead, as `also_used_in`. Routes the grader forbids, decoys and routes
  * whose view rewrites the field are never added. A source whose route has a behaviour (a throttle,
  * a scope, a version, a query parameter that hides, reveals or is required) keeps its route alone:
- * reading the record elsewhere would skip the skill the ticket asks for.
+ * reading the record elsewhere would skip the skill the ticket asks for. A walk over a listing
+ * (`covered`) is widened to the collection's other canonical listings (`withOtherWalks`).
  *
  * @example withOtherSources(world, g1, constraints)[0].also_from // [{ url_pattern: "^/v3/vessels(\\?.*)?$", status: 200, body_key: "vessels.berth", where: { vessel_id: "V-412" } }]
  */
@@ -31,6 +32,7 @@ export function withOtherSources(
 ): G1Predicate[] {
   return g1.map((p) => {
     if (p.kind === "call") return withOtherUpdates(world, p, constraints);
+    if (p.kind === "covered") return withOtherWalks(world, p, constraints);
     if (p.kind !== "data_flow") return p;
     const out = { ...p };
     const read = plainRecordRead(world, p.from_response_url_pattern);
@@ -66,6 +68,23 @@ export function withOtherSources(
     }
     return out;
   });
+}
+
+/**
+ * A walk over a plain listing (`covered`: every record shown) is also done through the
+ * collection's other canonical listings (a category registry answering a category in one call, a
+ * search read through its own pages), alone or mixed with the listing: any of them may show a
+ * record. Decoys and forbidden routes are never added, nor a route that rewrites or hides the id.
+ */
+function withOtherWalks(
+  world: World,
+  p: Extract<G1Predicate, { kind: "covered" }>,
+  constraints: readonly ForbidConstraint[],
+): G1Predicate {
+  const own = p.url_patterns[0];
+  const listed = own === undefined ? [] : otherListings(world, own, p.body_key, constraints);
+  const added = listed.map((s) => s.url_pattern).filter((u) => !p.url_patterns.includes(u));
+  return added.length > 0 ? { ...p, url_patterns: [...p.url_patterns, ...added] } : p;
 }
 
 /**

@@ -225,6 +225,12 @@ interface PreparedEndState {
   predicate: Extract<G1Predicate, { kind: "end_state" }>;
 }
 
+interface PreparedCovered {
+  kind: "covered";
+  predicate: Extract<G1Predicate, { kind: "covered" }>;
+  urls: RegExp[];
+}
+
 interface PreparedWorkspaceValue {
   kind: "workspace_value";
   predicate: Extract<G1Predicate, { kind: "workspace_value" }>;
@@ -239,7 +245,8 @@ type PreparedPredicate =
   | PreparedWorkspaceValue
   | PreparedCallCount
   | PreparedOrder
-  | PreparedEndState;
+  | PreparedEndState
+  | PreparedCovered;
 
 interface PreparedConstraint {
   constraint: ForbidConstraint;
@@ -431,6 +438,8 @@ function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
       };
     case "end_state":
       return { kind: "end_state", predicate };
+    case "covered":
+      return { kind: "covered", predicate, urls: predicate.url_patterns.map(pattern) };
   }
 }
 
@@ -507,6 +516,8 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
       return gradeOrder(prepared, ctx);
     case "end_state":
       return gradeEndState(prepared.predicate, ctx);
+    case "covered":
+      return gradeCovered(prepared, ctx);
     case "workspace_value": {
       const { predicate } = prepared;
       let found: JsonValue | undefined;
@@ -548,6 +559,34 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
       };
     }
   }
+}
+
+/**
+ * Covered: the ids shown at the predicate's key by the 200 responses of any of its
+ * listings, against the ids it names; passes when none is missing (the value: how many were seen).
+ */
+function gradeCovered(prepared: PreparedCovered, ctx: TrialContext): G1Result {
+  const { predicate, urls } = prepared;
+  const matches = urls.map((u) => ctx.log.urlMatches(u));
+  const seen = new Set<string>();
+  let pages = 0;
+  ctx.log.exchanges.forEach((e, i) => {
+    if (e.status !== 200 || !matches.some((m) => m[i])) return;
+    pages++;
+    for (const v of valuesAtPath(e.response_body, predicate.body_key))
+      if (v !== null && typeof v !== "object") seen.add(String(v));
+  });
+  const missing = predicate.ids.filter((id) => !seen.has(id));
+  if (missing.length === 0) return g1Result(predicate, true, predicate.ids.length);
+  const listed = missing.slice(0, 3).join(", ") + (missing.length > 3 ? ", …" : "");
+  return g1Result(
+    predicate,
+    false,
+    predicate.ids.length - missing.length,
+    pages === 0
+      ? `no page of the listing was read (no 200 from ${predicate.url_patterns.map((u) => `/${u}/`).join(" or ")})`
+      : `the listing was not read through to its end: ${missing.length} of ${predicate.ids.length} records never shown at ${predicate.body_key} (${listed}) in ${pages} page(s) read`,
+  );
 }
 
 /** Call count: how many exchanges match, against `min`..`max`. */

@@ -1,7 +1,7 @@
 import type { AnswerField, G1Predicate, Requirement } from "../../bank/task-schema.js";
 import type { SymRecord } from "../build-world.js";
 import { GoldenBuilder, readFromListing } from "../golden-builder.js";
-import { flowToListingAnswer } from "../story-state.js";
+import { flowToListingAnswer, re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { cap, fieldList } from "../ticket-grammar.js";
 import {
@@ -54,7 +54,17 @@ function scan(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         field(c1.name, first[c1.name] ?? null, `Live ${c1.name} of ${what}.`),
         field(c2.name, first[c2.name] ?? null, `Live ${c2.name} of ${what}.`),
       ];
+      // Every record in the question's scope must have been shown: the walk read to its end.
+      const scoped = state.assets.filter((r) => q.cat === "" || r[a.enumField.name] === q.cat);
       const g1: G1Predicate[] = [
+        {
+          kind: "covered",
+          id: "listing_read_to_end",
+          explain: `Every ${a.noun} ${q.cat ? `whose ${a.enumField.name} is ${q.cat}` : "of the collection"} must have been shown by a page of the listing (read through to its end).`,
+          url_patterns: [`^${re(built.routes.listAssets)}(\\?.*)?$`],
+          body_key: `${a.plural}.${a.idField}`,
+          ids: scoped.map((r) => state.assetId(r)),
+        },
         listedIdUsed(
           built,
           "winner_id_from_listing",
@@ -220,7 +230,7 @@ function scanTicket(
         "Count everything the API holds, however it is split up.",
       ]),
       brief: `Find the ${a.noun} with the ${q.dir} \`${a.numberField.name}\` ${scope} over the whole listing.`,
-      predicates: ["winner_id_from_listing"],
+      predicates: ["listing_read_to_end", "winner_id_from_listing"],
     },
     {
       kind: "value_flow",
