@@ -151,6 +151,9 @@ describe("other_route through the listing: refused edges", () => {
   it("not from a deprecated read route", () => {
     expect(names(HARBOR_WORLD, readsAt("/v2/vessels/V-412"))).not.toContain("other_route@3");
     expect(names(HARBOR_WORLD, readsAt("/v3/vessels/V-412"))).toContain("other_route@3");
+    // The same route, plain in every other way, once deprecated.
+    const deprecated = harbour(editRoute("getVessel", (r) => (r.status = "deprecated")));
+    expect(names(deprecated, readsVessel("V-412"))).not.toContain("other_route@3");
   });
 
   it("not when the route's path does not name the resource's id field", () => {
@@ -373,6 +376,9 @@ describe("other_route through an update sub-route: refused edges", () => {
     const listSettings: Route = { ...getVessel, id: "listSettings", action: "list", path: settings.path };
     expect(names(harbour(undefined, [update, versioned]), t)).not.toContain("other_route@3");
     expect(names(harbour(undefined, [update, versioned, listSettings]), t)).not.toContain("other_route@3");
+    // Nor a `get` route of that path reached by another method than GET.
+    const postSettings: Route = { ...getVessel, id: "postSettings", method: "POST", path: settings.path };
+    expect(names(harbour(undefined, [update, versioned, postSettings]), t)).not.toContain("other_route@3");
     const readSettings: Route = { ...getVessel, id: "getSettings", path: settings.path };
     expect(names(harbour(undefined, [update, versioned, readSettings]), t)).toContain("other_route@3");
   });
