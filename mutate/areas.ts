@@ -251,7 +251,7 @@ export const AREAS: MutationArea[] = [
     // step by step, in legitimate-variants-kinds.test.ts.
     name: "certify-legitimate-variants",
     about: "what a careful agent may do differently must pass: failed attempts, extra reads, other routes",
-    mutate: ["src/certify/legitimate-variants.ts:273-546"],
+    mutate: ["src/certify/legitimate-variants.ts"],
     tests: [
       "src/certify/legitimate-variants.test.ts",
       "src/certify/legitimate-variants-kinds.test.ts",
