@@ -252,7 +252,11 @@ export const AREAS: MutationArea[] = [
     name: "certify-legitimate-variants",
     about: "what a careful agent may do differently must pass: failed attempts, extra reads, other routes",
     mutate: ["src/certify/legitimate-variants.ts"],
-    tests: ["src/certify/legitimate-variants.test.ts", "src/certify/legitimate-variants-kinds.test.ts"],
+    tests: [
+      "src/certify/legitimate-variants.test.ts",
+      "src/certify/legitimate-variants-kinds.test.ts",
+      "src/certify/legitimate-variants-edges.test.ts",
+    ],
   },
   {
     // premises-checks.test.ts: each check on the skeleton's harbour world. premises.test.ts builds
