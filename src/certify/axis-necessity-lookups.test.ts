@@ -116,6 +116,14 @@ describe("axis necessity: the gate's failures, check and message", () => {
     ]);
   });
 
+  it("a golden that fails is the triad's finding, even when the blind agent would pass", async () => {
+    const bank = bankWith(SUB03, (t) => ({
+      ...t,
+      grader: { ...t.grader, answer: t.grader.answer.map((f) => ({ ...f, expected: "not-this" })) },
+    }));
+    expect((await axisNecessityFindings(bank, taskOf(bank, SUB03), blindPasses(bank))).failures).toEqual([]);
+  });
+
   it.each(["rest", "graphql", "mcp"] as const)(
     "%s: a golden whose log lost an exchange cannot be mapped to its steps",
     async (p: TestProtocol) => {
