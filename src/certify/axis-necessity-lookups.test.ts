@@ -4,6 +4,7 @@ import {
   CHAIN,
   idIn,
   SUB01,
+  SUB02,
   SUB03,
   skeletonContent,
   skeletonIn,
@@ -92,6 +93,19 @@ describe("axis necessity: a segment's axis and premises are its own solo subtask
     expect(v.success && v.what).toEqual(["the vault's access_token kept, 1 mint(s) dropped"]);
   });
 
+  it("a solo golden without an answer step is blinded to its last step", async () => {
+    const sub02 = taskOf(bank, SUB02);
+    const unanswered = { ...sub02, golden: sub02.golden.filter((s) => s.op !== "answer") };
+    const v = axisBlindVariant(bank, unanswered, await seenOf(bank, sub02));
+    if (!v.success) throw new Error(v.error);
+    expect(v.what).toEqual(["GET /v2/vessels/{vessel_id} instead of /v3/vessels/{vessel_id}"]);
+    expect(v.steps.map((s) => (s.op === "execute" ? s.request.url : s.op))).toEqual([
+      "read_spec",
+      "/v3/oauth/token",
+      "/v2/vessels/V-311",
+    ]);
+  });
+
   it("a solo golden whose answer comes first blinds nothing (its range ends at the answer)", () => {
     const sub03 = taskOf(bank, SUB03);
     const answer = sub03.golden.filter((s) => s.op === "answer");
@@ -134,6 +148,25 @@ describe("axis necessity: the gate's failures, check and message", () => {
       ]);
     },
   );
+
+  it("a REST golden is not mapped to REST: a stray MCP step there fails on its exchanges, not as unmapped", async () => {
+    const bank = bankWith(SUB01, (t) => ({
+      ...t,
+      golden: [
+        {
+          op: "execute_native",
+          request: { protocol: "mcp", tool: "no_such_tool", arguments: {} },
+          capture: {},
+        },
+        ...t.golden,
+      ],
+    }));
+    expect(
+      (await axisNecessityFindings(bank, taskOf(bank, SUB01), blindPasses(bank, true))).failures,
+    ).toEqual([
+      { task_id: SUB01, check: "axis_blind:unmapped", message: "the golden's 3 calls produced 0 exchanges" },
+    ]);
+  });
 
   it("a chain whose golden passes but cannot be split into segments fails as such", async () => {
     const bank = bankWith(CHAIN, (t) => ({
