@@ -11,6 +11,7 @@ import { requestBodySchema } from "../world/openapi.js";
 import { phraseError, readError } from "../world/reply.js";
 import { requestSignature, SIGNATURE_HEADERS } from "../world/request-signature.js";
 import { inProcessTransport } from "../world/transport.js";
+import { wireRequest } from "../world/versioning.js";
 import { worldCaller } from "../world/world-caller.js";
 import { occursAsToken, routeFor, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
@@ -112,12 +113,16 @@ async function nonceCounterFindings(
     });
   const seed = trialSeed(bank.manifest.seed, task.id, 1);
   const send = inProcessTransport(await prepareTrialWorld(world, task, seed));
+  // The read as the world wants it on the wire (its version carried by header or query where the
+  // world says so), and signed as sent.
+  const wire = wireRequest(task.versioning, { url: `${world.base_url}${premise.url}`, headers: {} });
   const signed = async (nonce: number) => {
-    const url = new URL(`${world.base_url}${premise.url}`);
+    const url = new URL(wire.url);
     const res = await send(
       new Request(url, {
         method: "GET",
         headers: {
+          ...wire.headers,
           [SIGNATURE_HEADERS.keyId]: world.auth.client_id,
           [SIGNATURE_HEADERS.nonce]: String(nonce),
           [SIGNATURE_HEADERS.signature]: requestSignature(
