@@ -231,7 +231,11 @@ export const AREAS: MutationArea[] = [
     name: "certify-axis-necessity",
     about: "the golden played blind to its axis must fail: the gate's verdict, a chain's blind segments",
     mutate: ["src/certify/axis-necessity.ts"],
-    tests: ["src/certify/axis-necessity-checks.test.ts", "src/certify/axis-blind.test.ts"],
+    tests: [
+      "src/certify/axis-necessity-checks.test.ts",
+      "src/certify/axis-necessity-lookups.test.ts",
+      "src/certify/axis-blind.test.ts",
+    ],
   },
   {
     // Each axis's blind agent, on hand-built segments only: the gate's tests on the harbour world
