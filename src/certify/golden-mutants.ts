@@ -882,7 +882,6 @@ function stoppedWalk(
   p: Extract<G1Predicate, { kind: "covered" }>,
 ): Omit<GoldenMutant, "requirement" | "names"> | null {
   const urls = p.url_patterns.map(safePattern);
-  const url = (f: StepFacts) => f.sentUrl ?? f.rest?.request.url ?? "";
   const sends = (f: StepFacts) =>
     urls.some((u) => !!u && (u.test(f.sentUrl ?? "") || (!!f.rest && u.test(f.rest.request.url))));
   const walks = facts.filter((f) => isSendStep(f.step) && sends(f));
@@ -897,8 +896,9 @@ function stoppedWalk(
   const used = walk.filter((f) => f.captures.some((c) => consumed.has(c))).at(-1);
   if (!used) return null;
   const after = walk.filter((f) => f.index > used.index);
-  const pages = new Set(after.map(url));
-  const dropped = [...after, ...walks.filter((f) => !segment.has(f.index) && pages.has(url(f)))];
+  // Another segment's walk of the same listing (any page, any page size) shows the same records and
+  // would hold the requirement for this one: a stopped walk drops those reads too.
+  const dropped = [...after, ...walks.filter((f) => !segment.has(f.index))];
   const gone = new Set(dropped.map((f) => f.index));
   const lost = new Set(dropped.flatMap((f) => f.captures));
   const kept = facts.filter((f) => !gone.has(f.index));

@@ -21,7 +21,10 @@ const crashOnChains: AgentFactory = {
     return {
       name: "crashy",
       async attempt(session) {
-        await playGolden(task.golden, session, { finish: task.kind !== "chain" });
+        await playGolden(task.golden, session, {
+          finish: task.kind !== "chain",
+          versioning: task.versioning,
+        });
         if (task.kind !== "chain") return;
         throw new Error("my agent broke");
       },

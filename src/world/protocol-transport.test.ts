@@ -96,7 +96,7 @@ function probingGolden(protocol: VariantProtocol): AgentFactory {
       attempt: async (session) => {
         for (const request of BAD[protocol])
           await session.step({ toolCalls: [{ name: "execute", arguments: { request } }] });
-        await playGolden(task.golden, session);
+        await playGolden(task.golden, session, { versioning: task.versioning });
       },
     }),
   };

@@ -277,7 +277,7 @@ export async function nextGoldenAction(
     abort() {},
   };
   try {
-    await playGolden(task.golden, session);
+    await playGolden(task.golden, session, { versioning: task.versioning });
   } catch (e) {
     if (!(e instanceof Captured)) throw e;
   }

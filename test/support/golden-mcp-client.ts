@@ -80,7 +80,7 @@ let delivered: string | null = null;
 session.finish = (text: string) => {
   delivered = text;
 };
-await playGolden(task.golden, session);
+await playGolden(task.golden, session, { versioning: task.versioning });
 if (delivered !== null) await client.callTool({ name: "deliver", arguments: { answer: delivered } });
 if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => {});
 await client.close();

@@ -89,7 +89,7 @@ async function playGoldenOver(client: Client): Promise<void> {
     addUsage() {},
     abort() {},
   };
-  await playGolden(task.golden, session);
+  await playGolden(task.golden, session, { versioning: task.versioning });
   if (delivered !== null) await client.callTool({ name: "deliver", arguments: { answer: delivered } });
 }
 

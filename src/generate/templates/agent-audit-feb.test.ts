@@ -184,7 +184,7 @@ describe("agent audit (feb): a ranking read through the documented category regi
       bank,
       task,
       scripted(bank, "golden", async (session) => {
-        bound = await playGolden(task.golden, session, { finish: false });
+        bound = await playGolden(task.golden, session, { finish: false, versioning: task.versioning });
         if (!session.ended) session.finish(cardMessage(cardFrom(task, bound as Map<string, never>)));
       }),
     );
