@@ -337,7 +337,7 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:488-744"],
+    mutate: ["src/grade/grade-g1.ts:497-783"],
     tests: [
       "src/grade/grade-g1.test.ts",
       "src/grade/grade-order-ranked.test.ts",
@@ -358,20 +358,20 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
-    mutate: ["src/grade/grade-g1.ts:1-487"],
+    mutate: ["src/grade/grade-g1.ts:1-496"],
     tests: G1_TESTS,
   },
   {
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:745-952"],
+    mutate: ["src/grade/grade-g1.ts:784-991"],
     tests: G1_TESTS,
   },
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:953-1274"],
+    mutate: ["src/grade/grade-g1.ts:992-1313"],
     tests: G1_TESTS,
   },
   {
