@@ -15,6 +15,21 @@ import { mintCanary } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { type GoldenMutant, requirementMutants } from "./golden-mutants.js";
 
+/** The requirement world with a DELETE route on vessels (beside its PATCH). */
+const WITH_DELETE = {
+  ...W,
+  routes: [
+    ...W.routes,
+    {
+      ...(W.routes.find((r) => r.id === "updateVessel") as (typeof W.routes)[number]),
+      id: "deleteVessel",
+      method: "DELETE" as const,
+      action: "delete" as const,
+      validator: undefined,
+    },
+  ],
+};
+
 /**
  * Issue 21: the requirement mutants, step by step, on the requirement world (the harbour world
  * with a vessel update and maintenance orders opened as async jobs) and the skeleton's harbour
@@ -303,19 +318,7 @@ describe("call_count: the call repeated (a most) or dropped (a least)", () => {
   });
 
   it("a delete under a most: the same delete sent to a seeded sibling too, right after", () => {
-    const world = {
-      ...W,
-      routes: [
-        ...W.routes,
-        {
-          ...(W.routes.find((r) => r.id === "updateVessel") as (typeof W.routes)[number]),
-          id: "deleteVessel",
-          method: "DELETE" as const,
-          action: "delete" as const,
-          validator: undefined,
-        },
-      ],
-    };
+    const world = WITH_DELETE;
     const del = send("DELETE", "/v3/vessels/V-412", undefined, { gone: "vessel_id" });
     const t = task(
       [mint, del, answer],
@@ -505,19 +508,7 @@ describe("end_state: the record ends otherwise", () => {
   const v412 = { resource: "vessels", where: { vessel_id: "V-412" } };
   const endState = (expect: unknown, record: unknown = v412): Requirement =>
     ({ id: "e", kind: "end_state", predicates: ["p"], record, expect }) as Requirement;
-  const withDelete = {
-    ...W,
-    routes: [
-      ...W.routes,
-      {
-        ...(W.routes.find((r) => r.id === "updateVessel") as (typeof W.routes)[number]),
-        id: "deleteVessel",
-        method: "DELETE" as const,
-        action: "delete" as const,
-        validator: undefined,
-      },
-    ],
-  };
+  const withDelete = WITH_DELETE;
   const names = (t: Task, world = W) => requirementMutants(world, t, t.requirements ?? []).map((m) => m.name);
 
   it("a field: another value written where the write sends it, else that write dropped", () => {
