@@ -233,13 +233,17 @@ function verifySignature(
       challenge,
     );
   const last = trial.lastNonce(keyId);
+  // A nonce is compared as a number: past 2^53 two nonces could round to one, so it must be safe.
   const nonce = /^[1-9]\d{0,15}$/.test(nonceText) ? Number(nonceText) : Number.NaN;
-  if (!(nonce > last)) {
+  const integer = Number.isSafeInteger(nonce);
+  if (!integer || !(nonce > last)) {
     return withTerse(
       fail(
         401,
         "stale_nonce",
-        `X-Nonce ${nonceText} is not above the last nonce this key used (${last})`,
+        integer
+          ? `X-Nonce ${nonceText} is not above the last nonce this key used (${last})`
+          : `X-Nonce ${nonceText} is not a positive integer of at most ${Number.MAX_SAFE_INTEGER}`,
         { hint: `send a nonce above ${last}, and sign it` },
         challenge,
       ),
