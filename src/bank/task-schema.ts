@@ -76,18 +76,24 @@ export const ExpectedValueSchema = z
   );
 export type ExpectedValue = z.infer<typeof ExpectedValueSchema>;
 
-/** A regular expression in a grader (URL patterns): it must compile, or the bank does not load. */
-export const PatternSchema = z.string().refine(
-  (p) => {
-    try {
-      new RegExp(p);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: "not a valid regular expression" },
-);
+/**
+ * A regular expression in a grader (URL patterns): it must compile, or the bank does not load. An
+ * empty pattern matches every URL, so a predicate holding one would accept any call: refused too.
+ */
+export const PatternSchema = z
+  .string()
+  .min(1, "an empty pattern would match every URL")
+  .refine(
+    (p) => {
+      try {
+        new RegExp(p);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: "not a valid regular expression" },
+  );
 
 export const ComparatorSchema = z.enum(["string", "numeric", "set", "boolean"]);
 export type Comparator = z.infer<typeof ComparatorSchema>;

@@ -170,6 +170,27 @@ describe("loading a malformed or hostile bank", () => {
     );
   });
 
+  it("a grader's URL pattern that is empty or does not compile fails at its path, saying which", () => {
+    const patterns = taskNodes.filter(
+      (n) => /_pattern$|\.url_patterns\.#$/.test(dotted(n.path)) && n.value !== null,
+    );
+    expect(patterns.length).toBeGreaterThan(3);
+    for (const leaf of patterns)
+      for (const [bad, message] of [
+        ["", "an empty pattern would match every URL"],
+        ["^/v3/(vessels", "not a valid regular expression"],
+      ]) {
+        const dir = freshBank();
+        plant(dir, TASK, JSON.stringify(setAt(original(TASK), leaf.path, bad)));
+        expect(loadError(dir), `${dotted(leaf.path)} = ${JSON.stringify(bad)}`).toEqual({
+          code: "schema",
+          file: TASK,
+          path: jsonPath(leaf.path),
+          message,
+        });
+      }
+  });
+
   it("a __proto__ key anywhere fails with the file and its JSON path", () => {
     const objects = [...FILES, "manifest.json"].flatMap((file) =>
       nodes(original(file))
