@@ -17,7 +17,8 @@ export const PAGINATION_PARAMS: Record<Pagination["style"], string[]> = {
 
 /**
  * Cut one page out of a list route's records. `items` are already filtered and shown; `url` is
- * the request URL (path and query), used to build `Link` targets that keep the other parameters.
+ * the request URL (path and query, canonical), used to build `Link` targets that keep the other
+ * parameters; `link` turns a canonical target into the form a client follows (`wireLink`).
  * Bad parameters answer 400 `invalid_query_parameter` naming the parameter; a page past the end is
  * an empty list. Every style reports `total`; the cursor, page and offset styles say where the next
  * page starts (`next_cursor`, `next_page`, `next_offset`; null on the last page), the link style
@@ -31,6 +32,7 @@ export function paginate(
   items: JsonObject[],
   routeId: string,
   url: URL,
+  link: (target: string) => string = (target) => target,
 ): Reply {
   const max = pagination.max_page_size ?? DEFAULT_MAX_PAGE_SIZE;
   const defaultSize = Math.min(pagination.page_size ?? DEFAULT_PAGE_SIZE, max);
@@ -111,7 +113,7 @@ export function paginate(
         const params = new URLSearchParams(q);
         params.set("page", String(p));
         params.set("per_page", String(perPage));
-        return `<${url.pathname}?${params.toString()}>`;
+        return `<${link(`${url.pathname}?${params.toString()}`)}>`;
       };
       const links: string[] = [];
       if (page < totalPages) links.push(`${target(page + 1)}; rel="next"`);

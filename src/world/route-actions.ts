@@ -8,6 +8,7 @@ import { enterState, transitionRefusal } from "./route-workflow.js";
 import type { RouteRequest } from "./serve-route.js";
 import type { TrialWorld } from "./trial-world.js";
 import { isAbsent, summarizeProblems, terseProblems, validateBody } from "./validate-body.js";
+import { wireLink } from "./versioning.js";
 
 /** One request's view of its route's records: how a record is shown, how the addressed one is found. */
 interface ActionContext {
@@ -144,14 +145,16 @@ function visible(route: Route, records: JsonObject[], query: QueryState): JsonOb
 }
 
 /** A listing: the visible records, paged in the route's style, with the notices of parameters left off. */
-function listRecords({ route, req, query, records, show }: ActionContext): Reply {
+function listRecords({ trial, route, req, query, records, show }: ActionContext): Reply {
   const items = sorted(route, visible(route, records, query)).map(show);
   const notices = (route.query_params ?? [])
     .filter((p) => p.notice && !query.on.has(p.name))
     .map((p) => p.notice as string);
   const derived = route.aggregate ? { [route.aggregate.as]: sumOf(items, route.aggregate.field) } : {};
   const reply = route.pagination
-    ? paginate(route.pagination, route.resource, items, route.id, req.url)
+    ? paginate(route.pagination, route.resource, items, route.id, req.url, (target) =>
+        wireLink(trial.world, target),
+      )
     : ok(200, { [route.resource]: items, total: items.length, ...derived });
   if (
     notices.length > 0 &&

@@ -2,12 +2,20 @@ import type { JsonObject } from "../bank/json.js";
 import type { Route } from "../bank/world-schema.js";
 import { fail, ok, type Reply } from "./reply.js";
 import type { JobState, TrialWorld } from "./trial-world.js";
+import { wireLink } from "./versioning.js";
 
 const DEFAULT_PENDING_SECONDS = 2;
 
-/** A path template with its `{name}` parameters filled (URL-encoded). */
-function fillPath(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ""));
+/**
+ * A link to a path template with its `{name}` parameters filled (URL-encoded), in the form the
+ * client follows as written (`wireLink`: a header- or query-versioned world takes no version in
+ * the path).
+ */
+function fillPath(trial: TrialWorld, template: string, values: Record<string, string>): string {
+  return wireLink(
+    trial.world,
+    template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "")),
+  );
 }
 
 /**
@@ -24,7 +32,7 @@ export function openJob(trial: TrialWorld, route: Route, record: JsonObject): Re
     state: "pending",
   };
   trial.jobs.set(job.id, job);
-  const pollUrl = fillPath((route.async_job as NonNullable<Route["async_job"]>).poll_path, {
+  const pollUrl = fillPath(trial, (route.async_job as NonNullable<Route["async_job"]>).poll_path, {
     job_id: job.id,
   });
   return ok(202, { job_id: job.id, status: "pending", poll_url: pollUrl }, { location: pollUrl });
@@ -69,10 +77,10 @@ function jobView(trial: TrialWorld, job: JobState, show: (r: JsonObject) => Json
   const creator = trial.world.routes.find((r) => r.id === job.routeId);
   const spec = creator?.async_job;
   if (!spec) throw new Error(`job ${job.id} was opened by route ${job.routeId}, which has no async_job`);
-  const pollUrl = fillPath(spec.poll_path, { job_id: job.id });
+  const pollUrl = fillPath(trial, spec.poll_path, { job_id: job.id });
   const idField = trial.world.resources[job.resource]?.id_field ?? "id";
   const resultUrl = spec.result_path
-    ? fillPath(spec.result_path, { id: String(job.record[idField]) })
+    ? fillPath(trial, spec.result_path, { id: String(job.record[idField]) })
     : undefined;
   const done = (): Reply =>
     ok(200, {
@@ -110,7 +118,7 @@ function confirmJob(trial: TrialWorld, { job, pollUrl, resultUrl, left, done }: 
 
 function pollJob(
   trial: TrialWorld,
-  { job, pollUrl, left, done }: JobView,
+  { job, spec, left, done }: JobView,
   show: (r: JsonObject) => JsonObject,
 ): Reply {
   if (job.state === "pending") {
@@ -120,7 +128,7 @@ function pollJob(
     const confirmRoute = trial.world.routes.find(
       (r) => r.action === "job_confirm" && r.resource === job.resource,
     );
-    const confirmUrl = confirmRoute ? fillPath(confirmRoute.path, { job_id: job.id }) : `${pollUrl}/confirm`;
+    const confirmUrl = fillPath(trial, confirmRoute?.path ?? `${spec.poll_path}/confirm`, { job_id: job.id });
     return ok(200, {
       job_id: job.id,
       status: "awaiting_confirmation",

@@ -150,3 +150,67 @@ describe("forbids follow the canonical request", () => {
     });
   });
 });
+
+describe.each([
+  ["header", HEADER, { "Api-Version": "3" }],
+  ["query", QUERY, {}],
+] as const)(
+  "a world versioned by %s hands out links a client follows as written",
+  (style, world, headers) => {
+    it("a job's Location, poll_url, confirm_url and result_url, and a listing's Link targets", async () => {
+      const { call } = setup(world);
+      const v3 = style === "query" ? "?api-version=3" : "";
+      const mint = await call("POST", `/oauth/token${v3}`, {
+        headers,
+        body: {
+          grant_type: "client_credentials",
+          client_id: "cid_irr",
+          client_secret: "csec_irr",
+          scope: "valves:read schedules:write",
+        },
+      });
+      const token = mint.body.access_token as string;
+      const created = await call("POST", `/schedules${v3}`, {
+        token,
+        headers,
+        body: { valveId: "VL-1", durationMin: 20 },
+      });
+      expect(created.status).toBe(202);
+      const poll = created.body.poll_url as string;
+      expect(poll).toBe(
+        style === "query" ? `/jobs/${created.body.job_id}?api-version=3` : `/jobs/${created.body.job_id}`,
+      );
+      expect(created.headers.location).toBe(poll);
+      // Followed as written (with the header every call carries): pending, then awaiting confirmation.
+      let polled = await call("GET", poll, { token, headers });
+      for (let i = 0; i < 5 && polled.body.status === "pending"; i++)
+        polled = await call("GET", poll, { token, headers });
+      expect(polled.status).toBe(200);
+      expect(polled.body.status).toBe("awaiting_confirmation");
+      const confirm = polled.body.confirm_url as string;
+      expect(confirm).toBe(
+        style === "query"
+          ? `/jobs/${created.body.job_id}/confirm?api-version=3`
+          : `/jobs/${created.body.job_id}/confirm`,
+      );
+      const done = await call("POST", confirm, { token, headers });
+      expect(done.status).toBe(200);
+      const result = await call("GET", done.body.result_url as string, { token, headers });
+      expect(result.status).toBe(200);
+      expect(result.body.durationMin).toBe(20);
+      // A Link-paged listing: every target followed as written is served, and `next` is page 2.
+      const page1 = await call("GET", `/work-order-feed${v3}`, { token, headers });
+      expect(page1.status).toBe(200);
+      const links = Object.fromEntries(
+        [...String(page1.headers.link).matchAll(/<([^>]+)>; rel="(\w+)"/g)].map((m) => [m[2], m[1]]),
+      );
+      expect(links.next).toBe(
+        style === "query"
+          ? "/work-order-feed?api-version=3&page=2&per_page=10"
+          : "/work-order-feed?page=2&per_page=10",
+      );
+      for (const target of Object.values(links))
+        expect((await call("GET", target as string, { token, headers })).status, target).toBe(200);
+    });
+  },
+);

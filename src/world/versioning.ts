@@ -102,6 +102,19 @@ export function wireRequest<R extends { url: string; headers?: Record<string, st
   return { ...request, url: origin + wire.path + query };
 }
 
+/**
+ * A link the world hands out (a job's `poll_url` and `Location`, a listing's `Link` targets),
+ * from its canonical path and query to what a client follows as written: the path form in a
+ * path-versioned world; the path without its version in a header-versioned one (the client sends
+ * the header, as on every call); the version as the query parameter in a query-versioned one.
+ *
+ * @example wireLink({ versioning: { style: "query", name: "api-version", prefix: "/billing" } }, "/billing/v3/jobs/J1")
+ * // "/billing/jobs/J1?api-version=3"
+ */
+export function wireLink(world: Pick<World, "versioning">, target: string): string {
+  return wireRequest(world.versioning, { url: target }).url;
+}
+
 /** What the engine makes of a request's version: the canonical path and query, or a refusal. */
 export type VersionedRequest = { path: string; query: string } | { refused: Reply };
 
