@@ -299,7 +299,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
           sentence: `Exactly one ${w.noun} for ${id} must come out of it.`,
           brief: `Exactly one ${w.noun} for ${id}.`,
           predicates: ["one_record"],
-          record: wid.$record,
+          record: state.countScope(wid),
           expect: { is: "count", min: 1, max: 1 },
         },
       ];
@@ -326,7 +326,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
             kind: "end_state",
             id: "one_record",
             explain: `One ${w.noun} for ${id} at level ${level} at the end.`,
-            record: wid.$record,
+            record: state.countScope(wid),
             expect: { is: "count", min: 1, max: 1 },
           },
           {

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import {
+  type Execute,
+  isExecute,
+  replayOnDefaultBank as replay,
+  served,
+  soloTasks as solo,
+} from "../../test/support/default-bank-replay.js";
+import type { G1Predicate, GoldenStep, RecordRef, Task } from "../bank/task-schema.js";
+import { renamePlaceholder } from "./certify-kit.js";
+
+// Holes the December agent audit found by playing a private bank (`generate --seed audit-dec`) over
+// `apiflow mcp --http` as an agent would, then breaking its tickets on purpose. Each test replays a
+// default-bank task's golden with the one change the agent made, through the real harness, and
+// states the verdict the ticket calls for. The ones still open are `it.fails`, each naming its hole.
+
+type CountPredicate = Extract<G1Predicate, { kind: "end_state" }>;
+
+/** The task's "exactly one" predicate: an end state counting records. */
+function countPredicate(t: Task): CountPredicate | undefined {
+  return t.grader.g1.find((p): p is CountPredicate => p.kind === "end_state" && p.expect.is === "count");
+}
+
+/** Names an earlier step of `steps` captured before index `at`. */
+function capturedBefore(steps: readonly GoldenStep[], at: number): Set<string> {
+  return new Set(steps.slice(0, at).flatMap((s) => (isExecute(s) ? Object.keys(s.capture) : [])));
+}
+
+/**
+ * The golden's write: its first POST whose body carries a value an earlier read captured (the live
+ * value the ticket asks the record to carry), the body key it goes in, and the send steps from it on.
+ */
+function liveWrite(t: Task): { at: number; copyKey: string; block: Execute[] } | null {
+  for (const [at, s] of t.golden.entries()) {
+    if (!isExecute(s) || s.request.method !== "POST") continue;
+    const body = s.request.body;
+    if (!body || typeof body !== "object" || Array.isArray(body)) continue;
+    const captured = capturedBefore(t.golden, at);
+    const copyKey = Object.keys(body).find((k) => captured.has(String(body[k]).replace(/^\{\{|\}\}$/g, "")));
+    if (!copyKey) continue;
+    return { at, copyKey, block: t.golden.slice(at).filter(isExecute) };
+  }
+  return null;
+}
+
+/**
+ * The golden's write done once more, to the end, for the same record but carrying a made-up value
+ * in place of the live one: its captures renamed (`stray_…`) so the golden's card stays the
+ * golden's.
+ */
+function strayWrite(t: Task, made = "MADE-UP-1"): Execute[] {
+  const w = liveWrite(t);
+  if (!w) throw new Error("no live write");
+  const names = new Set(w.block.flatMap((s) => Object.keys(s.capture)));
+  return w.block.map((s) => {
+    let step: GoldenStep = s;
+    for (const n of names) step = renamePlaceholder(step, n, `stray_${n}`);
+    const e = step as Execute;
+    const capture = Object.fromEntries(Object.entries(e.capture).map(([k, v]) => [`stray_${k}`, v]));
+    const body = e.request.body;
+    const sent =
+      body && typeof body === "object" && !Array.isArray(body) && w.copyKey in body
+        ? { ...e.request, body: { ...body, [w.copyKey]: made } }
+        : e.request;
+    return { ...e, request: sent, capture };
+  });
+}
+
+/** The golden with `extra` steps played after its last call (before its answer). */
+function goldenThen(t: Task, extra: readonly GoldenStep[]): GoldenStep[] {
+  const last = t.golden.findLastIndex(isExecute);
+  return [...t.golden.slice(0, last + 1), ...extra, ...t.golden.slice(last + 1)];
+}
+
+/** The task as graded before the fix: the count runs over the records carrying the live value only. */
+function countedByCarriedValue(t: Task): Task {
+  const id = t.grader.answer.find(
+    (a) => a.expected !== null && typeof a.expected === "object" && "$record" in (a.expected as object),
+  );
+  const ref = id?.expected as RecordRef;
+  return {
+    ...t,
+    grader: {
+      ...t.grader,
+      g1: t.grader.g1.map((p) =>
+        p.kind === "end_state" && p.expect.is === "count" ? { ...p, record: ref.$record } : p,
+      ),
+    },
+  };
+}
+
+describe("agent audit (dec): exactly one record means one, whatever value a second one carries", () => {
+  // billing-ledger-sub10 of seed audit-dec (multistep, hard): "Follow the job through to the end …
+  // Exactly one credit note for AC50782274 must come out of it." Three async jobs submitted, polled
+  // and confirmed for AC50782274 at level billing-error: two with a made-up `mandate_ref`, the
+  // third with the live one; the card named the third. PASSED: the count (`one_record`) selected
+  // the credit notes for the account at the level carrying the live mandate_ref, so the two written
+  // with another value were not counted. The same on harbor-telemetry-sub19 (error recovery,
+  // partial write: "Make sure exactly one maintenance order ends up committed."): an order for
+  // V-017 committed with a made-up firmware_build beside the right one, PASSED. Class: every
+  // multistep async-job and error-recovery create task ("exactly one … committed / must come out").
+  // Closed: the count runs over the work records for the asset at the level (story-state
+  // `countScope`); the answer's reference still names the record by its carried value too, so an
+  // abandoned job sent with another value (never confirmed, no record) still passes.
+  const asyncJob = solo.find(
+    (t) =>
+      t.axes.includes("multistep") &&
+      countPredicate(t) !== undefined &&
+      liveWrite(t) !== null &&
+      /\/async$/.test(liveWrite(t)?.block[0]?.request.url ?? ""),
+  );
+  const committed = solo.find(
+    (t) =>
+      t.axes.includes("error_recovery") &&
+      countPredicate(t) !== undefined &&
+      liveWrite(t) !== null &&
+      /\/intake$/.test(liveWrite(t)?.block[0]?.request.url ?? ""),
+  );
+
+  it("the tasks this test needs exist in the default bank", () => {
+    expect(asyncJob).toBeDefined();
+    expect(committed).toBeDefined();
+  });
+
+  for (const [name, task] of [
+    ["an async job", asyncJob],
+    ["a partial write", committed],
+  ] as const) {
+    it(`${name}: the golden, then the same write completed again with a made-up value (two records), fails naming the count`, async () => {
+      if (!task) throw new Error(`no ${name} task`);
+      const stray = strayWrite(task);
+      const r = await replay(task, goldenThen(task, stray), "stray-second-record");
+      // Honest: the world wrote the second record (the stray's completing call answered 2xx).
+      const url = new RegExp(`^${(stray.at(-1) as Execute).request.url.replace(/\{\{[^}]+\}\}/g, "[^/]+")}$`);
+      expect(served(r, "POST", url).at(-1)?.status).toBeLessThan(300);
+      expect(r.grade.passed).toBe(false);
+      const count = countPredicate(task);
+      expect(r.grade.g1.find((g) => g.id === count?.id)).toMatchObject({ passed: false });
+      // The grader as it was (the count over the records carrying the live value) passed it.
+      const before = countedByCarriedValue(task);
+      const old = await replay(before, goldenThen(before, stray), "stray-second-record");
+      expect(old.grade.failure_reason).toBe("");
+    });
+  }
+
+  it("an async job: a job sent with a made-up value and abandoned (never confirmed) before the golden passes", async () => {
+    if (!asyncJob) throw new Error("no async job task");
+    const w = liveWrite(asyncJob);
+    const [create] = strayWrite(asyncJob);
+    if (!w || !create) throw new Error("no live write");
+    const steps = [...asyncJob.golden.slice(0, w.at), create, ...asyncJob.golden.slice(w.at)];
+    const r = await replay(asyncJob, steps, "abandoned-job");
+    expect(served(r, "POST", new RegExp(`^${create.request.url}$`)).map((e) => e.status)).toEqual([202, 202]);
+    expect(r.grade.failure_reason).toBe("");
+  });
+});
