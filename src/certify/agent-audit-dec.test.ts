@@ -199,3 +199,78 @@ describe("agent audit (dec): a job's links are in the form the world serves", ()
     expect(served(r, "GET", /\/jobs\//).at(-1)?.status).toBe(200);
   });
 });
+
+/** The golden's link write: its last call, a write whose body sets one field of the asset to the new id. */
+function linkWrite(t: Task): { at: number; step: Execute; field: string } | null {
+  const at = t.golden.findLastIndex(isExecute);
+  const step = t.golden[at];
+  if (!step || !isExecute(step) || !["PATCH", "PUT"].includes(step.request.method)) return null;
+  const body = step.request.body;
+  if (!body || typeof body !== "object" || Array.isArray(body) || Object.keys(body).length !== 1) return null;
+  return { at, step, field: Object.keys(body)[0] as string };
+}
+
+describe("agent audit (dec): a link written on the asset must stay written", () => {
+  // A hard workflow position of seed audit-dec (irrigation-control-sub08, multistep: "Read z-851d
+  // and open a `deep` watering schedule … Move it to `finished`. Link it on z-851d through
+  // `current_schedule_id`. Check the last update's answer."). Replayed on the default bank's
+  // harbor-telemetry-sub01 ("Then link it on V-650 through `open_order_id`"): the golden, then
+  // `PATCH /v3/vessels/V-650 {"open_order_id": null}`, the vessel ending with no link: PASSED.
+  // The link was held by the id sent in the PATCH body (`link_written`) and the card's value from
+  // the update's answer (`link_read_back`), never by the asset's final state. The status move of
+  // the same task has had its end state since the mar audit; the link had none. Class: every hard
+  // multistep workflow and hard statefulness task that links a work record on its asset. Closed:
+  // `link_final` (work-record `linkSticks`): the asset's link field ends naming the new record.
+  const linking = (axis: string) =>
+    solo.find(
+      (t) =>
+        t.axes.includes(axis as Task["axes"][number]) &&
+        (t.requirements ?? []).some((r) => r.id === "linked_on_asset") &&
+        linkWrite(t) !== null,
+    );
+  const tasks = [
+    ["a multistep workflow", linking("multistep")],
+    ["a statefulness store-and-link", linking("statefulness")],
+  ] as const;
+
+  it("the tasks this test needs exist in the default bank", () => {
+    for (const [, t] of tasks) expect(t).toBeDefined();
+  });
+
+  for (const [name, task] of tasks) {
+    it(`${name}: the link written, then cleared (the asset ends with no link), fails naming the link`, async () => {
+      if (!task) throw new Error(`no ${name} task`);
+      const w = linkWrite(task);
+      if (!w) throw new Error("no link write");
+      const clear: Execute = {
+        ...w.step,
+        request: { ...w.step.request, body: { [w.field]: null } },
+        capture: {},
+      };
+      const steps = goldenThen(task, [clear]);
+      const r = await replay(task, steps, "link-cleared");
+      // Honest: the world took both writes.
+      const url = new RegExp(`^${w.step.request.url}$`);
+      expect(served(r, w.step.request.method, url).map((e) => e.status)).toEqual([200, 200]);
+      expect(r.grade.passed).toBe(false);
+      expect(r.grade.g1.find((g) => g.id === "link_final")).toMatchObject({
+        passed: false,
+        requirement: "linked_on_asset",
+      });
+      // The grader as it was (no end state on the link) passed it.
+      const before: Task = {
+        ...task,
+        grader: { ...task.grader, g1: task.grader.g1.filter((p) => p.id !== "link_final") },
+      };
+      expect((await replay(before, steps, "link-cleared")).grade.failure_reason).toBe("");
+    });
+
+    it(`${name}: the link written twice (the same id resent) passes`, async () => {
+      if (!task) throw new Error(`no ${name} task`);
+      const w = linkWrite(task);
+      if (!w) throw new Error("no link write");
+      const r = await replay(task, goldenThen(task, [{ ...w.step, capture: {} }]), "link-twice");
+      expect(r.grade.failure_reason).toBe("");
+    });
+  }
+});
