@@ -274,3 +274,43 @@ describe("agent audit (dec): a link written on the asset must stay written", () 
     });
   }
 });
+
+describe("agent audit (dec): what a careful agent does differently still passes", () => {
+  // Played on seed audit-dec and replayed here on the default bank; each passed there and must
+  // keep passing (issue 15's legitimate variants, as an agent actually produced them).
+  it("an async job confirmed too early (409), then polled until ready and confirmed, passes", async () => {
+    const task = solo.find(
+      (t) => liveWrite(t) !== null && /\/async$/.test(liveWrite(t)?.block[0]?.request.url ?? ""),
+    );
+    if (!task) throw new Error("no async job task");
+    const at = task.golden.findIndex((s) => isExecute(s) && /\/async$/.test(s.request.url));
+    const confirm = task.golden.find((s) => isExecute(s) && /\/confirm$/.test(s.request.url)) as Execute;
+    const steps = [
+      ...task.golden.slice(0, at + 1),
+      { ...confirm, capture: {} },
+      ...task.golden.slice(at + 1),
+    ];
+    const r = await replay(task, steps, "early-confirm");
+    expect(served(r, "POST", /\/confirm$/).map((e) => e.status)).toEqual([409, 200]);
+    expect(r.grade.failure_reason).toBe("");
+  });
+
+  it("a workflow's status move and asset link done in the other order pass", async () => {
+    const task = solo.find(
+      (t) =>
+        (t.requirements ?? []).some((r) => r.id === "status_written") &&
+        (t.requirements ?? []).some((r) => r.id === "linked_on_asset"),
+    );
+    if (!task) throw new Error("no workflow task with a move and a link");
+    const writes = task.golden.flatMap((s, i) =>
+      isExecute(s) && ["PATCH", "PUT"].includes(s.request.method) ? [i] : [],
+    );
+    expect(writes).toHaveLength(2);
+    const [a, b] = writes as [number, number];
+    const steps = task.golden.map((s, i) =>
+      i === a ? task.golden[b] : i === b ? task.golden[a] : s,
+    ) as GoldenStep[];
+    const r = await replay(task, steps, "move-link-swapped");
+    expect(r.grade.failure_reason).toBe("");
+  });
+});
