@@ -6,6 +6,7 @@ import {
   type G1Predicate,
   type GoldenStep,
   type RecordRef,
+  type RecordSelector,
   type Subtask,
   WhereValueSchema,
 } from "../bank/task-schema.js";
@@ -192,6 +193,20 @@ export class StoryState {
     this.mintedIds.set(ref, this.built.workId(this.work.length + 1));
     this.work.push({ ...fields, [w.idField]: ref, [w.statusField]: w.initialStatus });
     return ref;
+  }
+
+  /**
+   * The records an "exactly one" count runs over: the work records for `ref`'s asset at its level,
+   * whatever copied value they carry. The reference names the record the ticket asks for by its
+   * copied value too (an abandoned create that sent another value must not make it ambiguous), but
+   * a second record written with another value is still a second record (agent audit dec: two
+   * credit notes confirmed, one with a made-up `mandate_ref`, counted as one).
+   */
+  countScope(ref: RecordRef): RecordSelector {
+    const w = this.built.template.work;
+    const { [w.copyField]: _copied, ...where } = ref.$record.where;
+    const role = ref.$record.role?.replace(/ carrying the \S+ asked$/, "");
+    return { resource: ref.$record.resource, where, ...(role ? { role } : {}) };
   }
 
   /** Creation-order ids of the work records, for workspace seeds only (see `seedValue`). */

@@ -436,7 +436,7 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
         ]),
         brief: `Exactly one ${w.noun} committed.`,
         predicates: ["one_committed", "id_from_commit"],
-        record: wid.$record,
+        record: state.countScope(wid),
         expect: { is: "count", min: 1, max: 1 },
       };
       const keyed: Requirement[] =
@@ -483,7 +483,7 @@ function flakyCreate(kind: "transient" | "partial", difficulty: "medium" | "hard
             kind: "end_state",
             id: "one_committed",
             explain: `Exactly one ${w.noun} for ${id} at level ${level} is committed at the end.`,
-            record: wid.$record,
+            record: state.countScope(wid),
             expect: { is: "count", min: 1, max: 1 },
           },
           ...(kind === "transient"

@@ -3,7 +3,7 @@ import { GoldenBuilder } from "../golden-builder.js";
 import { re } from "../story-state.js";
 import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { canaries, field, fieldEndsAs, reportRequirement, subtask } from "./common.js";
-import { claimForWork, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
+import { claimForWork, linkFromAsset, linkSticks, linkWorkOnAsset, workBody } from "./work-record.js";
 
 /**
  * Multistep: values from one response feed the next request. easy: read → create → read back;
@@ -96,7 +96,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
           id: "linked_on_asset",
           sentence: `Then link it on ${id} through \`${a.linkField.name}\`.`,
           brief: `Link it on ${id} through \`${a.linkField.name}\`.`,
-          predicates: ["link_written"],
+          predicates: ["link_written", "link_final"],
         });
         answerFields = { [a.linkField.name]: "link", [c2.name]: "c2" };
         answer.push(
@@ -116,6 +116,7 @@ function workflow(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
             used_in_slot: { in: "body", key: a.linkField.name },
           },
           linkFromAsset(built, "link_read_back", id, `The link must be confirmed by reading ${id}.`),
+          linkSticks(built, id, wid),
         );
       } else {
         answerFields = { [w.idField]: "wid2", [w.copyField]: "copy2" };
@@ -299,7 +300,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
           sentence: `Exactly one ${w.noun} for ${id} must come out of it.`,
           brief: `Exactly one ${w.noun} for ${id}.`,
           predicates: ["one_record"],
-          record: wid.$record,
+          record: state.countScope(wid),
           expect: { is: "count", min: 1, max: 1 },
         },
       ];
@@ -326,7 +327,7 @@ function asyncJob(difficulty: "easy" | "medium"): SubtaskTemplate {
             kind: "end_state",
             id: "one_record",
             explain: `One ${w.noun} for ${id} at level ${level} at the end.`,
-            record: wid.$record,
+            record: state.countScope(wid),
             expect: { is: "count", min: 1, max: 1 },
           },
           {

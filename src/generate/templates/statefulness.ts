@@ -6,7 +6,14 @@ import type { SubtaskTemplate, TemplateContext } from "../subtask-template.js";
 import { cap } from "../ticket-grammar.js";
 import { canaries, field, fieldEndsAs, literal, reportRequirement, subtask } from "./common.js";
 import { ledgerBalance } from "./ledger-balance.js";
-import { claimForWork, copyReadLive, linkFromAsset, linkWorkOnAsset, workBody } from "./work-record.js";
+import {
+  claimForWork,
+  copyReadLive,
+  linkFromAsset,
+  linkSticks,
+  linkWorkOnAsset,
+  workBody,
+} from "./work-record.js";
 import { reviewReread } from "./workflow-states.js";
 
 /**
@@ -90,6 +97,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         );
         g1.push(
           linkFromAsset(built, "link_read_back", id, "The link must be confirmed by the update's answer."),
+          linkSticks(built, id, wid),
         );
       } else {
         // The create's own answer is the record as stored: a read-back here would show the same
@@ -135,7 +143,7 @@ function keep(difficulty: "easy" | "medium" | "hard"): SubtaskTemplate {
         id: "linked_on_asset",
         sentence: `Record it on ${id} itself through \`${a.linkField.name}\`, and confirm the link from what the API answers.`,
         brief: `Link it on ${id} via \`${a.linkField.name}\`.`,
-        predicates: ["id_stored_and_reused", "link_read_back"],
+        predicates: ["id_stored_and_reused", "link_read_back", "link_final"],
       };
       const report = reportRequirement(g, fields);
       return subtask(ctx, this.id, {

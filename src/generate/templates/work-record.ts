@@ -3,7 +3,7 @@ import type { BuiltWorld, SymRecord } from "../build-world.js";
 import type { GoldenBuilder } from "../golden-builder.js";
 import { flowToAnswer, re } from "../story-state.js";
 import type { TemplateContext } from "../subtask-template.js";
-import { canaries, claimTarget } from "./common.js";
+import { canaries, claimTarget, fieldEndsAs } from "./common.js";
 
 /**
  * Claim a fresh asset for a job that opens a work record on it, and pick the level the record is
@@ -93,4 +93,19 @@ export function linkFromAsset(
 ): G1Predicate {
   const link = built.template.asset.linkField.name;
   return flowToAnswer(predicateId, built.routes.asset(assetId), 200, link, link, explain);
+}
+
+/**
+ * G1: asset `assetId` ends linked to the new work record (agent audit, dec: the link written and
+ * then cleared, the asset ending with no link, passed: the link was held by the id sent alone).
+ */
+export function linkSticks(built: BuiltWorld, assetId: string, wid: ExpectedValue): G1Predicate {
+  const a = built.template.asset;
+  return fieldEndsAs(
+    "link_final",
+    `${assetId}'s ${a.linkField.name} must end naming the new ${built.template.work.noun}.`,
+    { resource: a.plural, where: { [a.idField]: assetId } },
+    a.linkField.name,
+    wid,
+  );
 }
