@@ -13,7 +13,7 @@ import { renamePlaceholder } from "./certify-kit.js";
 // Holes the December agent audit found by playing a private bank (`generate --seed audit-dec`) over
 // `apiflow mcp --http` as an agent would, then breaking its tickets on purpose. Each test replays a
 // default-bank task's golden with the one change the agent made, through the real harness, and
-// states the verdict the ticket calls for. The ones still open are `it.fails`, each naming its hole.
+// states the verdict the ticket calls for. Each hole found is closed; its test shows the verdict now.
 
 type CountPredicate = Extract<G1Predicate, { kind: "end_state" }>;
 
@@ -163,9 +163,9 @@ describe("agent audit (dec): a job's links are in the form the world serves", ()
   // world answered `404 no route /billing/v3/jobs/job_2XKR1W: this API takes its version in the
   // Api-Version header, not in the path`, three times; the job's `confirm_url` and `result_url` are
   // in the same path form. The agent recovered from the 404's text, so the task stayed solvable,
-  // but the world's own links are untrue in every header- or query-versioned world (route-jobs.ts
-  // fills the canonical poll path; the wire form drops the version segment). Open: a world fix
-  // (links in the wire form, `wireRequest`), outside this audit's files.
+  // but the world's own links were untrue in every header- or query-versioned world (route-jobs.ts
+  // filled the canonical poll path; the wire form drops the version segment). Fixed in the world:
+  // every link it hands out is in the wire form (`wireLink`).
   const task = solo.find(
     (t) =>
       t.versioning !== undefined &&
@@ -177,7 +177,7 @@ describe("agent audit (dec): a job's links are in the form the world serves", ()
     expect(task).toBeDefined();
   });
 
-  it.fails("the 202's poll_url followed as written, with the create's headers, is served (404 today)", async () => {
+  it("the 202's poll_url followed as written, with the create's headers, is served (it was 404)", async () => {
     if (!task) throw new Error("no async task in a header- or query-versioned world");
     const at = task.golden.findIndex((s) => isExecute(s) && /\/async$/.test(s.request.url));
     // Sent as an agent sends them: the wire form, no conversion by the player.
