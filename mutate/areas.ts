@@ -51,6 +51,7 @@ const G1_TESTS = [
   "src/grade/grade-g1-result-shape.test.ts",
   "src/grade/grade-g1-index-matching.test.ts",
   "src/grade/grade-g1-index-uses.test.ts",
+  "src/grade/grade-covered.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
@@ -353,13 +354,14 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-order-from-first.test.ts",
       "src/grade/grade-end-state.test.ts",
       "src/grade/grade-g1-unresolved.test.ts",
+      "src/grade/grade-covered.test.ts",
     ],
   },
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
     mutate: ["src/grade/grade-g1.ts:1-496"],
-    tests: G1_TESTS,
+    tests: [...G1_TESTS, "src/grade/grade-g1-prepare-edges.test.ts"],
   },
   {
     name: "grade-g1-flows",
