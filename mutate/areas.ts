@@ -353,7 +353,7 @@ export const AREAS: MutationArea[] = [
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
     mutate: ["src/grade/grade-g1.ts:784-991"],
-    tests: G1_TESTS,
+    tests: [...G1_TESTS, "src/grade/grade-claims-other-sources.test.ts"],
   },
   {
     name: "grade-g1-index",
