@@ -51,6 +51,7 @@ const G1_TESTS = [
   "src/grade/grade-g1-result-shape.test.ts",
   "src/grade/grade-g1-index-matching.test.ts",
   "src/grade/grade-g1-index-uses.test.ts",
+  "src/grade/grade-covered.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
@@ -338,35 +339,21 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
     mutate: ["src/grade/grade-g1.ts:497-783"],
-    tests: [
-      "src/grade/grade-g1.test.ts",
-      "src/grade/grade-order-ranked.test.ts",
-      "src/grade/grade-call-count.test.ts",
-      "src/grade/grade-g1-dispatch.test.ts",
-      "src/grade/grade-slots.test.ts",
-      "src/grade/grade-canonical.test.ts",
-      "src/grade/grade-trial.test.ts",
-      "src/grade/grade-trial-edges.test.ts",
-      "src/grade/grade-requirements.test.ts",
-      "src/grade/failure-attribution.test.ts",
-      "src/grade/explain-verdict.test.ts",
-      "src/grade/grade-order-from-first.test.ts",
-      "src/grade/grade-end-state.test.ts",
-      "src/grade/grade-g1-unresolved.test.ts",
-    ],
+    // G1_TESTS, and the determinism property test: this range holds the predicates it replays.
+    tests: [...G1_TESTS, "src/grade/grade-trial.test.ts", "src/grade/grade-g1-order-covered-edges.test.ts"],
   },
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
     mutate: ["src/grade/grade-g1.ts:1-496"],
-    tests: G1_TESTS,
+    tests: [...G1_TESTS, "src/grade/grade-g1-prepare-edges.test.ts"],
   },
   {
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
     mutate: ["src/grade/grade-g1.ts:784-991"],
-    tests: G1_TESTS,
+    tests: [...G1_TESTS, "src/grade/grade-claims-other-sources.test.ts"],
   },
   {
     name: "grade-g1-index",
