@@ -260,6 +260,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/legitimate-variants.test.ts",
       "src/certify/legitimate-variants-kinds.test.ts",
       "src/certify/legitimate-variants-edges.test.ts",
+      "src/certify/legitimate-variants-rules.test.ts",
     ],
   },
   {
