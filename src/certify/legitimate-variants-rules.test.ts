@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { REQUIREMENT_WORLD } from "../../test/support/requirement-banks.js";
 import { SUB01, SUB03, skeletonContent, taskOf } from "../../test/support/test-banks.js";
+import { trialLog } from "../../test/support/trial-log.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { Route, World } from "../bank/world-schema.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
-import type { TrialEvent } from "../world/event-log.js";
 import { legitimateVariants, renewedOnExpiry } from "./legitimate-variants.js";
 
 /**
@@ -39,6 +39,18 @@ const read = (url: string, capture: Record<string, string> = {}): Execute => ({
   capture,
 });
 
+/** An update of a vessel's firmware channel at `url`, capturing the channel. */
+const patchChannel = (url: string): Execute => ({
+  op: "execute",
+  request: {
+    method: "PATCH",
+    url,
+    headers: { ...bearer, "Content-Type": "application/json" },
+    body: { firmware_channel: "maritime-edge" },
+  },
+  capture: { channel: "firmware_channel" },
+});
+
 /** SUB01's mint, then `a` and `b`, then an answer: `reorder@2` swaps `a` and `b` when they are independent. */
 function pair(a: Execute, b: Execute): Task {
   const t = task(SUB01);
@@ -54,16 +66,7 @@ describe("reorder: each independence rule refuses a pair on its own", () => {
       ...post,
       request: { ...post.request, body: { vessel_id: "V-204", priority: "high", firmware_build: "FW-1" } },
     };
-    const patch: Execute = {
-      op: "execute",
-      request: {
-        method: "PATCH",
-        url: "/v3/vessels/V-311",
-        headers: { ...bearer, "Content-Type": "application/json" },
-        body: { firmware_channel: "maritime-edge" },
-      },
-      capture: { channel: "firmware_channel" },
-    };
+    const patch = patchChannel("/v3/vessels/V-311");
     expect(names(world, pair(order, patch))).not.toContain("reorder@2");
     expect(names(world, pair(patch, order))).not.toContain("reorder@2");
     expect(names(world, pair(order, read("/v3/vessels/V-311", { channel: "firmware_channel" })))).toContain(
@@ -120,16 +123,7 @@ describe("other_route through an update sub-route", () => {
       path: "/v3/vessels/{vessel_id}/settings",
     };
     const t = task(SUB01);
-    const patch: Execute = {
-      op: "execute",
-      request: {
-        method: "PATCH",
-        url: "/v3/vessels/V-204",
-        headers: { ...bearer, "Content-Type": "application/json" },
-        body: { firmware_channel: "maritime-edge" },
-      },
-      capture: { channel: "firmware_channel" },
-    };
+    const patch = patchChannel("/v3/vessels/V-204");
     const updating: Task = { ...t, golden: [...t.golden.slice(0, 2), patch, ...t.golden.slice(2)] };
     const v = legitimateVariants(harbour([update, settings]), updating).find(
       (x) => x.name === "other_route@3",
@@ -140,20 +134,11 @@ describe("other_route through an update sub-route", () => {
 });
 
 describe("renewedOnExpiry: a mint's body sent as is", () => {
-  const exchange = (status: number, body: unknown) =>
-    ({
-      type: "exchange",
-      seq: 0,
-      protocol: "rest",
-      method: "GET",
-      url: "/",
-      request_headers: {},
-      request_body: null,
-      status,
-      response_headers: {},
-      response_body: body,
-    }) as TrialEvent;
-  const expired = exchange(401, { error: "token_expired", message: "the token expired" });
+  /** The mint answered, then the call refused for an expired token. */
+  const events = trialLog()
+    .call("POST", "/v3/oauth/token", 200)
+    .call("GET", "/v3/vessels/V-412", 401, { error: "token_expired", message: "the token expired" })
+    .events();
   const call: GoldenStep = {
     op: "execute",
     request: { method: "GET", url: "/v3/vessels/V-412", headers: { Authorization: "Bearer {{tok}}" } },
@@ -167,11 +152,7 @@ describe("renewedOnExpiry: a mint's body sent as is", () => {
 
   it("a null body: the mint copied unchanged", () => {
     const nul = mint(null, { tok: "access_token" });
-    expect(renewedOnExpiry(REQUIREMENT_WORLD, [nul, call], [exchange(200, {}), expired])).toEqual([
-      nul,
-      nul,
-      call,
-    ]);
+    expect(renewedOnExpiry(REQUIREMENT_WORLD, [nul, call], events)).toEqual([nul, nul, call]);
   });
 
   it("a captured field that is no string (a list holding the placeholder) is not resent from its binding", () => {
@@ -179,7 +160,7 @@ describe("renewedOnExpiry: a mint's body sent as is", () => {
       { grant_type: "refresh_token", refresh_token: ["{{refresh_token}}"] },
       { tok: "access_token", rt: "refresh_token" },
     );
-    const renewed = renewedOnExpiry(REQUIREMENT_WORLD, [listed, call], [exchange(200, {}), expired]);
+    const renewed = renewedOnExpiry(REQUIREMENT_WORLD, [listed, call], events);
     expect(renewed?.[1]).toEqual(listed);
   });
 });
