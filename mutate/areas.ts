@@ -242,11 +242,27 @@ export const AREAS: MutationArea[] = [
     // Each axis's blind agent, on hand-built segments only: the gate's tests on the harbour world
     // replay whole trials (seconds per mutant under load, ~870 mutants with the gate's file: over
     // an hour on the shared machine), so a rewrite they alone would catch counts as surviving here.
+    // The file (~650 mutants) is measured by line ranges of whole functions, each its own area (the
+    // ranges must follow the code when the file changes). This one: the dispatch, pagination and auth.
     name: "certify-axis-blind",
-    about:
-      "each axis's blind agent: one page, no re-mint, the first candidate, the client's call, no re-read",
-    mutate: ["src/certify/axis-blind.ts"],
-    tests: ["src/certify/axis-blind.test.ts"],
+    about: "each axis's blind agent: the dispatch, one page, no re-mint, no signing",
+    mutate: ["src/certify/axis-blind.ts:1-259"],
+    tests: [
+      "src/certify/axis-blind.test.ts",
+      "src/certify/axis-blind-pages-auth.test.ts",
+      "src/certify/axis-blind-calls.test.ts",
+    ],
+  },
+  {
+    // The rest of axis-blind.ts: discovery, schema repair and error recovery, statefulness, multistep.
+    name: "certify-axis-blind-calls",
+    about: "each axis's blind agent: the first candidate, the client's call, no re-read, no follow-through",
+    mutate: ["src/certify/axis-blind.ts:260-488"],
+    tests: [
+      "src/certify/axis-blind.test.ts",
+      "src/certify/axis-blind-pages-auth.test.ts",
+      "src/certify/axis-blind-calls.test.ts",
+    ],
   },
   {
     // Not abandoned-duplicate.test.ts nor other-route-variants.test.ts: they build the default bank
@@ -261,6 +277,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/legitimate-variants.test.ts",
       "src/certify/legitimate-variants-kinds.test.ts",
       "src/certify/legitimate-variants-edges.test.ts",
+      "src/certify/legitimate-variants-rules.test.ts",
     ],
   },
   {
@@ -301,7 +318,11 @@ export const AREAS: MutationArea[] = [
     name: "certify-golden-edits",
     about: "the step facts and edits the requirement mutants and legitimate variants are made of",
     mutate: ["src/certify/golden-edits.ts"],
-    tests: ["src/certify/golden-edits.test.ts", "src/certify/golden-mutants-requirements.test.ts"],
+    tests: [
+      "src/certify/golden-edits.test.ts",
+      "src/certify/golden-mutants-requirements.test.ts",
+      "src/certify/golden-edits-edges.test.ts",
+    ],
   },
   {
     // golden-mutants.ts (~970 lines) is measured by line ranges of whole functions, each its own

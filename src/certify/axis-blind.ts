@@ -121,7 +121,7 @@ function onePage(
     for (const k of ["offset", "limit", "page", "per_page", "cursor"]) query.delete(k);
     for (const [k, v] of Object.entries(pageQuery)) query.set(k, v);
     // The collection in listing order, as the walk saw it; the blind page holds its first `max`.
-    let key = "";
+    let key: string | undefined; // unset while no page showed a list: then no capture is a record's
     const items: JsonValue[] = [];
     const known = new Set<string>();
     for (const i of indexes) {
