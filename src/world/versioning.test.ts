@@ -210,7 +210,7 @@ describe.each([
           : "/work-order-feed?page=2&per_page=10",
       );
       for (const target of Object.values(links))
-        expect((await call("GET", target as string, { token, headers })).status, target).toBe(200);
+        expect((await call("GET", target as string, { token, headers })).status, String(target)).toBe(200);
     });
   },
 );
