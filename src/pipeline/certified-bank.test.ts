@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { blankAgentFactory, goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { Axis } from "../bank/task-schema.js";
 import { certifyBank } from "../certify/certify-bank.js";
 import { certificationLines } from "../generate/datasheet.js";
@@ -6,6 +7,7 @@ import { generateBank } from "../generate/generate-bank.js";
 import { attachRequirements } from "../generate/requirements.js";
 import { TEMPLATES } from "../generate/storyline.js";
 import type { SubtaskTemplate } from "../generate/subtask-template.js";
+import type { AgentFactory } from "../trial/agent.js";
 import { generateCertifiedBank } from "./certified-bank.js";
 
 /** A template whose grader expects a value no response carries: its answer key cannot pass. */
@@ -24,11 +26,15 @@ function broken(t: SubtaskTemplate): SubtaskTemplate {
   };
 }
 
-function breaking(ids: (t: SubtaskTemplate) => boolean): Record<Axis, readonly SubtaskTemplate[]> {
+function breakingWith(
+  edit: (t: SubtaskTemplate) => SubtaskTemplate,
+  ids: (t: SubtaskTemplate) => boolean,
+): Record<Axis, readonly SubtaskTemplate[]> {
   return Object.fromEntries(
-    Object.entries(TEMPLATES).map(([axis, list]) => [axis, list.map((t) => (ids(t) ? broken(t) : t))]),
+    Object.entries(TEMPLATES).map(([axis, list]) => [axis, list.map((t) => (ids(t) ? edit(t) : t))]),
   ) as unknown as Record<Axis, readonly SubtaskTemplate[]>;
 }
+const breaking = (ids: (t: SubtaskTemplate) => boolean) => breakingWith(broken, ids);
 
 // One world, seven positions: every axis once, so breaking position 3's template breaks only it.
 const SHAPE = { worlds: 1, positions: 7 } as const;
@@ -155,5 +161,68 @@ describe("generateCertifiedBank with issue 15's gates", () => {
     // A call check any request meets: either a mutant breaking the labour survives it, or (as the
     // mutants now see) no golden step can break "any call" at all; both refuse the grader.
     expect(redrawn?.reason).toMatch(/^requirement_mutants\/(survived|no_mutant):/);
+  }, 300_000);
+});
+
+/** A story sentence the template adds to its chain step only: the mark the chain-only oracle looks for. */
+const CHAIN_MARK = "The night shift flagged this one.";
+
+/** A template whose solo task is unchanged and whose chain step carries `CHAIN_MARK` in its story. */
+function markedInChains(t: SubtaskTemplate): SubtaskTemplate {
+  return {
+    ...t,
+    build(ctx) {
+      const sub = t.build(ctx);
+      return {
+        ...sub,
+        briefStory: [...(sub.briefStory ?? []), CHAIN_MARK],
+        brief: `${sub.brief} ${CHAIN_MARK}`,
+      };
+    },
+  };
+}
+
+/** The golden agent, but blank on a chain holding a marked step: its chains fail, its solo task passes. */
+const chainOnlyOracle: AgentFactory = {
+  name: "golden-but-marked-chains",
+  forTask: (task, context) =>
+    task.kind === "chain" && (task.story ?? []).some((s) => s.includes(CHAIN_MARK))
+      ? blankAgentFactory.forTask(task, context)
+      : goldenAgentFactory.forTask(task, context),
+};
+
+describe("generateCertifiedBank: a chain that fails while each of its segments passes alone", () => {
+  const N = 5;
+  const marked = plainTemplates[N - 1] as string;
+  const templates = breakingWith(markedInChains, (t) => t.id === marked);
+  const gates = { gates: ["solvability"] as const, oracle: chainOnlyOracle, attempts: 3, minPasses: 1 };
+
+  it("the marked template fails in chains only, where it is drawn", async () => {
+    const r = generateBank({ ...SHAPE, templates });
+    if (!r.success) throw new Error(r.error.message);
+    const report = await certifyBank(r.data, gates);
+    const failing = report.gates.solvability?.failures.map((f) => f.task_id) ?? [];
+    const chains = r.data.tasks.filter((t) => t.kind === "chain");
+    expect(failing.sort()).toEqual(
+      chains
+        .filter((t) => t.positions.length >= N)
+        .map((t) => t.id)
+        .sort(),
+    );
+  }, 120_000);
+
+  it("re-draws position N of the shortest failing chain 1toN instead of cutting every chain from N on", async () => {
+    const r = await generateCertifiedBank({ ...SHAPE, templates, certify: gates });
+    if (!r.success) throw new Error(r.error.message);
+    const { content, report, log } = r.data;
+    expect(log.regenerated).toHaveLength(1);
+    expect(log.regenerated[0]).toMatchObject({ position: N, attempt: 1, from: marked });
+    expect(log.regenerated[0]?.to).not.toBe(marked);
+    expect(log.regenerated[0]?.reason).toMatch(new RegExp(`-chain-1to0${N}: solvability/`));
+    expect(log.truncated).toEqual([]);
+    expect(log.dropped).toEqual([]);
+    expect(report.ok).toBe(true);
+    // The same shape as the plain bank: every solo task and every chain up to the full length.
+    expect(content.tasks.map((t) => t.id)).toEqual(plain.data.tasks.map((t) => t.id));
   }, 300_000);
 });

@@ -47,6 +47,8 @@ export async function generateCertifiedBank(
   const { certify: certifyOptions = {}, attempts = DEFAULT_REDRAW_ATTEMPTS, ...generateOptions } = options;
   const redraws = new Map<string, Map<number, Redraw & { attempt: number; exclude: Set<string> }>>();
   const givenUp = new Map<string, Map<number, string>>();
+  /** `world:N` where re-drawing position N for its failing chains is exhausted: the chains are cut there. */
+  const chainGaveUp = new Set<string>();
   const log: CertificationLog = { regenerated: [], dropped: [], truncated: [] };
 
   const generate = (): Generated | { error: { code: string; message: string } } => {
@@ -88,31 +90,44 @@ export async function generateCertifiedBank(
       const templates = current.templates.get(world.id) ?? [];
       const gaveUp = givenUp.get(world.id) ?? new Map<number, string>();
       givenUp.set(world.id, gaveUp);
-      for (let k = 1; k <= templates.length; k++) {
-        const found = failures.get(soloTaskId(world.id, k));
-        if (!found || gaveUp.has(k)) continue;
-        const reason = describe(found);
-        const byPosition = redraws.get(world.id) ?? new Map();
-        redraws.set(world.id, byPosition);
+      const byPosition = redraws.get(world.id) ?? new Map();
+      redraws.set(world.id, byPosition);
+      /** Re-draw position k for `reason`, or say why it cannot be (no other template, no attempts left). */
+      const redraw = (k: number, reason: string): string | null => {
         const previous = byPosition.get(k);
         const failedTemplate = templates[k - 1] as string;
-        if (previous?.exclude.has(failedTemplate)) {
-          // The last re-draw found no other template of the axis: the position keeps failing.
-          gaveUp.set(k, `no other template of its axis; ${reason}`);
-          continue;
-        }
+        // The last re-draw found no other template of the axis: the position keeps failing.
+        if (previous?.exclude.has(failedTemplate)) return `no other template of its axis; ${reason}`;
         const attempt = (previous?.attempt ?? 0) + 1;
-        if (attempt > attempts) {
-          gaveUp.set(k, `still failing after ${attempts} re-draw(s); ${reason}`);
-          continue;
-        }
+        if (attempt > attempts) return `still failing after ${attempts} re-draw(s); ${reason}`;
         const exclude = new Set(previous?.exclude ?? []);
         exclude.add(failedTemplate);
         byPosition.set(k, { attempt, exclude, rng: Rng.derive(seed, `redraw:${world.id}:${k}:${attempt}`) });
         log.regenerated.push({ world: world.id, position: k, attempt, from: failedTemplate, to: "", reason });
         retry.add(world.id);
-        break;
+        return null;
+      };
+      for (let k = 1; k <= templates.length && !retry.has(world.id); k++) {
+        const found = failures.get(soloTaskId(world.id, k));
+        if (!found || gaveUp.has(k)) continue;
+        const refused = redraw(k, describe(found));
+        if (refused !== null) gaveUp.set(k, refused);
       }
+      if (retry.has(world.id)) continue;
+      // Every solo task passes (or its position was given up), yet a chain fails: its segments
+      // certify alone and not together (a full segment reading its fix off an error on the route a
+      // hard segment's work goes to, say). The shortest failing chain 1toN passed as 1to(N-1), so
+      // position N is what broke it: re-drawn like a failing solo position, rather than cutting
+      // every chain of the world from N on. A position before it given up cuts there anyway.
+      const chain = shortestFailingChain(current.content, world.id, failures);
+      if (
+        !chain ||
+        [...gaveUp.keys()].some((k) => k <= chain.length) ||
+        chainGaveUp.has(`${world.id}:${chain.length}`)
+      )
+        continue;
+      const refused = redraw(chain.length, `${chain.id}: ${describe(chain.found)}`);
+      if (refused !== null) chainGaveUp.add(`${world.id}:${chain.length}`);
     }
     if (retry.size === 0) break;
     const next = generate();
@@ -133,6 +148,22 @@ export async function generateCertifiedBank(
   if (log.regenerated.length > 0) report = await certifyBank(generated.content, certifyOptions);
   const content = truncateUncertified(generated.content, failuresByTask(report), givenUp, log);
   return { success: true, data: { content, report, log } };
+}
+
+/** A world's shortest chain that fails a hard gate, with its findings; null when none fails. */
+function shortestFailingChain(
+  content: BankContent,
+  world: string,
+  failures: ReadonlyMap<string, ReadonlyArray<GateFailure & { gate: string }>>,
+): { id: string; length: number; found: ReadonlyArray<GateFailure & { gate: string }> } | null {
+  let best: { id: string; length: number; found: ReadonlyArray<GateFailure & { gate: string }> } | null =
+    null;
+  for (const t of content.tasks) {
+    const found = t.world === world && t.kind === "chain" ? failures.get(t.id) : undefined;
+    if (found && (!best || t.positions.length < best.length))
+      best = { id: t.id, length: t.positions.length, found };
+  }
+  return best;
 }
 
 /** Each failing task's findings over every hard gate, in gate order. */
