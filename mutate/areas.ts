@@ -311,7 +311,7 @@ export const AREAS: MutationArea[] = [
     // them against a grader): its trials made each mutant ~8 s on the loaded machine.
     name: "certify-golden-mutants",
     about: "each requirement broken alone: the mutant of each requirement kind, at the step it names",
-    mutate: ["src/certify/golden-mutants.ts:364-533"],
+    mutate: ["src/certify/golden-mutants.ts:371-540"],
     tests: ["src/certify/golden-mutants-requirements.test.ts"],
   },
   {
@@ -319,15 +319,15 @@ export const AREAS: MutationArea[] = [
     // before, a header's value, value flows, forbidden calls.
     name: "certify-golden-mutants-operators",
     about: "the requirement operators: end state, repeat, sibling before, header, value flow, forbidden call",
-    mutate: ["src/certify/golden-mutants.ts:534-974"],
-    tests: ["src/certify/golden-mutants-requirements.test.ts"],
+    mutate: ["src/certify/golden-mutants.ts:541-1033"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-operators.test.ts"],
   },
   {
     // The per-step mutants of banks without requirements as data (the five operators of issue 9).
     name: "certify-golden-mutants-steps",
     about: "per-step mutants of banks without requirements: other value, sibling, repeat, drop, swap",
-    mutate: ["src/certify/golden-mutants.ts:1-363"],
-    tests: ["src/certify/golden-mutants-requirements.test.ts"],
+    mutate: ["src/certify/golden-mutants.ts:1-370"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
   },
   {
     // Split from "grade": the whole file is ~1,000 mutants, over an hour at concurrency 1 on the

@@ -1,0 +1,352 @@
+import { describe, expect, it } from "vitest";
+import { positionalJobTask, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
+import type { G1Predicate, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
+import type { ExchangeEvent } from "../world/event-log.js";
+import { forbiddenUrl, type GoldenMutant, requirementMutants } from "./golden-mutants.js";
+
+/**
+ * Issue 21: the requirement operators' helpers the requirement tests leave open (area
+ * certify-golden-mutants-operators): the stopped walk of a `covered` predicate, a chain's repeat
+ * re-minted with the newest refresh token, and the forbidden call's concrete URL. Each mutant's
+ * steps are pinned without a trial.
+ */
+
+type Execute = Extract<GoldenStep, { op: "execute" }>;
+const bearer = { Authorization: "Bearer {{token}}" };
+const job = positionalJobTask();
+const mint = job.golden[0] as Execute;
+const get = (url: string, capture: Record<string, string> = {}): Execute => ({
+  op: "execute",
+  request: { method: "GET", url, headers: bearer },
+  capture,
+});
+
+function task(
+  golden: GoldenStep[],
+  requirements: Requirement[],
+  g1: G1Predicate[] = [],
+  extra: Partial<Task> = {},
+): Task {
+  return { ...job, golden, requirements, grader: { ...job.grader, g1: [...job.grader.g1, ...g1] }, ...extra };
+}
+const sent = (url: string): ExchangeEvent => ({
+  type: "exchange",
+  seq: 0,
+  protocol: "rest",
+  method: "GET",
+  url,
+  request_headers: {},
+  request_body: null,
+  status: 200,
+  response_headers: {},
+  response_body: {},
+});
+const names = (ms: GoldenMutant[]) => ms.map((m) => m.name);
+const mutants = (
+  t: Task,
+  statuses: Array<number | undefined> = [],
+  exchanges: ExchangeEvent[] = [],
+  world = W,
+) => requirementMutants(world, t, t.requirements ?? [], statuses, exchanges);
+
+describe("covered: the walk stopped after the page a later step takes its value from", () => {
+  const covered = (patterns = ["^/v3/vessels\\?page=\\d+$"], extra: Partial<G1Predicate> = {}): G1Predicate =>
+    ({
+      kind: "covered",
+      id: "walked",
+      explain: "",
+      url_patterns: patterns,
+      body_key: "vessels.vessel_id",
+      ids: ["V-204", "V-311", "V-412"],
+      ...extra,
+    }) as G1Predicate;
+  const whole: Requirement = { id: "whole", kind: "value_flow", predicates: ["walked"] };
+  const page = (n: number | string, capture: Record<string, string> = {}) =>
+    get(`/v3/vessels?page=${n}`, capture);
+  const answer: GoldenStep = { op: "answer", fields: { berth: "berth" } };
+  const read = get("/v3/vessels/{{second}}", { berth: "berth" });
+
+  it("the pages after the last one used are dropped; the mutant names the first of them", () => {
+    const golden = [
+      mint,
+      page(1, { first: "vessels.0.vessel_id" }),
+      page(2, { second: "vessels.0.vessel_id" }),
+      page(3),
+      page(4),
+      read,
+      answer,
+    ];
+    const [m, ...rest] = mutants(task(golden, [whole], [covered()]));
+    expect(rest).toEqual([]);
+    expect(m).toMatchObject({
+      name: "whole:stopped_walk@4",
+      operator: "drop_step",
+      step: 4,
+      requirement: "whole",
+    });
+    expect(m?.steps("s")).toEqual([mint, golden[1], golden[2], read, answer]);
+  });
+
+  it("the last page used is the last of those whose values are used (the first page's too)", () => {
+    const golden = [
+      mint,
+      page(1, { second: "vessels.0.vessel_id" }),
+      page(2, { other: "vessels.0.vessel_id" }),
+      page(3, { third: "vessels.0.vessel_id" }),
+      page(4),
+      get("/v3/vessels/{{third}}"),
+      read,
+      answer,
+    ];
+    expect(names(mutants(task(golden, [whole], [covered()])))).toEqual(["whole:stopped_walk@5"]);
+  });
+
+  it("a value the card reads is used too", () => {
+    const golden = [mint, page(1), page(2, { berth: "vessels.0.berth" }), page(3), answer];
+    const [m] = mutants(task(golden, [whole], [covered()]));
+    expect(m?.name).toBe("whole:stopped_walk@4");
+    expect(m?.steps("s")).toEqual([mint, page(1), golden[2], answer]);
+  });
+
+  it("no mutant: the page used is the last, no page is used, or a page kept needs a dropped page's value", () => {
+    const last = [mint, page(1), page(2, { second: "vessels.0.vessel_id" }), read, answer];
+    expect(mutants(task(last, [whole], [covered()]))).toEqual([]);
+    const unused = [mint, page(1, { x: "vessels.0.vessel_id" }), page(2), get("/v3/vessels/V-204"), answer];
+    expect(mutants(task(unused, [whole], [covered()]))).toEqual([]);
+    // Page 1 follows a cursor page 2 captured (drawn out of order): dropping page 2 would break page 1.
+    const cursor = [
+      mint,
+      get("/v3/vessels?page=1&after={{cursor}}", { second: "vessels.0.vessel_id" }),
+      page(2, { cursor: "next" }),
+      read,
+      answer,
+    ];
+    expect(mutants(task(cursor, [whole], [covered(["^/v3/vessels\\?page="])]))).toEqual([]);
+  });
+
+  it("a walk outside the requirement's steps (here: a page failed in the golden run) is dropped too, unless a value of it is used", () => {
+    const golden = [mint, page(1), page(1, { second: "vessels.0.vessel_id" }), page(2), read, answer];
+    const [m] = mutants(task(golden, [whole], [covered()]), [200, 500]);
+    expect(m?.name).toBe("whole:stopped_walk@4");
+    expect(m?.steps("s")).toEqual([mint, golden[2], read, answer]);
+    // The page outside holds the value used: no mutant.
+    const held = [
+      mint,
+      page(1, { berth: "vessels.0.berth" }),
+      page(1, { second: "vessels.0.vessel_id" }),
+      page(2),
+      read,
+      answer,
+    ];
+    expect(mutants(task(held, [whole], [covered()]), [200, 500])).toEqual([]);
+  });
+
+  it("a page is known by the URL the golden run sent (placeholders resolved) or as written; a bad pattern matches nothing", () => {
+    const golden = [
+      mint,
+      get("/v3/vessels?page={{p}}", { second: "vessels.0.vessel_id" }),
+      get("/v3/vessels?page={{q}}"),
+      read,
+      answer,
+    ];
+    const t = task(golden, [whole], [covered(["(", "^/v3/vessels\\?page=\\d+$"])]);
+    expect(mutants(t)).toEqual([]);
+    const exchanges = [undefined, sent("/v3/vessels?page=1"), sent("/v3/vessels?page=2")] as ExchangeEvent[];
+    expect(names(mutants(t, [], exchanges))).toEqual(["whole:stopped_walk@3"]);
+    // As written: a pattern for the placeholder form matches without the log.
+    expect(names(mutants(task(golden, [whole], [covered(["^/v3/vessels\\?page=\\{"])])))).toEqual([
+      "whole:stopped_walk@3",
+    ]);
+  });
+
+  it("a step that sends nothing is no page, even with a logged URL at its index", () => {
+    const store: GoldenStep = { op: "store", name: "kept", scope: "local", from: "berth" };
+    const golden = [mint, page(1, { second: "vessels.0.vessel_id" }), page(2), read, store, answer];
+    const urls = [
+      "/v3/oauth/token",
+      "/v3/vessels?page=1",
+      "/v3/vessels?page=2",
+      "/v3/vessels/V-311",
+      "/v3/vessels?page=3",
+    ];
+    const [m] = mutants(task(golden, [whole], [covered()]), [], urls.map(sent));
+    expect(m?.steps("s")).toEqual([mint, golden[1], read, store, answer]);
+  });
+
+  it("the covered predicate of the requirement's segment; without a mutant the next predicate is tried", () => {
+    const golden = [mint, page(1, { second: "vessels.0.vessel_id" }), page(2), read, answer];
+    const flow: G1Predicate = {
+      kind: "data_flow",
+      id: "berth_flow",
+      explain: "",
+      from_response_url_pattern: "^/v3/vessels/[^/]+$",
+      from_status: 200,
+      from_body_key: "berth",
+      answer_field: "berth",
+      must_be_stored: false,
+      used_in_request_url_pattern: null,
+    };
+    const both: Requirement = { id: "whole", kind: "value_flow", predicates: ["walked", "berth_flow"] };
+    const last = [mint, page(1), page(2, { second: "vessels.0.vessel_id" }), read, answer];
+    expect(names(mutants(task(last, [both], [covered(), flow])))).toEqual(["whole:wrong_card:berth"]);
+    // Another segment's predicate of the same id is not this requirement's.
+    const seg = { ...whole, segment: 1 };
+    const other = covered(["^/v3/nothing$"], { segment: 2 } as Partial<G1Predicate>);
+    expect(
+      names(
+        mutants(
+          task(
+            golden,
+            [seg],
+            [other, covered(["^/v3/vessels\\?page=\\d+$"], { segment: 1 } as Partial<G1Predicate>)],
+          ),
+        ),
+      ),
+    ).toEqual(["whole:stopped_walk@3"]);
+  });
+});
+
+describe("a chain's repeat: the token minted again with the newest refresh token", () => {
+  const refreshMint = (refresh: string, capture: Record<string, string>): Execute => ({
+    op: "execute",
+    request: {
+      method: "POST",
+      url: "/v3/oauth/token",
+      headers: { "Content-Type": "application/json" },
+      body: { grant_type: "refresh_token", refresh_token: refresh },
+    },
+    capture,
+  });
+  const first = { ...mint, capture: { token: "access_token", r1: "refresh_token" } };
+  const [, create, poll, confirm, answer] = job.golden as Execute[];
+  const once: Requirement = {
+    id: "once",
+    kind: "call_count",
+    predicates: ["p"],
+    call: { method: "POST", url_pattern: "^/v3/maintenance-orders$" },
+    max: 1,
+  };
+  const chain = (golden: GoldenStep[]) => task(golden, [once], [], { kind: "chain", positions: [1, 2] });
+
+  it("the mint the create's token comes from, sending the refresh token captured last before the create", () => {
+    const renew = refreshMint("{{r1}}", { token: "access_token", r2: "refresh_token" });
+    const golden = [
+      first,
+      get("/v3/vessels/V-204"),
+      renew,
+      get("/v3/vessels/V-311", { r3: "x" }),
+      create,
+      poll,
+      confirm,
+      answer,
+    ];
+    const [m] = mutants(chain(golden as GoldenStep[]));
+    expect(m?.name).toBe("once:repeat@5");
+    const steps = m?.steps("s") as Execute[];
+    expect(steps.slice(0, 7)).toEqual(golden.slice(0, 7));
+    expect(steps[7]).toEqual(refreshMint("{{r2}}", { token: "access_token", r2: "refresh_token" }));
+    expect(steps.slice(8, 11).map((s) => s.request.url)).toEqual([
+      "/v3/maintenance-orders",
+      "/v3/jobs/{{job__again}}",
+      "/v3/jobs/{{job__again}}/confirm",
+    ]);
+    expect(steps.slice(11)).toEqual([answer]);
+  });
+
+  it("a refresh token captured after the create, or by a step that is no REST call, is not the newest", () => {
+    const renew = refreshMint("{{r1}}", { token: "access_token" });
+    const late = refreshMint("{{r1}}", { r9: "refresh_token" });
+    const golden = [first, renew, create, late, poll, confirm, answer];
+    const steps = mutants(chain(golden as GoldenStep[]))[0]?.steps("s") as Execute[];
+    expect(steps[6]).toEqual(refreshMint("{{r1}}", { token: "access_token" }));
+  });
+
+  it("the mint kept as it is: a literal refresh token, a text around the placeholder, no refresh token before", () => {
+    for (const sent of ["rt_literal", "x{{r1}}"]) {
+      const renew = refreshMint(sent, { token: "access_token", r2: "refresh_token" });
+      const steps = mutants(chain([first, renew, create, poll, confirm, answer] as GoldenStep[]))[0]?.steps(
+        "s",
+      );
+      expect(steps?.[5]).toEqual(renew);
+    }
+    const plain = { ...mint, capture: { token: "access_token" } };
+    const renew = refreshMint("{{r0}}", { token: "access_token" });
+    const steps = mutants(chain([plain, renew, create, poll, confirm, answer] as GoldenStep[]))[0]?.steps(
+      "s",
+    );
+    expect(steps?.[5]).toEqual(renew);
+  });
+
+  it("a solo task's repeat mints nothing again", () => {
+    const renew = refreshMint("{{r1}}", { token: "access_token", r2: "refresh_token" });
+    const golden = [first, renew, create, poll, confirm, answer] as GoldenStep[];
+    const steps = mutants(task(golden, [once]))[0]?.steps("s") as Execute[];
+    expect(steps).toHaveLength(golden.length + 3);
+    expect(steps.slice(0, 5)).toEqual(golden.slice(0, 5));
+  });
+});
+
+describe("forbiddenUrl: a concrete request the forbid pattern matches", () => {
+  it("reads first, path parameters filled with seeded ids, the method as the route's", () => {
+    expect(forbiddenUrl(W, "^/v2/vessels/V-204$", undefined)).toEqual({
+      method: "GET",
+      path: "/v2/vessels/V-204",
+    });
+    // The last parameter tries the other seeded ids.
+    expect(forbiddenUrl(W, "^/v2/vessels/V-311$", undefined)).toEqual({
+      method: "GET",
+      path: "/v2/vessels/V-311",
+    });
+    const reversed: World = { ...W, routes: [...W.routes].reverse() };
+    expect(forbiddenUrl(reversed, "^/v3/vessels/V-412$", undefined)).toEqual({
+      method: "GET",
+      path: "/v3/vessels/V-412",
+    });
+    expect(forbiddenUrl(reversed, "^/v3/vessels/V-412$", "patch")).toEqual({
+      method: "PATCH",
+      path: "/v3/vessels/V-412",
+    });
+    const lower: World = {
+      ...W,
+      routes: W.routes.map((r) => (r.id === "updateVessel" ? { ...r, method: "patch" as never } : r)),
+    };
+    expect(forbiddenUrl(lower, "^/v3/vessels/V-412$", "PATCH")).toEqual({
+      method: "PATCH",
+      path: "/v3/vessels/V-412",
+    });
+    expect(forbiddenUrl(W, "^/v3/vessels$", undefined)).toEqual({ method: "GET", path: "/v3/vessels" });
+  });
+
+  it("a parameter of no seeded resource is X-1; no route or a bad pattern, none", () => {
+    expect(forbiddenUrl(W, "^/v3/jobs/X-1$", "GET")).toEqual({ method: "GET", path: "/v3/jobs/X-1" });
+    expect(forbiddenUrl(W, "^/v3/nothing$", undefined)).toBeNull();
+    expect(forbiddenUrl(W, "(", undefined)).toBeNull();
+    expect(forbiddenUrl(W, "^/v2/vessels/V-204$", "DELETE")).toBeNull();
+  });
+
+  it("several parameters: each its first seeded id, the last one its first three", () => {
+    const vessels = W.resources.vessels as World["resources"][string];
+    const world: World = {
+      ...W,
+      resources: {
+        ...W.resources,
+        vessels: { ...vessels, records: [...vessels.records, { ...vessels.records[0], vessel_id: "V-999" }] },
+      },
+      routes: [
+        ...W.routes,
+        {
+          ...(W.routes.find((r) => r.id === "getVessel") as World["routes"][number]),
+          id: "sister",
+          path: "/v3/vessels/{vessel_id}/sister/{sister_id}",
+        },
+      ],
+    };
+    expect(forbiddenUrl(world, "/sister/V-412$", undefined)).toEqual({
+      method: "GET",
+      path: "/v3/vessels/V-204/sister/V-412",
+    });
+    expect(forbiddenUrl(world, "^/v3/vessels/V-311/sister/", undefined)).toBeNull();
+    expect(forbiddenUrl(world, "/sister/V-999$", undefined)).toBeNull();
+  });
+});
