@@ -315,11 +315,26 @@ export const AREAS: MutationArea[] = [
     tests: ["src/certify/golden-mutants-requirements.test.ts"],
   },
   {
-    // The requirement operators' helpers: end state, repeat (a chain's re-mint), the sibling
-    // before, a header's value, value flows, forbidden calls.
+    // The requirement operators' helpers, in three areas (one run of all ~700 mutants did not fit
+    // the loaded machine): end state, repeat (a chain's re-mint), the sibling before, a header's
+    // value and their small helpers.
     name: "certify-golden-mutants-operators",
-    about: "the requirement operators: end state, repeat, sibling before, header, value flow, forbidden call",
-    mutate: ["src/certify/golden-mutants.ts:541-1033"],
+    about: "the requirement operators: end state, repeat, sibling before, header",
+    mutate: ["src/certify/golden-mutants.ts:541-759"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-operators.test.ts"],
+  },
+  {
+    // Value flows (fabricated uses, a dropped store, a wrong card) and the stopped walk of `covered`.
+    name: "certify-golden-mutants-flows",
+    about: "the value-flow operators: fabricated uses, dropped store, wrong card, stopped walk",
+    mutate: ["src/certify/golden-mutants.ts:760-923"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-operators.test.ts"],
+  },
+  {
+    // The forbidden call of stay_canonical and its concrete URL; the chain segment of a step.
+    name: "certify-golden-mutants-forbidden",
+    about: "the forbidden-call operator and its URL; a step's chain segment",
+    mutate: ["src/certify/golden-mutants.ts:924-1033"],
     tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-operators.test.ts"],
   },
   {

@@ -10,6 +10,7 @@ import {
   goldenMutants,
   mutatedRequirements,
   otherValue,
+  requirementMutants,
   requirementsOf,
   stepMutants,
 } from "./golden-mutants.js";
@@ -206,7 +207,7 @@ describe("stepMutants: a create, and an async job", () => {
       "drop_step",
     ]);
     expect(ms.map((m) => m.step)).toEqual([2, 2, 3, 3, 3, 4]);
-    const [m1, create, poll, confirm, ans] = job.golden as Execute[];
+    const [m1, create, poll, confirm, ans] = job.golden as [Execute, Execute, Execute, Execute, Execute];
     expect((byName(ms, "other_value@2:vessel_id").steps("s")[1] as Execute).request.body).toEqual({
       vessel_id: "V-311",
       priority: "high",
@@ -227,7 +228,7 @@ describe("stepMutants: a create, and an async job", () => {
   });
 
   it("a job step the create's captures do not reach, or no job step, stays out of the repeat", () => {
-    const [m1, create, poll, confirm, ans] = job.golden as Execute[];
+    const [m1, create, poll, confirm, ans] = job.golden as [Execute, Execute, Execute, Execute, Execute];
     const other = get("/v3/jobs/J-1", {}, { "x-apiflow-wait": "2" });
     const vessel = get("/v3/vessels/{{job}}");
     const ms = stepMutants(W, task([m1, create, other, vessel, poll, confirm, ans], job.ticket) as Task);
@@ -474,5 +475,116 @@ describe("otherValue: another value the API accepts", () => {
     expect(otherValue(W, none, "k", false)).toBe(true);
     expect(otherValue(W, none, "k", "x")).toBeUndefined();
     expect(otherValue(W, none, "k", null)).toBeUndefined();
+  });
+});
+
+describe("sibling_also: a delete under a most sent to another record too", () => {
+  const deleteRoute = {
+    ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
+    id: "deleteVessel",
+    method: "DELETE" as const,
+    action: "delete" as const,
+    validator: undefined,
+  };
+  const withDelete: World = { ...W, routes: [...W.routes, deleteRoute] };
+  const vessels = W.resources.vessels as World["resources"][string];
+  const only412 = (world: World): World => ({
+    ...world,
+    resources: { ...world.resources, vessels: { ...vessels, records: [vessels.records[2] as never] } },
+  });
+  const del = (id: string) => send("DELETE", `/v3/vessels/${id}`, undefined, { gone: "vessel_id" });
+  const most: Requirement = {
+    id: "n",
+    kind: "call_count",
+    predicates: ["p"],
+    call: { method: "DELETE", url_pattern: "^/v3/vessels/" },
+    max: 1,
+  };
+  const run = (world: World, golden: GoldenStep[]) =>
+    requirementMutants(world, { ...task(golden), requirements: [most] }, [most]);
+
+  it("a seeded sibling other than the record deleted, its captures dropped, right after the delete", () => {
+    const [m] = run(withDelete, [mint, del("V-204"), answer]);
+    expect(m).toMatchObject({ name: "n:sibling_also@2", operator: "sibling_target", step: 2 });
+    expect(m?.steps("s")).toEqual([
+      mint,
+      del("V-204"),
+      { ...del("V-204"), request: { ...del("V-204").request, url: "/v3/vessels/V-311" }, capture: {} },
+      answer,
+    ]);
+  });
+
+  it("no seeded sibling: the first record the collection's canonical listing shows", () => {
+    const [m] = run(only412(withDelete), [mint, del("V-412"), answer]);
+    expect(m).toMatchObject({ name: "n:sibling_also@2", step: 2 });
+    expect(m?.steps("s")).toEqual([
+      mint,
+      del("V-412"),
+      {
+        op: "execute",
+        request: { method: "GET", url: "/v3/vessels", headers: bearer },
+        capture: { sibling__also: "vessels.vessel_id" },
+      },
+      {
+        ...del("V-412"),
+        request: { ...del("V-412").request, url: "/v3/vessels/{{sibling__also}}" },
+        capture: {},
+      },
+      answer,
+    ]);
+  });
+
+  it("no listing to take one from (another resource's, not a list, not GET, not canonical, with a parameter): the delete repeated", () => {
+    const list = W.routes.find((r) => r.id === "listVessels") as World["routes"][number];
+    const edits: Array<Partial<World["routes"][number]>> = [
+      { resource: "maintenance-orders" },
+      { action: "get" },
+      { method: "POST" },
+      { status: "deprecated" },
+      { path: "/v3/{fleet}/vessels" },
+    ];
+    for (const edit of edits) {
+      const world = only412({
+        ...withDelete,
+        routes: withDelete.routes.map((r) => (r.id === list.id ? { ...r, ...edit } : r)),
+      });
+      expect(names(run(world, [mint, del("V-412"), answer]))).toEqual(["n:repeat@2"]);
+    }
+  });
+});
+
+describe("a record the requirement means is no sibling", () => {
+  const deleteRoute = {
+    ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
+    id: "deleteVessel",
+    method: "DELETE" as const,
+    action: "delete" as const,
+    validator: undefined,
+  };
+  const world: World = { ...W, routes: [...W.routes, deleteRoute] };
+  const absent = (where: Record<string, unknown>): Requirement =>
+    ({
+      id: "e",
+      kind: "end_state",
+      predicates: ["p"],
+      record: { resource: "vessels", where },
+      expect: { is: "absent" },
+    }) as Requirement;
+  const target = (where: Record<string, unknown>) => {
+    const t = { ...task([mint, send("DELETE", "/v3/vessels/V-204"), answer]), requirements: [absent(where)] };
+    const [m] = requirementMutants(world, t, t.requirements);
+    return (m?.steps("s")[1] as Execute | undefined)?.request.url;
+  };
+
+  it("the records a where of plain values picks are skipped; object values are not compared; no where skips none", () => {
+    expect(target({})).toBe("/v3/vessels/V-311");
+    expect(target({ name: "Cape Halcyon" })).toBe("/v3/vessels/V-412");
+    expect(target({ name: "Cape Halcyon", berth: { $canary: "v311_berth", format: "BX-{code}" } })).toBe(
+      "/v3/vessels/V-412",
+    );
+    // null is compared as it is: no record holds null there, so none is skipped.
+    expect(target({ name: "Cape Halcyon", last_port_call: null })).toBe("/v3/vessels/V-311");
+    // Every plain value must match for a record to be skipped.
+    expect(target({ name: "Cape Halcyon", last_port_call: "Aarhus" })).toBe("/v3/vessels/V-311");
   });
 });
