@@ -279,6 +279,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/triad-protocols.test.ts",
       "src/certify/triad-canary-exams.test.ts",
       "src/certify/triad-exam-steps.test.ts",
+      "src/certify/triad-expected-card.test.ts",
     ],
   },
   {
@@ -321,21 +322,30 @@ export const AREAS: MutationArea[] = [
     name: "certify-golden-mutants-operators",
     about: "the requirement operators: end state, repeat, sibling before, header",
     mutate: ["src/certify/golden-mutants.ts:541-759"],
-    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-operators.test.ts"],
+    tests: [
+      "src/certify/golden-mutants-requirements.test.ts",
+      "src/certify/golden-mutants-operators.test.ts",
+    ],
   },
   {
     // Value flows (fabricated uses, a dropped store, a wrong card) and the stopped walk of `covered`.
     name: "certify-golden-mutants-flows",
     about: "the value-flow operators: fabricated uses, dropped store, wrong card, stopped walk",
     mutate: ["src/certify/golden-mutants.ts:760-923"],
-    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-operators.test.ts"],
+    tests: [
+      "src/certify/golden-mutants-requirements.test.ts",
+      "src/certify/golden-mutants-operators.test.ts",
+    ],
   },
   {
     // The forbidden call of stay_canonical and its concrete URL; the chain segment of a step.
     name: "certify-golden-mutants-forbidden",
     about: "the forbidden-call operator and its URL; a step's chain segment",
     mutate: ["src/certify/golden-mutants.ts:924-1033"],
-    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-operators.test.ts"],
+    tests: [
+      "src/certify/golden-mutants-requirements.test.ts",
+      "src/certify/golden-mutants-operators.test.ts",
+    ],
   },
   {
     // The per-step mutants of banks without requirements as data (the five operators of issue 9).
