@@ -4,6 +4,8 @@ import { CHAIN, SUB03, skeletonContent, taskOf } from "../../test/support/test-b
 import { bankFromContent } from "../bank/bank.js";
 import type { GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import { protocolVariant } from "../generate/protocol-variants.js";
+import type { ExchangeEvent } from "../world/event-log.js";
 import { stepFacts } from "./golden-edits.js";
 import {
   type GoldenMutant,
@@ -52,6 +54,21 @@ const answer: GoldenStep = { op: "answer", fields: { berth: "berth" } };
 function task(golden: GoldenStep[], ticket = "Move V-412 to `maritime-edge`."): Task {
   const { requirements: _r, ...t } = job;
   return { ...t, ticket, golden };
+}
+
+function exchangeOf(method: string, url: string): ExchangeEvent {
+  return {
+    type: "exchange",
+    seq: 0,
+    protocol: "rest",
+    method,
+    url,
+    request_headers: {},
+    request_body: null,
+    status: 200,
+    response_headers: {},
+    response_body: {},
+  };
 }
 
 const names = (ms: GoldenMutant[]) => ms.map((m) => m.name);
@@ -553,6 +570,34 @@ describe("sibling_also: a delete under a most sent to another record too", () =>
   });
 });
 
+describe("sibling_also is a REST edit: a GraphQL delete under a most is repeated as it is", () => {
+  it("the GraphQL variant's delete, known by the golden run's log, sent twice", () => {
+    const deleteRoute = {
+      ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
+      id: "deleteVessel",
+      method: "DELETE" as const,
+      action: "delete" as const,
+      validator: undefined,
+    };
+    const rest = task([mint, send("DELETE", "/v3/vessels/V-204"), answer]);
+    const v = protocolVariant({ ...W, routes: [...W.routes, deleteRoute] }, [rest], "graphql");
+    if (!v.success) throw new Error(v.error.message);
+    const t = v.data.tasks[0] as Task;
+    const most: Requirement = {
+      id: "n",
+      kind: "call_count",
+      predicates: ["p"],
+      call: { method: "DELETE", url_pattern: "^/v3/vessels/" },
+      max: 1,
+    };
+    const logged = { ...exchangeOf("DELETE", "/v3/vessels/V-204") };
+    const [m, ...others] = requirementMutants(v.data.world, t, [most], [], [undefined, logged]);
+    expect(others).toEqual([]);
+    expect(m?.name).toBe("n:repeat@2");
+    expect(m?.steps("s")).toEqual([t.golden[0], t.golden[1], t.golden[1], t.golden[2]]);
+  });
+});
+
 describe("a record the requirement means is no sibling", () => {
   const deleteRoute = {
     ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
@@ -586,5 +631,65 @@ describe("a record the requirement means is no sibling", () => {
     expect(target({ name: "Cape Halcyon", last_port_call: null })).toBe("/v3/vessels/V-311");
     // Every plain value must match for a record to be skipped.
     expect(target({ name: "Cape Halcyon", last_port_call: "Aarhus" })).toBe("/v3/vessels/V-311");
+  });
+});
+
+describe("a job's group: the steps a repeat sends again with the create", () => {
+  const [m1, create, poll, confirm, ans] = job.golden as [Execute, Execute, Execute, Execute, Execute];
+  const repeatOf = (world: World, golden: GoldenStep[], n: number) =>
+    (byName(stepMutants(world, task(golden, job.ticket)), `repeat@${n}`).steps("s") as Execute[]).map(
+      (s) => s.request?.url,
+    );
+
+  it("a create that starts no job is repeated alone, even when a job step uses what it captured", () => {
+    const world: World = {
+      ...W,
+      routes: W.routes.map((r) => (r.id === "createMaintenanceOrder" ? { ...r, async_job: undefined } : r)),
+    };
+    expect(repeatOf(world, [m1, create, poll, ans], 2)).toEqual([
+      "/v3/oauth/token",
+      "/v3/maintenance-orders",
+      "/v3/maintenance-orders",
+      "/v3/jobs/{{job}}",
+      undefined,
+    ]);
+  });
+
+  it("a second job under the same binding: only the steps after its create join it; a step of no route is no job step", () => {
+    const loose = get("/v9/unknown/{{job}}");
+    const golden = [m1, create, poll, confirm, create, loose, poll, confirm, ans];
+    expect(repeatOf(W, golden, 5)).toEqual([
+      ...golden.slice(0, 8).map((s) => (s as Execute).request?.url),
+      "/v3/maintenance-orders",
+      "/v3/jobs/{{job__again}}",
+      "/v3/jobs/{{job__again}}/confirm",
+      undefined,
+    ]);
+  });
+});
+
+describe("otherValue: an object value is matched by objects only", () => {
+  it("a record's null is no other value for an object; a route's default object is never one", () => {
+    const vessels = W.resources.vessels as World["resources"][string];
+    const world: World = {
+      ...W,
+      resources: {
+        ...W.resources,
+        vessels: {
+          ...vessels,
+          records: [
+            { vessel_id: "V-1", n: null },
+            { vessel_id: "V-2", n: { b: 2 } },
+          ],
+        },
+      },
+      routes: W.routes.map((r) =>
+        r.id === "updateVessel" ? { ...r, defaults: { o: { a: 1 }, p: null } } : r,
+      ),
+    };
+    const f = stepFacts(world, task([mint, patch("V-1")]))[1] as ReturnType<typeof stepFacts>[number];
+    expect(otherValue(world, f, "n", { a: 1 })).toEqual({ b: 2 });
+    expect(otherValue(world, f, "o", { z: 1 })).toBeUndefined();
+    expect(otherValue(world, f, "p", { z: 1 })).toBeUndefined();
   });
 });
