@@ -258,7 +258,7 @@ describe("a chain's repeat: the token minted again with the newest refresh token
     const renew = refreshMint("{{r1}}", { token: "access_token" });
     const late = refreshMint("{{r1}}", { r9: "refresh_token" });
     const golden = [first, renew, create, late, poll, confirm, answer];
-    const steps = mutants(chain(golden as GoldenStep[]))[0]?.steps("s") as Execute[];
+    const steps = (mutants(chain(golden as GoldenStep[]))[0]?.steps("s") ?? []) as Execute[];
     expect(steps[6]).toEqual(refreshMint("{{r1}}", { token: "access_token" }));
   });
 
@@ -281,7 +281,7 @@ describe("a chain's repeat: the token minted again with the newest refresh token
   it("a solo task's repeat mints nothing again", () => {
     const renew = refreshMint("{{r1}}", { token: "access_token", r2: "refresh_token" });
     const golden = [first, renew, create, poll, confirm, answer] as GoldenStep[];
-    const steps = mutants(task(golden, [once]))[0]?.steps("s") as Execute[];
+    const steps = (mutants(task(golden, [once]))[0]?.steps("s") ?? []) as Execute[];
     expect(steps).toHaveLength(golden.length + 3);
     expect(steps.slice(0, 5)).toEqual(golden.slice(0, 5));
   });
@@ -348,5 +348,89 @@ describe("forbiddenUrl: a concrete request the forbid pattern matches", () => {
     });
     expect(forbiddenUrl(world, "^/v3/vessels/V-311/sister/", undefined)).toBeNull();
     expect(forbiddenUrl(world, "/sister/V-999$", undefined)).toBeNull();
+  });
+});
+
+describe("stay_canonical: the forbidden call, before the answer, with the last call's headers", () => {
+  const forbid = (id: string, url_pattern: string, method?: string) => ({
+    kind: "forbid" as const,
+    id,
+    explain: "",
+    url_pattern,
+    ...(method ? { method } : {}),
+  });
+  const stay = (...ids: string[]): Requirement => ({ id: "s", kind: "stay_canonical", predicates: ids });
+  const withConstraints = (golden: GoldenStep[], constraints: ReturnType<typeof forbid>[], ids: string[]) => {
+    const t = task(golden, [stay(...ids)]);
+    return { ...t, grader: { ...t.grader, constraints } };
+  };
+  const h1 = { Authorization: "Bearer {{token}}", "X-Trace": "one" };
+  const h2 = { Authorization: "Bearer {{token}}", "X-Trace": "two" };
+  const read = (url: string, headers: Record<string, string>): Execute => ({
+    op: "execute",
+    request: { method: "GET", url, headers },
+    capture: {},
+  });
+  const answer: GoldenStep = { op: "answer", fields: { order_id: "token" } };
+
+  it("the headers of the last call before the answer that is no token mint", () => {
+    const golden = [mint, read("/v3/vessels/V-204", h1), read("/v3/vessels/V-311", h2), mint, answer];
+    const [m, ...rest] = mutants(withConstraints(golden, [forbid("v2", "^/v2/")], ["v2"]));
+    expect(rest).toEqual([]);
+    expect(m).toMatchObject({ name: "s:forbidden_call:v2", operator: "decoy_read", step: 5 });
+    expect(m?.steps("s")).toEqual([
+      ...golden.slice(0, 4),
+      { op: "execute", request: { method: "GET", url: "/v2/vessels/V-204", headers: h2 }, capture: {} },
+      answer,
+    ]);
+  });
+
+  it("no answer: the call goes last; no call but the mint: no headers", () => {
+    const golden = [mint, read("/v3/vessels/V-204", h1)];
+    const [m] = mutants(withConstraints(golden, [forbid("v2", "^/v2/")], ["v2"]));
+    expect(m?.step).toBe(3);
+    expect(((m?.steps("s") ?? []) as Execute[]).map((s) => s.request.url)).toEqual([
+      "/v3/oauth/token",
+      "/v3/vessels/V-204",
+      "/v2/vessels/V-204",
+    ]);
+    const [bare] = mutants(withConstraints([mint, answer], [forbid("v2", "^/v2/")], ["v2"]));
+    expect((bare?.steps("s")[1] as Execute | undefined)?.request.headers).toEqual({});
+  });
+
+  it("a write gets an empty body, a read or a delete none; a constraint no route matches, no mutant", () => {
+    const golden = [mint, read("/v3/vessels/V-204", h1), answer];
+    const constraints = [
+      forbid("post", "^/v3/maintenance-orders$", "POST"),
+      forbid("none", "^/v9/"),
+      forbid("get", "^/v3/vessels/V-311$"),
+    ];
+    const ms = mutants(withConstraints(golden, constraints, ["post", "none", "get"]));
+    expect(names(ms)).toEqual(["s:forbidden_call:post", "s:forbidden_call:get"]);
+    expect((ms[0]?.steps("s")[2] as Execute | undefined)?.request).toEqual({
+      method: "POST",
+      url: "/v3/maintenance-orders",
+      headers: h1,
+      body: {},
+    });
+    expect((ms[1]?.steps("s")[2] as Execute | undefined)?.request).toEqual({
+      method: "GET",
+      url: "/v3/vessels/V-311",
+      headers: h1,
+    });
+    const deleteRoute = {
+      ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
+      id: "deleteVessel",
+      method: "DELETE" as const,
+      action: "delete" as const,
+    };
+    const world = { ...W, routes: [...W.routes, deleteRoute] };
+    const del = withConstraints(golden, [forbid("del", "^/v3/vessels/", "DELETE")], ["del"]);
+    const [d] = mutants(del, [], [], world);
+    expect((d?.steps("s")[2] as Execute | undefined)?.request).toEqual({
+      method: "DELETE",
+      url: "/v3/vessels/V-204",
+      headers: h1,
+    });
   });
 });
