@@ -351,7 +351,24 @@ export const AREAS: MutationArea[] = [
     // The per-step mutants of banks without requirements as data (the five operators of issue 9).
     name: "certify-golden-mutants-steps",
     about: "per-step mutants of banks without requirements: other value, sibling, repeat, drop, swap",
-    mutate: ["src/certify/golden-mutants.ts:1-370"],
+    mutate: ["src/certify/golden-mutants.ts:1-198"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
+  },
+  {
+    // Split from certify-golden-mutants-steps likewise: the per-step mutants' helpers (a request
+    // sent again, the order that matters, a job's group, other values, the sibling target).
+    name: "certify-golden-mutants-step-values",
+    about: "the per-step mutants' helpers: repeats, other values, sibling target",
+    mutate: ["src/certify/golden-mutants.ts:199-314"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
+  },
+  {
+    // Split from certify-golden-mutants-steps (a rerun of 1-370 did not fit the loaded machine): the
+    // extra delete of sibling_also (a seeded sibling, else the listing's first record) and the
+    // records a requirement's `where` means.
+    name: "certify-golden-mutants-siblings",
+    about: "sibling_also's other record, and which records are siblings",
+    mutate: ["src/certify/golden-mutants.ts:315-370"],
     tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
   },
   {

@@ -116,10 +116,11 @@ describe("which mutants a task gets", () => {
 });
 
 describe("stepMutants: a write", () => {
+  // Computed in each test, not when the suite is collected: `npm run mutate` activates a mutant per test.
   const golden = [mint, patch("V-412"), answer];
-  const all = stepMutants(W, task(golden));
 
   it("a ticket's value at a write: other value; the write aimed at a sibling; the write dropped", () => {
+    const all = stepMutants(W, task(golden));
     expect(names(all)).toEqual(["other_value@2:firmware_channel", "sibling_target@2", "drop_step@2"]);
     expect(all.map((m) => [m.operator, m.step])).toEqual([
       ["other_value", 2],
@@ -159,8 +160,28 @@ describe("stepMutants: a write", () => {
     expect(names(unnamed)).toEqual(["sibling_target@2", "drop_step@2"]);
   });
 
-  it("a body that is no object (an array, a string, none) gets no other value", () => {
-    for (const body of [["maritime-edge"], "maritime-edge", undefined]) {
+  it("null, an object or a whole placeholder is never replaced, even when the ticket holds its text", () => {
+    const ticket = "Move V-412: firmware_build null or [object Object], channel {{channel}}.";
+    for (const body of [
+      { firmware_build: null },
+      { firmware_build: { a: 1 } },
+      { firmware_channel: "{{channel}}" },
+    ]) {
+      expect(names(stepMutants(W, task([mint, patch("V-412", body), answer], ticket)))).toEqual([
+        "sibling_target@2",
+        "drop_step@2",
+      ]);
+    }
+    // A placeholder inside a longer text is a literal value like any other.
+    const within = stepMutants(
+      W,
+      task([mint, patch("V-412", { firmware_channel: "x{{c}}" }), answer], "x{{c}}"),
+    );
+    expect(names(within)).toContain("other_value@2:firmware_channel");
+  });
+
+  it("a body that is no object (an array, a string, null, none) gets no other value", () => {
+    for (const body of [["maritime-edge"], "maritime-edge", null, undefined]) {
       const step = { ...patch("V-412"), request: { ...patch("V-412").request, body: body as never } };
       if (body === undefined) delete (step.request as { body?: unknown }).body;
       expect(names(stepMutants(W, task([mint, step, answer])))).toEqual(["sibling_target@2", "drop_step@2"]);
@@ -466,6 +487,7 @@ describe("otherValue: another value the API accepts", () => {
           fields: {
             ...(W.resources["maintenance-orders"] as World["resources"][string]).fields,
             priority: { type: "string", description: "Priority: One of low, normal-2, high." },
+            single: { type: "string", description: "One of solo." },
             bare: { type: "string", description: "Free text" },
           },
         },
@@ -475,6 +497,7 @@ describe("otherValue: another value the API accepts", () => {
     expect(otherValue(listed, f, "priority", "low")).toBe("normal-2");
     expect(otherValue(listed, f, "priority", "normal-2")).toBe("low");
     expect(otherValue(listed, f, "priority", 4)).toBe(5);
+    expect(otherValue(listed, f, "single", "x")).toBe("solo");
     expect(otherValue(listed, f, "q", 3)).toBe(4);
     expect(otherValue(listed, f, "q", "3")).toBeUndefined();
     expect(otherValue(listed, f, "n", "x")).toBeUndefined();
