@@ -278,6 +278,30 @@ describe("a chain's repeat: the token minted again with the newest refresh token
     expect(steps?.[5]).toEqual(renew);
   });
 
+  it("the newest of three refresh tokens, past a store and a spec read; a mint without a body is kept", () => {
+    const renew2 = refreshMint("{{r1}}", { token: "access_token", r2: "refresh_token" });
+    const renew3 = refreshMint("{{r2}}", { token: "access_token", r3: "refresh_token" });
+    const store: GoldenStep = { op: "store", name: "kept", scope: "local", from: "r3" };
+    const golden = [
+      first,
+      renew2,
+      renew3,
+      store,
+      { op: "read_spec" },
+      create,
+      poll,
+      confirm,
+      answer,
+    ] as GoldenStep[];
+    const steps = (mutants(chain(golden))[0]?.steps("s") ?? []) as Execute[];
+    expect(steps[8]).toEqual(refreshMint("{{r3}}", { token: "access_token", r3: "refresh_token" }));
+    const bare = { ...renew3, request: { method: "POST", url: "/v3/oauth/token", headers: {} } } as Execute;
+    const kept = (mutants(chain([first, bare, create, poll, confirm, answer] as GoldenStep[]))[0]?.steps(
+      "s",
+    ) ?? []) as Execute[];
+    expect(kept[5]).toEqual(bare);
+  });
+
   it("a solo task's repeat mints nothing again", () => {
     const renew = refreshMint("{{r1}}", { token: "access_token", r2: "refresh_token" });
     const golden = [first, renew, create, poll, confirm, answer] as GoldenStep[];
@@ -432,5 +456,171 @@ describe("stay_canonical: the forbidden call, before the answer, with the last c
       url: "/v3/vessels/V-204",
       headers: h1,
     });
+  });
+});
+
+describe("the operators' small helpers, through the requirements that use them", () => {
+  const patch = (vessel: string, body: unknown) =>
+    ({
+      op: "execute",
+      request: { method: "PATCH", url: `/v3/vessels/${vessel}`, headers: bearer, body },
+      capture: {},
+    }) as Execute;
+  const answer: GoldenStep = { op: "answer", fields: { order_id: "token" } };
+  const written = (alternatives: unknown[], key = "firmware_channel"): Requirement =>
+    ({
+      id: "w",
+      kind: "value_written",
+      predicates: ["p"],
+      call: { method: "PATCH", url_pattern: "^/v3/vessels/" },
+      key,
+      value: "maritime-edge",
+      alternatives,
+    }) as Requirement;
+  const sentBody = (
+    r: Requirement,
+    golden: GoldenStep[] = [mint, patch("V-412", { firmware_channel: "maritime-edge" }), answer],
+  ) => (mutants(task(golden, [r]))[0]?.steps("seed")[1] as Execute | undefined)?.request.body;
+
+  it("playable alternatives: a literal, null, a list, a canary; a record reference is not (the API's other value instead)", () => {
+    expect(sentBody(written(["maritime-beta"]))).toEqual({ firmware_channel: "maritime-beta" });
+    // null is playable, and `??` then reads it as none: the API's other value.
+    expect(sentBody(written([null]))).toEqual({ firmware_channel: "maritime-lts" });
+    expect(sentBody(written([["a", "b"]]))).toEqual({ firmware_channel: ["a", "b"] });
+    expect(sentBody(written([{ $record: { resource: "vessels", where: {} }, field: "name" }]))).toEqual({
+      firmware_channel: "maritime-lts",
+    });
+  });
+
+  it("a body key: only in an object body; a null, list or text body sends none", () => {
+    for (const body of [null, ["firmware_channel"], "firmware_channel"]) {
+      expect(mutants(task([mint, patch("V-412", body), answer], [written(["maritime-beta"])]))).toEqual([]);
+    }
+  });
+
+  it("end_state field: the resource's own writes, the last one dropped when none sends the field", () => {
+    const order = {
+      op: "execute",
+      request: { method: "POST", url: "/v3/maintenance-orders", headers: bearer, body: { name: "n" } },
+      capture: {},
+    } as Execute;
+    const unknown = { ...order, request: { ...order.request, url: "/v9/unknown" } } as Execute;
+    const field = (f: string): Requirement =>
+      ({
+        id: "e",
+        kind: "end_state",
+        predicates: ["p"],
+        record: { resource: "vessels", where: { vessel_id: "V-412" } },
+        expect: { is: "field", field: f, value: "x" },
+      }) as Requirement;
+    const golden = [
+      mint,
+      unknown,
+      order,
+      patch("V-412", { name: "Boat" }),
+      patch("V-204", { note: 1 }),
+      patch("V-311", { note: 2 }),
+      answer,
+    ];
+    const [m] = mutants(task(golden, [field("name")]));
+    expect(m).toMatchObject({ name: "e:other_value@4:name", step: 4 });
+    expect(names(mutants(task(golden, [field("berth")])))).toEqual(["e:drop_step@6"]);
+    // absent: the delete, not the last write; count: the last create dropped under a least.
+    const del = {
+      ...patch("V-204", undefined),
+      request: { method: "DELETE", url: "/v3/vessels/V-204", headers: bearer },
+    } as Execute;
+    const deleteRoute = {
+      ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
+      id: "deleteVessel",
+      method: "DELETE" as const,
+      action: "delete" as const,
+    };
+    const world = { ...W, routes: [...W.routes, deleteRoute] };
+    const absent = {
+      id: "e",
+      kind: "end_state",
+      predicates: ["p"],
+      record: { resource: "vessels", where: { vessel_id: "V-204" } },
+      expect: { is: "absent" },
+    } as Requirement;
+    const gone = mutants(task([mint, unknown, del, patch("V-311", {}), answer], [absent]), [], [], world);
+    expect(names(gone)).toEqual(["e:sibling_target@3"]);
+    const create = (v: string) =>
+      ({ ...order, request: { ...order.request, body: { vessel_id: v, priority: "high" } } }) as Execute;
+    const least = {
+      id: "e",
+      kind: "end_state",
+      predicates: ["p"],
+      record: { resource: "maintenance-orders", where: {} },
+      expect: { is: "count", min: 1 },
+    } as Requirement;
+    expect(
+      names(mutants(task([mint, unknown, create("V-1"), create("V-2"), create("V-3"), answer], [least]))),
+    ).toEqual(["e:drop_step@5"]);
+  });
+
+  it("a predicate of the requirement's segment, or of none; a requirement of none takes any", () => {
+    const golden = [mint, patch("V-412", { firmware_channel: "maritime-edge" }), answer];
+    const card: G1Predicate = {
+      kind: "data_flow",
+      id: "f",
+      explain: "",
+      from_response_url_pattern: "^/v9/",
+      from_status: 200,
+      from_body_key: "x",
+      answer_field: "order_id",
+      must_be_stored: false,
+      used_in_request_url_pattern: null,
+    };
+    const flow = (segment?: number): Requirement => ({
+      id: "v",
+      kind: "value_flow",
+      predicates: ["f"],
+      ...(segment === undefined ? {} : { segment }),
+    });
+    expect(names(mutants(task(golden, [flow()], [{ ...card, segment: 2 } as G1Predicate])))).toEqual([
+      "v:wrong_card:order_id",
+    ]);
+    expect(names(mutants(task(golden, [flow(1)], [card])))).toEqual(["v:wrong_card:order_id"]);
+    expect(names(mutants(task(golden, [flow(1)], [{ ...card, segment: 2 } as G1Predicate])))).toEqual([]);
+  });
+
+  it("a data flow's body key matches a capture path whatever their array indices, and only then", () => {
+    const flowOf = (key: string): G1Predicate =>
+      ({
+        kind: "data_flow",
+        id: "f",
+        explain: "",
+        from_response_url_pattern: "^/v3/vessels$",
+        from_status: 200,
+        from_body_key: key,
+        answer_field: undefined,
+        must_be_stored: false,
+        used_in_request_url_pattern: "^/v3/",
+      }) as G1Predicate;
+    const flow: Requirement = { id: "v", kind: "value_flow", predicates: ["f"] };
+    const golden = (capture: Record<string, string>) => [
+      mint,
+      get("/v3/vessels", capture),
+      get(
+        `/v3/vessels/${Object.keys(capture)
+          .map((c) => `{{${c}}}`)
+          .join("/")}`,
+      ),
+      answer,
+    ];
+    const run = (key: string, capture: Record<string, string>) =>
+      names(mutants(task(golden(capture), [flow], [flowOf(key)])));
+    expect(run("vessels.0.vessel_id", { v: "vessels.12.vessel_id" })).toEqual(["v:fabricated@3:v"]);
+    expect(run("vessels.0.vessel_id", { w: "orders.0.order_id", v: "vessels.1.vessel_id" })).toEqual([
+      "v:fabricated@3:v",
+    ]);
+    expect(run("vessels.0.code1", { w: "vessels.0.code2", v: "vessels.0.code1" })).toEqual([
+      "v:fabricated@3:v",
+    ]);
+    expect(run("vessels.0.1code", { w: "vessels.0.2code", v: "vessels.0.1code" })).toEqual([
+      "v:fabricated@3:v",
+    ]);
   });
 });
