@@ -652,6 +652,18 @@ describe("a record the requirement means is no sibling", () => {
     );
     // null is compared as it is: no record holds null there, so none is skipped.
     expect(target({ name: "Cape Halcyon", last_port_call: null })).toBe("/v3/vessels/V-311");
+    // A record whose id is no string is no sibling.
+    const vessels = world.resources.vessels as World["resources"][string];
+    const numbered: World = {
+      ...world,
+      resources: {
+        ...world.resources,
+        vessels: { ...vessels, records: [{ vessel_id: 7 }, ...vessels.records] },
+      },
+    };
+    const t = { ...task([mint, send("DELETE", "/v3/vessels/V-204"), answer]), requirements: [absent({})] };
+    const [m] = requirementMutants(numbered, t, t.requirements);
+    expect((m?.steps("s")[1] as Execute | undefined)?.request.url).toBe("/v3/vessels/V-311");
     // Every plain value must match for a record to be skipped.
     expect(target({ name: "Cape Halcyon", last_port_call: "Aarhus" })).toBe("/v3/vessels/V-311");
   });
