@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { positionalJobTask, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
+import { idIn, SUB02, skeletonIn, taskOf } from "../../test/support/test-banks.js";
+import { bankFromContent } from "../bank/bank.js";
 import type { G1Predicate, GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { ExchangeEvent } from "../world/event-log.js";
@@ -622,5 +624,29 @@ describe("the operators' small helpers, through the requirements that use them",
     expect(run("vessels.0.1code", { w: "vessels.0.2code", v: "vessels.0.1code" })).toEqual([
       "v:fabricated@3:v",
     ]);
+  });
+});
+
+describe("stay_canonical in a GraphQL world: the forbidden call asked as the decoy's field", () => {
+  it("the extra step is a GraphQL call, named by the constraint, before the answer", () => {
+    const bank = bankFromContent(skeletonIn("graphql"));
+    const t = taskOf(bank, idIn("graphql", SUB02));
+    const stay: Requirement = {
+      id: "s",
+      kind: "stay_canonical",
+      predicates: t.grader.constraints.map((c) => c.id),
+    };
+    const [m, ...rest] = requirementMutants(bank.worlds[0] as World, t, [stay]);
+    expect(rest).toEqual([]);
+    expect(m).toMatchObject({
+      name: "s:forbidden_call:stay_on_v3",
+      operator: "decoy_read",
+      step: t.golden.length,
+    });
+    const steps = m?.steps("s") ?? [];
+    const extra = steps[t.golden.length - 1];
+    expect(extra?.op).toBe("execute_native");
+    expect(JSON.stringify(extra)).toContain('"protocol":"graphql"');
+    expect(steps.filter((_, i) => i !== t.golden.length - 1)).toEqual(t.golden);
   });
 });
