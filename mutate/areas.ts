@@ -297,6 +297,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/triad-protocols.test.ts",
       "src/certify/triad-canary-exams.test.ts",
       "src/certify/triad-exam-steps.test.ts",
+      "src/certify/triad-expected-card.test.ts",
     ],
   },
   {
@@ -333,23 +334,64 @@ export const AREAS: MutationArea[] = [
     // them against a grader): its trials made each mutant ~8 s on the loaded machine.
     name: "certify-golden-mutants",
     about: "each requirement broken alone: the mutant of each requirement kind, at the step it names",
-    mutate: ["src/certify/golden-mutants.ts:364-533"],
+    mutate: ["src/certify/golden-mutants.ts:371-540"],
     tests: ["src/certify/golden-mutants-requirements.test.ts"],
   },
   {
-    // The requirement operators' helpers: end state, repeat (a chain's re-mint), the sibling
-    // before, a header's value, value flows, forbidden calls.
+    // The requirement operators' helpers, in three areas (one run of all ~700 mutants did not fit
+    // the loaded machine): end state, repeat (a chain's re-mint), the sibling before, a header's
+    // value and their small helpers.
     name: "certify-golden-mutants-operators",
-    about: "the requirement operators: end state, repeat, sibling before, header, value flow, forbidden call",
-    mutate: ["src/certify/golden-mutants.ts:534-974"],
-    tests: ["src/certify/golden-mutants-requirements.test.ts"],
+    about: "the requirement operators: end state, repeat, sibling before, header",
+    mutate: ["src/certify/golden-mutants.ts:541-759"],
+    tests: [
+      "src/certify/golden-mutants-requirements.test.ts",
+      "src/certify/golden-mutants-operators.test.ts",
+    ],
+  },
+  {
+    // Value flows (fabricated uses, a dropped store, a wrong card) and the stopped walk of `covered`.
+    name: "certify-golden-mutants-flows",
+    about: "the value-flow operators: fabricated uses, dropped store, wrong card, stopped walk",
+    mutate: ["src/certify/golden-mutants.ts:760-923"],
+    tests: [
+      "src/certify/golden-mutants-requirements.test.ts",
+      "src/certify/golden-mutants-operators.test.ts",
+    ],
+  },
+  {
+    // The forbidden call of stay_canonical and its concrete URL; the chain segment of a step.
+    name: "certify-golden-mutants-forbidden",
+    about: "the forbidden-call operator and its URL; a step's chain segment",
+    mutate: ["src/certify/golden-mutants.ts:924-1033"],
+    tests: [
+      "src/certify/golden-mutants-requirements.test.ts",
+      "src/certify/golden-mutants-operators.test.ts",
+    ],
   },
   {
     // The per-step mutants of banks without requirements as data (the five operators of issue 9).
     name: "certify-golden-mutants-steps",
     about: "per-step mutants of banks without requirements: other value, sibling, repeat, drop, swap",
-    mutate: ["src/certify/golden-mutants.ts:1-363"],
-    tests: ["src/certify/golden-mutants-requirements.test.ts"],
+    mutate: ["src/certify/golden-mutants.ts:1-198"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
+  },
+  {
+    // Split from certify-golden-mutants-steps likewise: the per-step mutants' helpers (a request
+    // sent again, the order that matters, a job's group, other values, the sibling target).
+    name: "certify-golden-mutants-step-values",
+    about: "the per-step mutants' helpers: repeats, other values, sibling target",
+    mutate: ["src/certify/golden-mutants.ts:199-314"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
+  },
+  {
+    // Split from certify-golden-mutants-steps (a rerun of 1-370 did not fit the loaded machine): the
+    // extra delete of sibling_also (a seeded sibling, else the listing's first record) and the
+    // records a requirement's `where` means.
+    name: "certify-golden-mutants-siblings",
+    about: "sibling_also's other record, and which records are siblings",
+    mutate: ["src/certify/golden-mutants.ts:315-370"],
+    tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
   },
   {
     // Split from "grade": the whole file is ~1,000 mutants, over an hour at concurrency 1 on the
