@@ -58,7 +58,7 @@ export function serveJob(
     if (view.spec.confirm) job.state = "awaiting_confirmation";
     else {
       job.state = "done";
-      trial.resource(job.resource).push(job.record);
+      trial.addRecord(job.resource, job.record);
     }
   }
   if (route.action === "job_confirm") return confirmJob(trial, view);
@@ -104,7 +104,7 @@ function confirmJob(trial: TrialWorld, { job, pollUrl, resultUrl, left, done }: 
     );
   }
   job.state = "done";
-  trial.resource(job.resource).push(job.record);
+  trial.addRecord(job.resource, job.record);
   return done();
 }
 
