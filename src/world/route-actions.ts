@@ -17,7 +17,10 @@ interface ActionContext {
   query: QueryState;
   idField: string;
   records: readonly JsonObject[];
-  /** A record as this route shows it: its view's overrides applied, its omitted fields removed (the record itself, exposed, when its view changes nothing). */
+  /**
+   * A record as this route shows it: its view's overrides applied, its omitted fields removed; the
+   * record itself (exposed) when its view changes nothing.
+   */
   show: (r: JsonObject) => JsonObject;
   /** The record the path's id names, if this route may see it; else the 404. */
   find: () => { record: JsonObject } | { reply: Reply };

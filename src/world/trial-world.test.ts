@@ -259,7 +259,7 @@ describe("fork", () => {
     expect(t.resource("valves")[0]!.zone).toBe("Z");
   });
 
-  it("copies jobs and shares staged writes and stored replies; a job's record follows its row's writes", () => {
+  it("copies jobs, shares staged writes and stored replies; a job's record follows its row's writes", () => {
     const t = new TrialWorld(W, "s");
     const row = t.resource("valves")[0]!;
     t.jobs.set("j1", {

@@ -355,7 +355,7 @@ export class TrialWorld {
     this.ownList(this.removed, name).push(record);
   }
 
-  /** The records of resource `name`, to read (change them through `writable`, `addRecord`, `removeRecord`). */
+  /** The records of resource `name`, to read: they change through `writable`, `addRecord`, `removeRecord`. */
   resource(name: string): readonly JsonObject[] {
     const list = this.records.get(name);
     if (!list) throw new Error(`world ${this.world.id}: route names unknown resource ${name}`);
