@@ -123,18 +123,27 @@ function fork(state: State): State {
  * (undefined members, NaN, -0, non-plain objects): such a call is never shared.
  */
 function callKey(name: string, args: unknown): string | null {
-  const exact = (v: unknown): boolean => {
-    if (v === null || typeof v === "string" || typeof v === "boolean") return true;
-    if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0);
-    if (Array.isArray(v)) return v.every(exact);
-    if (typeof v === "object") {
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) return false;
-      return Object.values(v as Record<string, unknown>).every((x) => x !== undefined && exact(x));
+  return keptByJson(args) ? `${name}\u0000${JSON.stringify(args)}` : null;
+}
+
+/** Whether `JSON.parse(JSON.stringify(v))` is `v` again, exactly. */
+function keptByJson(v: unknown): boolean {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return true;
+  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (i in v && !keptByJson(v[i])) return false;
+    return true;
+  }
+  if (typeof v === "object") {
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return false;
+    for (const k in v) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === undefined || !keptByJson(x)) return false;
     }
-    return false;
-  };
-  return exact(args) ? `${name}\u0000${JSON.stringify(args)}` : null;
+    return true;
+  }
+  return false;
 }
 
 /**
