@@ -92,13 +92,14 @@ interface Node {
 /**
  * A point of the golden runs played from one tree node and session position: a trie of golden
  * steps (the same step objects), each point the node the trial was at after the step, the
- * session's position, the messages the step appended and the interpreter's bindings then.
+ * session's position, the messages the step appended and what the interpreter bound in it (its
+ * bindings at a point are those of every step from the root, applied in order: `bindingsAt`).
  */
 interface RunPoint {
   node: Node;
   position: SessionPosition;
   messages: TranscriptMessage[];
-  bindings: Map<string, JsonValue>;
+  bound: ReadonlyArray<readonly [string, JsonValue]>;
   parent: RunPoint | null;
   next: Map<GoldenStep, RunPoint>;
 }
@@ -122,18 +123,27 @@ function fork(state: State): State {
  * (undefined members, NaN, -0, non-plain objects): such a call is never shared.
  */
 function callKey(name: string, args: unknown): string | null {
-  const exact = (v: unknown): boolean => {
-    if (v === null || typeof v === "string" || typeof v === "boolean") return true;
-    if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0);
-    if (Array.isArray(v)) return v.every(exact);
-    if (typeof v === "object") {
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) return false;
-      return Object.values(v as Record<string, unknown>).every((x) => x !== undefined && exact(x));
+  return keptByJson(args) ? `${name}\u0000${JSON.stringify(args)}` : null;
+}
+
+/** Whether `JSON.parse(JSON.stringify(v))` is `v` again, exactly. */
+function keptByJson(v: unknown): boolean {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return true;
+  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (i in v && !keptByJson(v[i])) return false;
+    return true;
+  }
+  if (typeof v === "object") {
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return false;
+    for (const k in v) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === undefined || !keptByJson(x)) return false;
     }
-    return false;
-  };
-  return exact(args) ? `${name}\u0000${JSON.stringify(args)}` : null;
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -298,11 +308,26 @@ class TrialTree {
 
 const positionKey = (p: SessionPosition) => `${p.messages}/${p.toolCalls}/${p.callSeq}/${p.tokens}`;
 
+/** The points from `root` (left out) to `point`, in order. */
+function pointsBetween(root: RunPoint, point: RunPoint): RunPoint[] {
+  const points: RunPoint[] = [];
+  for (let at: RunPoint | null = point; at && at !== root; at = at.parent) points.push(at);
+  return points.reverse();
+}
+
 /** The messages appended from `root` to `point`, in order. */
 function messagesBetween(root: RunPoint, point: RunPoint): TranscriptMessage[] {
-  const spans: TranscriptMessage[][] = [];
-  for (let at: RunPoint | null = point; at && at !== root; at = at.parent) spans.push(at.messages);
-  return spans.reverse().flat();
+  const messages: TranscriptMessage[] = [];
+  for (const at of pointsBetween(root, point)) for (const m of at.messages) messages.push(m);
+  return messages;
+}
+
+/** The interpreter's bindings at `point` (a run's bindings start empty at its root). */
+function bindingsAt(root: RunPoint, point: RunPoint): Map<string, JsonValue> {
+  const bindings = new Map<string, JsonValue>();
+  for (const at of pointsBetween(root, point))
+    for (const [name, value] of at.bound) bindings.set(name, value);
+  return bindings;
 }
 
 /**
@@ -323,14 +348,7 @@ function goldenMemo(harness: HarnessSession, backend: TreeBackend): GoldenMemo {
       start.node.runs ??= new Map();
       let root = start.node.runs.get(key);
       if (!root) {
-        root = {
-          node: start.node,
-          position: from,
-          messages: [],
-          bindings: new Map(),
-          parent: null,
-          next: new Map(),
-        };
+        root = { node: start.node, position: from, messages: [], bound: [], parent: null, next: new Map() };
         start.node.runs.set(key, root);
       }
       let at = root;
@@ -358,8 +376,8 @@ function goldenMemo(harness: HarnessSession, backend: TreeBackend): GoldenMemo {
       let recorded = played;
       return {
         played,
-        bindings: new Map(at.bindings),
-        reached(n, bindings) {
+        bindings: bindingsAt(root, at),
+        reached(n, bound) {
           const point = backend.point();
           if (!recording || n !== recorded + 1 || !point) {
             recording = null;
@@ -373,7 +391,7 @@ function goldenMemo(harness: HarnessSession, backend: TreeBackend): GoldenMemo {
               node: point.node,
               position,
               messages: harness.messages.slice(recording.position.messages, position.messages),
-              bindings: new Map(bindings),
+              bound,
               parent: recording,
               next: new Map(),
             };

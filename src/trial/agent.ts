@@ -102,10 +102,12 @@ export interface GoldenRun {
   /** The interpreter's bindings after those steps (a copy the run may change). */
   readonly bindings: Map<string, JsonValue>;
   /**
-   * Step `played - 1` was played, the session is open, and the interpreter holds `bindings` (copied
-   * when kept): a later run with the same steps may skip to here.
+   * Step `played - 1` was played and the session is open: a later run with the same steps may skip
+   * to here. `bound` is what the interpreter bound since the run began or since the last `reached`
+   * (names and values, in order; a later one may bind a name again): its bindings here are the
+   * run's first ones with these applied.
    */
-  reached(played: number, bindings: ReadonlyMap<string, JsonValue>): void;
+  reached(played: number, bound: ReadonlyArray<readonly [string, JsonValue]>): void;
 }
 
 /**

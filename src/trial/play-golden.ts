@@ -5,7 +5,7 @@ import type { GoldenNativeRequest, GoldenStep } from "../bank/task-schema.js";
 import type { Versioning } from "../bank/versioning-schema.js";
 import { type ToolResult, toolResultValue } from "../workspace/workspace.js";
 import { wireRequest } from "../world/versioning.js";
-import type { AgentToolCall, StepResult, TrialSession } from "./agent.js";
+import type { AgentToolCall, GoldenRun, StepResult, TrialSession } from "./agent.js";
 
 /** A tool result's content as JSON: the workspace's own value when it kept one, else parsed. */
 function contentOf(result: ToolResult): unknown {
@@ -50,28 +50,46 @@ export async function playGolden(
   // A session with a memo of golden runs skips the steps another trial played from here (a task's
   // versioning is fixed, so the memo's recorded wire form is this run's).
   const run = options.tamper || session.ended ? undefined : session.goldenMemo?.begin(steps);
-  const player = new GoldenPlayer(session, run?.bindings, options.versioning);
+  const player = new GoldenPlayer(session, run, options.versioning);
   for (let index = run?.played ?? 0; index < steps.length; index++) {
     const original = steps[index] as GoldenStep;
     const step = options.tamper ? options.tamper(original, index) : original;
     if (step === null || session.ended) continue;
     if ((await player.play(step, options.finish !== false)) === "stop") break;
     // An answer step finishes the session or, not finishing, is skipped: runs are kept up to it.
-    if (step.op !== "answer" && !session.ended) run?.reached(index + 1, player.bindings);
+    if (step.op !== "answer" && !session.ended) run?.reached(index + 1, player.takeBound());
   }
   return player.bindings;
 }
 
+const NOTHING_BOUND: ReadonlyArray<readonly [string, JsonValue]> = Object.freeze([]);
+
 /** One golden run: the values bound so far (captures and vault reads) and how each step is played. */
 class GoldenPlayer {
   readonly bindings: Map<string, JsonValue>;
+  /** What was bound since `takeBound` was last called, in order; null when no memo asks. */
+  private bound: Array<readonly [string, JsonValue]> | null;
 
   constructor(
     private readonly session: TrialSession,
-    bindings?: Map<string, JsonValue>,
+    run: GoldenRun | undefined,
     private readonly versioning?: Versioning,
   ) {
-    this.bindings = bindings ?? new Map();
+    this.bindings = run?.bindings ?? new Map();
+    this.bound = run ? [] : null;
+  }
+
+  /** What was bound since the last call (see `GoldenRun.reached`). */
+  takeBound(): ReadonlyArray<readonly [string, JsonValue]> {
+    const bound = this.bound;
+    if (!bound || bound.length === 0) return NOTHING_BOUND;
+    this.bound = [];
+    return bound;
+  }
+
+  private bind(name: string, value: JsonValue): void {
+    this.bindings.set(name, value);
+    this.bound?.push([name, value]);
   }
 
   /** Play one step; "stop" when the run ends here (a failed call, an abstention, the answer). */
@@ -138,7 +156,7 @@ class GoldenPlayer {
       const r = await this.act({ name: "read", arguments: { entity_ref: { kind: "variable", id: key } } });
       const content = r?.results[0];
       if (!r || !content?.ok) this.unreadable = key;
-      else this.bindings.set(key, (JSON.parse(content.content) as { value: JsonValue }).value);
+      else this.bind(key, (JSON.parse(content.content) as { value: JsonValue }).value);
     }
   }
 
@@ -220,7 +238,7 @@ class GoldenPlayer {
     const responseBody = (contentOf(readResult) as { content: { body: JsonValue } }).content.body;
     for (const [name, path] of Object.entries(capture)) {
       const [first] = valuesAtPath(responseBody, path);
-      if (first !== undefined) this.bindings.set(name, first);
+      if (first !== undefined) this.bind(name, first);
     }
     return true;
   }

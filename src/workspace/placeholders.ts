@@ -14,32 +14,20 @@ export function resolvePlaceholders(
   request: RestRequest,
   lookup: (name: string) => JsonValue | undefined,
 ): Parsed<RestRequest> {
+  // Every execute resolves its request; most hold no placeholder, so what holds none is kept as it
+  // is (nothing changes a request once sent) rather than rebuilt. No named closures: tsx names
+  // each one it builds.
   const missing: string[] = [];
-  const sub = (text: string): string =>
-    replacePlaceholders(text, (name, whole) => {
-      const value = lookup(name);
-      if (value === undefined) {
-        missing.push(name);
-        return whole;
-      }
-      return typeof value === "string" ? value : JSON.stringify(value);
-    });
-  const deep = (value: unknown): unknown => {
-    if (typeof value === "string") return sub(value);
-    if (Array.isArray(value)) return value.map(deep);
-    if (value !== null && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v)]));
-    }
-    return value;
-  };
   const out: RestRequest = {
     ...request,
-    url: sub(request.url),
+    url: resolveText(request.url, lookup, missing),
     ...(request.headers
-      ? { headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, sub(v)])) }
+      ? { headers: resolveDeep(request.headers, lookup, missing) as Record<string, string> }
       : {}),
-    ...(request.body !== undefined ? { body: deep(request.body) } : {}),
-    ...(request.sign ? { sign: { ...request.sign, secret: sub(request.sign.secret) } } : {}),
+    ...(request.body !== undefined ? { body: resolveDeep(request.body, lookup, missing) } : {}),
+    ...(request.sign
+      ? { sign: { ...request.sign, secret: resolveText(request.sign.secret, lookup, missing) } }
+      : {}),
   };
   if (missing.length > 0) {
     const names = [...new Set(missing)].map((n) => `{{${n}}}`).join(", ");
@@ -52,4 +40,51 @@ export function resolvePlaceholders(
     };
   }
   return { success: true, data: out };
+}
+
+/** `text` with its placeholders' values; an unknown name is left as it is and added to `missing`. */
+function resolveText(
+  text: string,
+  lookup: (name: string) => JsonValue | undefined,
+  missing: string[],
+): string {
+  return replacePlaceholders(text, (name, whole) => {
+    const value = lookup(name);
+    if (value === undefined) {
+      missing.push(name);
+      return whole;
+    }
+    return typeof value === "string" ? value : JSON.stringify(value);
+  });
+}
+
+/** `resolveText` on every string inside `value`: `value` itself when none changes. */
+function resolveDeep(
+  value: unknown,
+  lookup: (name: string) => JsonValue | undefined,
+  missing: string[],
+): unknown {
+  if (typeof value === "string") return resolveText(value, lookup, missing);
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = resolveDeep(value[i], lookup, missing);
+      if (v !== value[i] && !out) out = value.slice(0, i);
+      out?.push(v);
+    }
+    return out ?? value;
+  }
+  if (value !== null && typeof value === "object") {
+    // Rebuilt from its entries when something changes (a "__proto__" key stays an own key).
+    let out: Array<[string, unknown]> | null = null;
+    const entries = Object.entries(value);
+    for (let i = 0; i < entries.length; i++) {
+      const [k, v] = entries[i] as [string, unknown];
+      const r = resolveDeep(v, lookup, missing);
+      if (r !== v && !out) out = entries.slice(0, i);
+      out?.push([k, r]);
+    }
+    return out ? Object.fromEntries(out) : value;
+  }
+  return value;
 }

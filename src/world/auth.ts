@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../bank/json.js";
-import type { Route } from "../bank/world-schema.js";
+import type { Route, World } from "../bank/world-schema.js";
 import {
   authScheme,
   credentialField,
@@ -9,7 +9,7 @@ import {
 } from "./credential.js";
 import { fail, ok, type Reply, withTerse } from "./reply.js";
 import { SIGNATURE_HEADERS, SIGNING_RECIPE, signatureMatches } from "./request-signature.js";
-import { tokenWording, type WorldProtocol } from "./token-wording.js";
+import { type TokenWording, tokenWording, type WorldProtocol } from "./token-wording.js";
 import type { TrialWorld } from "./trial-world.js";
 
 /**
@@ -144,12 +144,6 @@ export function authorize(
   const scheme = authScheme(auth);
   const noun = credentialNoun(auth);
   const apiKey = scheme === "api_key";
-  const hint =
-    scheme === "refresh_rotation"
-      ? `get a fresh token with ${words.mint} (${words.grant("refresh_token")} and your newest refresh_token) and ${words.send}`
-      : `mint a fresh ${apiKey ? "key" : "token"} with ${words.mint} (${words.grant("client_credentials")})${
-          auth.refresh ? `, or exchange your refresh_token with ${words.grant("refresh_token")}` : ""
-        } and ${words.send}`;
   const presented = presentedCredential(auth, header);
   const challengeScheme = apiKey ? "ApiKey" : "Bearer";
   if (presented === undefined) {
@@ -157,7 +151,7 @@ export function authorize(
       401,
       "missing_token",
       `this route needs ${apiKey ? "an API key" : "a bearer token"}`,
-      { hint },
+      { hint: freshCredentialHint(auth, words) },
       { "www-authenticate": challengeScheme },
     );
   }
@@ -165,10 +159,22 @@ export function authorize(
   const verdict = trial.spendToken(presented, route.scopes);
   if (verdict === "ok") return null;
   if (verdict === "unknown") {
-    return fail(401, "invalid_token", `the ${noun} is expired or was never issued`, { hint }, challenge);
+    return fail(
+      401,
+      "invalid_token",
+      `the ${noun} is expired or was never issued`,
+      { hint: freshCredentialHint(auth, words) },
+      challenge,
+    );
   }
   if (verdict === "expired")
-    return fail(401, "token_expired", `the ${noun} has expired`, { hint }, challenge);
+    return fail(
+      401,
+      "token_expired",
+      `the ${noun} has expired`,
+      { hint: freshCredentialHint(auth, words) },
+      challenge,
+    );
   const how =
     scheme === "refresh_rotation"
       ? `${words.mint} with ${words.grant("refresh_token")}, your newest refresh_token and ${words.field("scope", route.scopes.join(" "))}`
@@ -182,6 +188,15 @@ export function authorize(
       "www-authenticate": `${challengeScheme} error="insufficient_scope", scope="${route.scopes.join(" ")}"`,
     },
   );
+}
+
+/** How to get a credential that works, in the words of the agent's protocol (a 401's hint). */
+function freshCredentialHint(auth: World["auth"], words: TokenWording): string {
+  if (authScheme(auth) === "refresh_rotation")
+    return `get a fresh token with ${words.mint} (${words.grant("refresh_token")} and your newest refresh_token) and ${words.send}`;
+  const refresh = auth.refresh ? `, or exchange your refresh_token with ${words.grant("refresh_token")}` : "";
+  const key = authScheme(auth) === "api_key" ? "key" : "token";
+  return `mint a fresh ${key} with ${words.mint} (${words.grant("client_credentials")})${refresh} and ${words.send}`;
 }
 
 /** What a signed request signs, as the route saw it: the route's method, the URL, the parsed body. */

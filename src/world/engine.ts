@@ -197,40 +197,56 @@ export async function servePlain(
   const { url: href, method, headers } = parts;
   if ((world.protocol ?? "rest") !== "rest" || !PLAIN_METHODS.has(method)) return null;
   if (href.includes("#")) return null;
+  // No named closures here (tsx names each one it builds, and this runs for every call): the
+  // request's header reader is a method, the URL is parsed once when needed.
   let parsed: URL | undefined;
-  const url = () => {
-    parsed ??= new URL(href);
-    return parsed;
-  };
   // The path and query as a fetch Request holds them (the URL parser resolves dot segments and
   // escapes odd characters), parsed only when the href has something the parser would change.
   const written = rawPathAndQuery(href);
-  const raw = URL_PARSER_CHANGES.test(written) ? url().pathname + url().search : written;
+  let raw = written;
+  if (URL_PARSER_CHANGES.test(written)) {
+    parsed = new URL(href);
+    raw = parsed.pathname + parsed.search;
+  }
   // The canonical path, as the Hono app's getPath reads it.
   let path = canonicalPath(pathOf(raw));
-  const header = (name: string) => headers.get(name) ?? undefined;
-  const version = carriedVersion(world) ? versionedRequest(world, path, queryOf(raw), header) : null;
+  const version = carriedVersion(world)
+    ? versionedRequest(world, path, queryOf(raw), (name) => headers.get(name) ?? undefined)
+    : null;
   if (version && !("refused" in version)) path = version.path;
-  let body: JsonValue | null = null;
-  const write = (reply: Reply) => writeReply(trial, reply, { method, url, path, raw, headers, body });
+  const exchange = { method, path, raw, headers, body: null as JsonValue | null };
   try {
-    const read = await readRequest(trial, { method, header, text: () => bodyText ?? "" });
-    if ("refused" in read) return write(read.refused);
+    const read = await readRequest(trial, {
+      method,
+      header(name) {
+        return headers.get(name) ?? undefined;
+      },
+      text() {
+        return bodyText ?? "";
+      },
+    });
+    if ("refused" in read) return writeReply(trial, read.refused, exchange);
     const malformed = malformedPath(href);
-    if (malformed) return write(malformed);
-    if (version && "refused" in version) return write(version.refused);
-    body = read.body;
+    if (malformed) return writeReply(trial, malformed, exchange);
+    if (version && "refused" in version) return writeReply(trial, version.refused, exchange);
+    exchange.body = read.body;
     const table = routingTable(world);
     const hit = matchRoute(table.entries, method, path);
-    if (hit) {
-      const entry = hit.route;
-      const params: Record<string, string> = {};
-      for (const [name, v] of Object.entries(hit.params)) params[name] = paramValue(v);
-      return write(entry.serve(trial, { url: url(), params, header, body, bodyError: read.bodyError }));
-    }
-    return write(unrouted(world, table.declared, method, path));
+    if (!hit) return writeReply(trial, unrouted(world, table.declared, method, path), exchange);
+    const params: Record<string, string> = {};
+    for (const [name, v] of Object.entries(hit.params)) params[name] = paramValue(v);
+    const req: RouteRequest = {
+      url: parsed ?? new URL(href),
+      params,
+      header(name) {
+        return headers.get(name) ?? undefined;
+      },
+      body: read.body,
+      bodyError: read.bodyError,
+    };
+    return writeReply(trial, hit.route.serve(trial, req), exchange);
   } catch (err) {
-    return write(engineFailed(err as Error));
+    return writeReply(trial, engineFailed(err as Error), exchange);
   }
 }
 
@@ -387,7 +403,6 @@ function writeReply(
   semantic: Reply,
   request: {
     method: string;
-    url: () => URL;
     /** The canonical path the request was routed by. */
     path: string;
     /** The path and query as the client wrote them. */
@@ -428,7 +443,6 @@ function writeReply(
 function respond(c: Context<Env>, semantic: Reply): Response {
   const { status, headers, text } = writeReply(c.env.trial, semantic, {
     method: c.req.method,
-    url: () => requestUrl(c),
     path: c.req.path,
     raw: rawPathAndQuery(c.req.url),
     headers: c.req.raw.headers,

@@ -17,15 +17,18 @@ export function malformedPath(href: string): Reply | null {
   if (start === -1) return null;
   const end = href.slice(start).search(/[?#]/);
   const path = end === -1 ? href.slice(start) : href.slice(start, start + end);
-  const refuse = (message: string) => ok(400, { error: "bad_request", message });
   if (path.length > MAX_PATH_CHARS)
     return refuse(`the request path is ${path.length} characters long; at most ${MAX_PATH_CHARS} are served`);
   let decoded: string;
   try {
-    decoded = decodeURIComponent(path);
+    decoded = path.includes("%") ? decodeURIComponent(path) : path;
   } catch {
     return refuse("the request path is not valid percent-encoding");
   }
   if (decoded.includes("\0")) return refuse("the request path holds a NUL character");
   return null;
+}
+
+function refuse(message: string): Reply {
+  return ok(400, { error: "bad_request", message });
 }

@@ -17,8 +17,11 @@ interface ActionContext {
   req: RouteRequest;
   query: QueryState;
   idField: string;
-  records: JsonObject[];
-  /** A record as this route shows it: its view's overrides applied, its omitted fields removed. */
+  records: readonly JsonObject[];
+  /**
+   * A record as this route shows it: its view's overrides applied, its omitted fields removed; the
+   * record itself (exposed) when its view changes nothing.
+   */
   show: (r: JsonObject) => JsonObject;
   /** The record the path's id names, if this route may see it; else the 404. */
   find: () => { record: JsonObject } | { reply: Reply };
@@ -73,11 +76,15 @@ function actionContext(trial: TrialWorld, route: Route, req: RouteRequest, query
     .filter((p) => p.reveals_fields && query.on.has(p.name))
     .flatMap((p) => p.reveals_fields ?? []);
   const omit = route.view.omit_fields.filter((f) => !revealed.includes(f));
-  const show = (r: JsonObject): JsonObject => {
-    const out: JsonObject = { ...r, ...overrides };
-    for (const f of omit) delete out[f];
-    return out;
-  };
+  // A route that shows records as they are hands out the records themselves (see `expose`).
+  const show =
+    omit.length === 0 && isEmpty(overrides)
+      ? (r: JsonObject): JsonObject => trial.expose(r)
+      : (r: JsonObject): JsonObject => {
+          const out: JsonObject = { ...r, ...overrides };
+          for (const f of omit) delete out[f];
+          return out;
+        };
   const parents = parentParams(route, req, resource.fields, idField);
   const all = trial.resource(route.resource);
   // A nested route (`/parents/{parent_id}/children`) sees only the children of the parent it names.
@@ -105,6 +112,11 @@ function actionContext(trial: TrialWorld, route: Route, req: RouteRequest, query
   return { trial, route, req, query, idField, records, show, find, versionField, versionOf, parents };
 }
 
+function isEmpty(o: JsonObject): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 /**
  * The path parameters of a nested route that name a parent: parameters other than the record's
  * own id (and a job id) that are fields of the route's resource.
@@ -128,7 +140,7 @@ function matches(record: JsonObject, where: Record<string, JsonValue>): boolean 
 }
 
 /** Records this route can see: its view's `where`, hidden ones not unhidden, query filters. */
-function visible(route: Route, records: JsonObject[], query: QueryState): JsonObject[] {
+function visible(route: Route, records: readonly JsonObject[], query: QueryState): readonly JsonObject[] {
   const hidden = (route.query_params ?? []).filter((p) => p.unhides && !query.on.has(p.name));
   const where = route.view.where;
   if (!where && hidden.length === 0 && query.filters.length === 0) return records;
@@ -169,7 +181,7 @@ function listRecords({ trial, route, req, query, records, show }: ActionContext)
 }
 
 /** The records in the route's `sort` order (a stable sort: ties keep their own order). */
-function sorted(route: Route, records: JsonObject[]): JsonObject[] {
+function sorted(route: Route, records: readonly JsonObject[]): readonly JsonObject[] {
   const sort = route.sort;
   if (!sort) return records;
   const dir = sort.order === "desc" ? -1 : 1;
@@ -206,7 +218,7 @@ function writeRecord(ctx: ActionContext): Reply {
   }
   const found = route.action === "update" ? ctx.find() : null;
   if (found && "reply" in found) return found.reply;
-  const target = found ? found.record : null;
+  let target = found ? found.record : null;
   const stagedKey = `${route.id}\n${target ? String(target[idField]) : ""}`;
   const staged = trial.staged.get(stagedKey);
   if (staged) {
@@ -227,6 +239,8 @@ function writeRecord(ctx: ActionContext): Reply {
   const invalid = validationReply(route, body);
   if (invalid) return invalid;
   if (target && route.concurrency) {
+    // Another writer may change the record first: from here on this trial's own copy is read.
+    target = trial.writable(route.resource, target);
     const conflict = concurrencyReply(ctx, target, body);
     if (conflict) return conflict;
   }
@@ -359,10 +373,11 @@ function mintId(trial: TrialWorld, route: Route): string {
 function commit(
   { trial, route, show, versionField }: ActionContext,
   record: JsonObject,
-  target: JsonObject | null,
+  existing: JsonObject | null,
 ): Reply {
   const versioned = route.concurrency !== undefined;
-  if (target) {
+  if (existing) {
+    const target = trial.writable(route.resource, existing);
     const version = typeof target[versionField] === "number" ? (target[versionField] as number) : 1;
     const before = route.workflow ? target[route.workflow.field] : undefined;
     Object.assign(target, record);
@@ -370,6 +385,6 @@ function commit(
     if (versioned) target[versionField] = version + 1;
     return ok(200, show(target), versioned ? { etag: `"${target[versionField]}"` } : {});
   }
-  trial.resource(route.resource).push(record);
+  trial.addRecord(route.resource, record);
   return ok(201, show(record));
 }

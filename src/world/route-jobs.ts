@@ -66,7 +66,7 @@ export function serveJob(
     if (view.spec.confirm) job.state = "awaiting_confirmation";
     else {
       job.state = "done";
-      trial.resource(job.resource).push(job.record);
+      trial.addRecord(job.resource, job.record);
     }
   }
   if (route.action === "job_confirm") return confirmJob(trial, view);
@@ -112,7 +112,7 @@ function confirmJob(trial: TrialWorld, { job, pollUrl, resultUrl, left, done }: 
     );
   }
   job.state = "done";
-  trial.resource(job.resource).push(job.record);
+  trial.addRecord(job.resource, job.record);
   return done();
 }
 

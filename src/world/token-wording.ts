@@ -17,15 +17,32 @@ export type WorldProtocol = "rest" | "graphql" | "mcp";
  *
  * @example tokenWording(world.auth, "mcp").mint // "the issue_token tool"
  */
-export function tokenWording(
-  auth: World["auth"],
-  protocol: WorldProtocol,
-): {
+export function tokenWording(auth: World["auth"], protocol: WorldProtocol): TokenWording {
+  let byProtocol = wordings.get(auth);
+  if (!byProtocol) {
+    byProtocol = {};
+    wordings.set(auth, byProtocol);
+  }
+  let wording = byProtocol[protocol];
+  if (!wording) {
+    wording = wordingOf(auth, protocol);
+    byProtocol[protocol] = wording;
+  }
+  return wording;
+}
+
+/** How an agent of one protocol mints and sends a token (see `tokenWording`). */
+export interface TokenWording {
   mint: string;
   grant: (value: string) => string;
   field: (name: string, value: string) => string;
   send: string;
-} {
+}
+
+// One wording per world's auth and protocol: every call to an authenticated route words its hint.
+const wordings = new WeakMap<World["auth"], Partial<Record<WorldProtocol, TokenWording>>>();
+
+function wordingOf(auth: World["auth"], protocol: WorldProtocol): TokenWording {
   const header =
     authScheme(auth) === "api_key" ? `${API_KEY_HEADER}: <api_key>` : "Authorization: Bearer <token>";
   if (protocol === "rest")

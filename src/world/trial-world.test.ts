@@ -197,7 +197,7 @@ describe("removeRecord", () => {
 });
 
 describe("fork", () => {
-  it("copies the clock, tokens, counters and records; later changes stay apart", () => {
+  it("copies the clock, tokens and counters; later changes stay apart", () => {
     const t = new TrialWorld(withAuth({ ttl_calls: 2 }), "s");
     t.advance(4);
     const { token } = t.issueToken();
@@ -213,11 +213,53 @@ describe("fork", () => {
     expect(t.spendToken(token, [])).toBe("ok");
     copy.tick();
     expect(t.clock).toBe(4);
-    copy.resource("valves")[0]!.zone = "Z";
-    expect(t.resource("valves")[0]!.zone).not.toBe("Z");
   });
 
-  it("copies jobs, staged writes and stored replies, and keeps a job's record the same object as its row", () => {
+  it("shares records until one side writes one: each write, add and removal stays on its side", () => {
+    const t = new TrialWorld(W, "s");
+    const [first, second, third] = t.resource("valves");
+    const zone = first!.zone;
+    const copy = t.fork();
+    expect(copy.resource("valves")[0]).toBe(first);
+    Object.assign(copy.writable("valves", first!), { zone: "Z" });
+    expect(copy.resource("valves")[0]!.zone).toBe("Z");
+    expect(first!.zone).toBe(zone);
+    expect(t.resource("valves")[0]).toBe(first);
+    // The trial forked from writes its own copy too, after the fork.
+    Object.assign(t.writable("valves", second!), { zone: "Y" });
+    expect(t.resource("valves")[1]!.zone).toBe("Y");
+    expect(copy.resource("valves")[1]).toBe(second);
+    expect(second!.zone).not.toBe("Y");
+    // A second write changes the copy already made, in place, wherever it stands.
+    const mine = copy.writable("valves", copy.resource("valves")[0]!);
+    expect(mine).toBe(copy.resource("valves")[0]);
+    const count = t.resource("valves").length;
+    copy.addRecord("valves", { valve_id: "VL-NEW" });
+    copy.removeRecord("valves", third!);
+    expect(t.resource("valves")).toHaveLength(count);
+    expect(t.resource("valves")).toContain(third);
+    expect(t.removed.size).toBe(0);
+    expect(copy.resource("valves")).toHaveLength(count);
+    expect(copy.removed.get("valves")).toEqual([third]);
+    // A fork of the fork shares the copy's own records, which neither changes in place again.
+    const again = copy.fork();
+    Object.assign(again.writable("valves", mine), { zone: "X" });
+    expect(mine.zone).toBe("Z");
+    expect(copy.writable("valves", mine)).not.toBe(mine);
+  });
+
+  it("a record a reply showed is copied before its next write", () => {
+    const t = new TrialWorld(W, "s");
+    const mine = t.writable("valves", t.resource("valves")[0]!);
+    expect(t.writable("valves", mine)).toBe(mine);
+    const shown = t.expose(mine);
+    expect(shown).toBe(mine);
+    Object.assign(t.writable("valves", mine), { zone: "Z" });
+    expect(shown.zone).not.toBe("Z");
+    expect(t.resource("valves")[0]!.zone).toBe("Z");
+  });
+
+  it("copies jobs, shares staged writes and stored replies; a job's record follows its row's writes", () => {
     const t = new TrialWorld(W, "s");
     const row = t.resource("valves")[0]!;
     t.jobs.set("j1", {
@@ -228,18 +270,19 @@ describe("fork", () => {
       createdAt: 2,
       state: "pending",
     });
-    t.staged.set("s1", { recordId: "VL-9", record: { valve_id: "VL-9" } });
+    t.staged.set("s1", { recordId: "VL-9", record: row });
     t.replies.set("k", { fingerprint: "f", status: 201, headers: {}, body: null });
     const copy = t.fork();
     expect(copy.jobs.get("j1")).toEqual(t.jobs.get("j1"));
-    expect(copy.staged.get("s1")).toEqual({ recordId: "VL-9", record: { valve_id: "VL-9" } });
+    expect(copy.staged.get("s1")).toEqual({ recordId: "VL-9", record: row });
     expect(copy.replies.get("k")).toEqual({ fingerprint: "f", status: 201, headers: {}, body: null });
-    expect(copy.jobs.get("j1")!.record).toBe(copy.resource("valves")[0]);
-    expect(copy.jobs.get("j1")!.record).not.toBe(row);
     copy.jobs.get("j1")!.state = "done";
-    copy.staged.get("s1")!.record.valve_id = "VL-10";
     expect(t.jobs.get("j1")!.state).toBe("pending");
-    expect(t.staged.get("s1")!.record.valve_id).toBe("VL-9");
+    const written = copy.writable("valves", row);
+    expect(copy.jobs.get("j1")!.record).toBe(written);
+    expect(copy.staged.get("s1")!.record).toBe(written);
+    expect(t.jobs.get("j1")!.record).toBe(row);
+    expect(t.staged.get("s1")!.record).toBe(row);
   });
 
   it("an unknown resource is a bug, named", () => {

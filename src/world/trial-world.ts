@@ -62,6 +62,10 @@ export const MAX_WAIT_SECONDS = 3600;
  * The clock is logical seconds from 0: each served request advances it by 1 (`tick`), an honoured
  * `Retry-After` by more (`advance`). The wall clock is never read.
  *
+ * Records are copied on write: a fork shares its records (and their lists) with the trial it was
+ * forked from, and whichever of the two first changes one changes its own copy (`writable`,
+ * `addRecord`, `removeRecord`). Route logic never changes a record in place otherwise.
+ *
  * @example const trial = new TrialWorld(world, "seed-1"); trial.advance(5); trial.clock // 5
  */
 export class TrialWorld {
@@ -78,34 +82,67 @@ export class TrialWorld {
   terseRoutes: readonly string[] = [];
   private now = 0;
   private readonly tokens = new Map<string, TokenState>();
-  private readonly refreshTokens = new Map<string, string[]>();
-  private readonly counters = new Map<string, number>();
-  private readonly resolvedCache = new Map<string, JsonValue>();
+  private readonly refreshTokens: Map<string, string[]>;
+  private readonly counters: Map<string, number>;
+  // Resolving canaries is a pure function of the seed: forks share the cache.
+  private readonly resolvedCache: Map<string, JsonValue>;
   private staleTokenSet: Set<string> | undefined;
   readonly jobs = new Map<string, JobState>();
-  readonly throttles = new Map<string, number>();
-  readonly staged = new Map<string, StagedWrite>();
-  readonly replies = new Map<string, StoredReply>();
+  readonly throttles: Map<string, number>;
+  readonly staged: Map<string, StagedWrite>;
+  readonly replies: Map<string, StoredReply>;
   /** Changes the world makes later, in the order they were scheduled (see `settle`). */
-  readonly pending: PendingChange[] = [];
+  readonly pending: PendingChange[];
   /**
    * Records deleted during the trial (setup replay included), by resource, in deletion order: a
    * record reference still names a record a later step deleted (the run opened, then superseded).
    */
-  readonly removed = new Map<string, JsonObject[]>();
+  readonly removed: Map<string, JsonObject[]>;
+  /**
+   * The records and record lists (of `records` and `removed`) this trial made or copied since it
+   * was last forked: only these are changed in place. Everything else may be shared with a fork.
+   */
+  private owned = new Set<object>();
 
   constructor(
     readonly world: World,
     readonly seed: string,
     from?: TrialWorld,
   ) {
-    this.records = new Map();
     if (from) {
+      // Records, their lists, staged writes, pending changes and stored replies are shared (a
+      // record is copied when first written, the rest are never changed in place); tokens and jobs
+      // change in place, so each trial has its own.
+      from.owned = new Set();
       this.log = from.log.fork();
-      this.copyStateOf(from);
+      this.records = new Map(from.records);
+      this.removed = new Map(from.removed);
+      this.now = from.now;
+      for (const [k, v] of from.tokens) this.tokens.set(k, { ...v });
+      this.refreshTokens = new Map(from.refreshTokens);
+      this.counters = new Map(from.counters);
+      this.resolvedCache = from.resolvedCache;
+      this.staleTokenSet = from.staleTokenSet;
+      for (const [k, v] of from.jobs) this.jobs.set(k, { ...v });
+      this.throttles = new Map(from.throttles);
+      this.staged = new Map(from.staged);
+      this.replies = new Map(from.replies);
+      this.pending = from.pending.slice();
+      this.recording = from.recording;
+      this.hints = from.hints;
+      this.terseRoutes = from.terseRoutes;
       return;
     }
     this.log = new EventLog();
+    this.records = new Map();
+    this.removed = new Map();
+    this.refreshTokens = new Map();
+    this.counters = new Map();
+    this.resolvedCache = new Map();
+    this.throttles = new Map();
+    this.staged = new Map();
+    this.replies = new Map();
+    this.pending = [];
     const initial = world.auth.initial_refresh_token;
     if (initial !== undefined)
       this.refreshTokens.set(initial, [...(world.auth.default_scopes ?? world.auth.scopes)]);
@@ -121,7 +158,8 @@ export class TrialWorld {
    * An independent copy of this trial's state (records, tokens, counters, clock, jobs, staged
    * writes, stored replies, the log so far): what the copy serves from here on is exactly what
    * this one would serve, and neither sees the other's later requests. Certification forks the
-   * state a golden run reached instead of replaying the run again.
+   * state a golden run reached instead of replaying the run again. The two share their records
+   * until either writes one (see `writable`), so a fork costs little whatever the world's size.
    *
    * @example const copy = trial.fork(); copy.tick(); copy.clock === trial.clock + 1
    */
@@ -129,35 +167,50 @@ export class TrialWorld {
     return new TrialWorld(this.world, this.seed, this);
   }
 
-  private copyStateOf(from: TrialWorld): void {
-    // Routes mutate records in place (Object.assign, push, splice) and a finished job's record is
-    // the same object as the one in its resource: copy each record once and keep that aliasing.
-    const copies = new Map<JsonObject, JsonObject>();
-    const copy = (r: JsonObject): JsonObject => {
-      let c = copies.get(r);
-      if (!c) {
-        c = { ...r };
-        copies.set(r, c);
-      }
-      return c;
-    };
-    for (const [name, list] of from.records) this.records.set(name, list.map(copy));
-    this.now = from.now;
-    for (const [k, v] of from.tokens) this.tokens.set(k, { ...v });
-    for (const [k, v] of from.refreshTokens) this.refreshTokens.set(k, v);
-    for (const [k, v] of from.counters) this.counters.set(k, v);
-    // Resolving canaries is a pure function of the seed: the cache is shared, never changed.
-    for (const [k, v] of from.resolvedCache) this.resolvedCache.set(k, v);
-    this.staleTokenSet = from.staleTokenSet;
-    for (const [k, v] of from.jobs) this.jobs.set(k, { ...v, record: copy(v.record) });
-    for (const [k, v] of from.throttles) this.throttles.set(k, v);
-    for (const [k, v] of from.staged) this.staged.set(k, { ...v, record: copy(v.record) });
-    for (const [k, v] of from.replies) this.replies.set(k, v);
-    for (const p of from.pending) this.pending.push({ ...p });
-    for (const [k, v] of from.removed) this.removed.set(k, v.map(copy));
-    this.recording = from.recording;
-    this.hints = from.hints;
-    this.terseRoutes = from.terseRoutes;
+  /**
+   * `record` of resource `name` as this trial may change it in place: the record itself when this
+   * trial made its copy since the last fork, else a copy that takes its place (in the resource, and
+   * as the record of a job or staged write that named it). Every in-place change of a record goes
+   * through here.
+   *
+   * @example Object.assign(trial.writable("valves", valve), { zone: "B" })
+   */
+  writable(name: string, record: JsonObject): JsonObject {
+    if (this.owned.has(record)) return record;
+    const copy = { ...record };
+    const list = this.ownList(this.records, name);
+    const at = list.indexOf(record);
+    if (at >= 0) list[at] = copy;
+    for (const job of this.jobs.values()) if (job.record === record) job.record = copy;
+    for (const [key, write] of this.staged)
+      if (write.record === record) this.staged.set(key, { ...write, record: copy });
+    this.owned.add(copy);
+    return copy;
+  }
+
+  /**
+   * `record` as a reply shows it, unchanged: from now on the reply (and the log, and the agent's
+   * workspace) holds it too, so a later write copies it first.
+   */
+  expose(record: JsonObject): JsonObject {
+    if (this.owned.size > 0) this.owned.delete(record);
+    return record;
+  }
+
+  /** Append a record to resource `name`. */
+  addRecord(name: string, record: JsonObject): void {
+    this.resource(name); // an unknown resource is a bug, named
+    this.ownList(this.records, name).push(record);
+  }
+
+  /** `lists`'s list `name` as this trial may change it (copied first when shared). */
+  private ownList(lists: Map<string, JsonObject[]>, name: string): JsonObject[] {
+    const list = lists.get(name);
+    if (list && this.owned.has(list)) return list;
+    const copy = list ? list.slice() : [];
+    lists.set(name, copy);
+    this.owned.add(copy);
+    return copy;
   }
 
   /**
@@ -290,22 +343,20 @@ export class TrialWorld {
     this.pending.splice(0, this.pending.length, ...this.pending.filter((p) => p.due > this.now));
     for (const p of due) {
       const record = this.records.get(p.resource)?.find((r) => String(r[p.idField]) === p.id);
-      if (record) Object.assign(record, p.changes);
+      if (record) Object.assign(this.writable(p.resource, record), p.changes);
     }
   }
 
   /** Delete a record of a resource, keeping it among the removed ones. */
   removeRecord(name: string, record: JsonObject): void {
-    const list = this.resource(name);
-    const at = list.indexOf(record);
-    if (at < 0) return;
-    list.splice(at, 1);
-    const gone = this.removed.get(name);
-    if (gone) gone.push(record);
-    else this.removed.set(name, [record]);
+    if (!this.resource(name).includes(record)) return;
+    const list = this.ownList(this.records, name);
+    list.splice(list.indexOf(record), 1);
+    this.ownList(this.removed, name).push(record);
   }
 
-  resource(name: string): JsonObject[] {
+  /** The records of resource `name`, to read: they change through `writable`, `addRecord`, `removeRecord`. */
+  resource(name: string): readonly JsonObject[] {
     const list = this.records.get(name);
     if (!list) throw new Error(`world ${this.world.id}: route names unknown resource ${name}`);
     return list;
