@@ -4,7 +4,7 @@ import type { JsonValue } from "../bank/json.js";
 import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Task } from "../bank/task-schema.js";
-import { type HintPlan, prepareTrialWorld, taskHintLevel, taskHintPlan } from "../run/replay-setup.js";
+import { type HintPlan, taskHintLevel, taskHintPlan } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
 import { staleCredentialName } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
@@ -15,7 +15,7 @@ import type { TrialWorld } from "../world/trial-world.js";
 import { worldCaller } from "../world/world-caller.js";
 import { occursAsToken, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
-import type { TrialRunner } from "./trial-tree.js";
+import { startWorld, type TrialRunner } from "./trial-tree.js";
 
 export const HINT_GRADING_VERSION = "1.0.0";
 
@@ -125,11 +125,9 @@ export async function fixesShown(
   const goldenExchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
   const premises = task.premises ?? [];
   const literals = fixLiterals(premises, goldenExchanges, world.auth.token_path);
-  const quoted = await quotedCalls(
-    bank,
-    task,
-    premises.filter((p): p is CallPremise => p.kind === "call"),
-  );
+  const calls = premises.filter((p): p is CallPremise => p.kind === "call");
+  const quoted =
+    calls.length > 0 ? await quotedCalls(bank, task, calls, await startWorld(bank, task, runner)) : [];
   return [...quoted, ...goldenExchanges].flatMap((e) => {
     const fixes = fixesNamed(e, literals);
     return fixes.length > 0 ? [{ method: e.method, url: e.url, status: e.status, fixes }] : [];
@@ -242,12 +240,12 @@ function hardSegment(bank: Bank, solo: Task, runner: TrialRunner): Promise<HardS
     memo = (async () => {
       const golden = await runner.run(solo, goldenAgentFactory);
       const exchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
-      // The solo task's trials are not this chain's to keep: its run is kept here as literals.
-      runner.release(solo);
       const premises = solo.premises ?? [];
       const literals = fixLiterals(premises, exchanges, worldOf(bank, solo).auth.token_path);
       const calls = premises.filter((p): p is CallPremise => p.kind === "call");
-      const prepared = calls.length > 0 ? await quotedWorld(bank, solo) : null;
+      const prepared = calls.length > 0 ? await startWorld(bank, solo, runner) : null;
+      // The solo task's trials are not this chain's to keep: what it needs of them is kept here.
+      runner.release(solo);
       return {
         literals,
         quoted: (plan) =>
@@ -259,27 +257,21 @@ function hardSegment(bank: Bank, solo: Task, runner: TrialRunner): Promise<HardS
   return memo;
 }
 
-/** The world a task's quoted calls are sent to: a fresh trial world of its epoch-1 seed. */
-function quotedWorld(bank: Bank, task: Task): Promise<TrialWorld> {
-  return prepareTrialWorld(worldOf(bank, task), task, trialSeed(bank.manifest.seed, task.id, 1));
-}
-
 /**
- * The calls the ticket quotes, sent as the client sent them on `trial` (a fresh trial world of the
- * task's epoch-1 seed, `quotedWorld`); what the world answered. `plan`: serve them with another
- * task's hint plan (a chain's) instead of the task's own.
+ * The calls the ticket quotes, sent as the client sent them on `trial`, a world in the state the
+ * task's epoch-1 trials start from (`startWorld`); what the world answered. `plan`: serve them
+ * with another task's hint plan (a chain's) instead of the task's own.
  */
 async function quotedCalls(
   bank: Bank,
   task: Task,
   calls: readonly CallPremise[],
-  trial?: TrialWorld,
+  trial: TrialWorld,
   plan?: HintPlan,
 ): Promise<ExchangeEvent[]> {
   if (calls.length === 0) return [];
   const world = worldOf(bank, task);
   const seed = trialSeed(bank.manifest.seed, task.id, 1);
-  trial ??= await quotedWorld(bank, task);
   if (plan) {
     trial.hints = plan.level;
     trial.terseRoutes = plan.terseRoutes;
