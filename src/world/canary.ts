@@ -14,48 +14,20 @@ const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
  */
 export function mintCanary(trialSeed: string, ref: CanaryRef): string {
   const key = `${trialSeed}\u0000${ref.$canary}\u0000${ref.format ?? ""}`;
-  let value = minted.get(key);
-  if (value === undefined) {
-    value = freshCanary(trialSeed, ref);
-    if (minted.size > 20_000) minted.clear();
-    minted.set(key, value);
-  }
-  return value;
-}
-
-function freshCanary(trialSeed: string, ref: CanaryRef): string {
+  const cached = minted.get(key);
+  if (cached !== undefined) return cached;
   const hex = sha256Hex(`canary:${trialSeed}:${ref.$canary}`);
   let code = "";
   for (let i = 0; i < 6; i++) code += ALPHABET[Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 32];
-  return (ref.format ?? "{code}").replace("{code}", code);
+  const value = (ref.format ?? "{code}").replace("{code}", code);
+  if (minted.size > 20_000) minted.clear();
+  minted.set(key, value);
+  return value;
 }
 
 // A trial resolves the same canaries several times (world records, answer fields, predicates):
 // hashing each once matters when a bank's worth of trials is graded. A pure function of its key.
 const minted = new Map<string, string>();
-
-// Most of those resolve a reference the bank holds (a seeded record's field, an expected value)
-// again for the trial seed it last resolved it for: `resolveCanaries` finds that value by the
-// object, without writing the string key. The entry keeps what the value was minted from, so a
-// reference changed since is minted anew.
-const lastMinted = new WeakMap<
-  CanaryRef,
-  { seed: string; name: string; format: string | undefined; value: string }
->();
-
-function mintFor(trialSeed: string, ref: CanaryRef): string {
-  const last = lastMinted.get(ref);
-  if (last && last.seed === trialSeed && last.name === ref.$canary && last.format === ref.format)
-    return last.value;
-  const value = mintCanary(trialSeed, ref);
-  if (last) {
-    last.seed = trialSeed;
-    last.name = ref.$canary;
-    last.format = ref.format;
-    last.value = value;
-  } else lastMinted.set(ref, { seed: trialSeed, name: ref.$canary, format: ref.format, value });
-  return value;
-}
 
 /** True for `{"$canary": "name"}` (with an optional `format`) and nothing else. */
 export function isCanaryRef(value: unknown): value is CanaryRef {
@@ -69,7 +41,7 @@ export function isCanaryRef(value: unknown): value is CanaryRef {
 
 /** Replace every canary reference inside a JSON value by the trial's canary. */
 export function resolveCanaries(value: unknown, trialSeed: string): JsonValue {
-  if (isCanaryRef(value)) return mintFor(trialSeed, value);
+  if (isCanaryRef(value)) return mintCanary(trialSeed, value);
   if (Array.isArray(value)) return value.map((v) => resolveCanaries(v, trialSeed));
   if (value !== null && typeof value === "object") {
     const out: Record<string, JsonValue> = {};
