@@ -161,10 +161,53 @@ function safeDecode(segment: string): string {
  * in one of the texts: each text is searched alone, and the joined text is built only for a
  * literal that holds a newline.
  */
-function occursInCorpus(texts: readonly string[], literal: string, caseInsensitive: boolean): boolean {
-  if (literal.includes("\n")) return occursAsToken(texts.join("\n"), literal, caseInsensitive);
+function occursInCorpus(corpus: Corpus, literal: string, caseInsensitive: boolean): boolean {
+  const { spec, texts } = corpus;
+  if (literal.includes("\n"))
+    return occursAsToken([texts[0], spec.text, ...texts.slice(1)].join("\n"), literal, caseInsensitive);
+  if (literal === "") return true;
   const token = tokenPattern(literal, caseInsensitive);
-  return literal === "" || texts.some((t) => token.test(t));
+  if (texts.some((t) => token.test(t))) return true;
+  const key = `${caseInsensitive ? "i" : "s"}${literal}`;
+  let found = spec.found.get(key);
+  if (found === undefined) {
+    found = token.test(spec.text);
+    spec.found.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * What a golden send is searched in: a spec text of the world, and the texts of the task and the
+ * run (the ticket first; the spec's place among them does not matter to whether a literal without
+ * a newline occurs).
+ */
+interface Corpus {
+  spec: SpecText;
+  texts: readonly string[];
+}
+
+/**
+ * A spec text of a world, with whether each literal searched in it occurs there: the world's tasks
+ * search its spec for the same path words, header names and field names (a spec is the longest text
+ * searched, and one run's literals were searched in it again for every later response).
+ */
+interface SpecText {
+  text: string;
+  found: Map<string, boolean>;
+}
+
+const specTexts = new WeakMap<World, { atoms: SpecText; fields: SpecText }>();
+function specTextsOf(world: World): { atoms: SpecText; fields: SpecText } {
+  let texts = specTexts.get(world);
+  if (!texts) {
+    texts = {
+      atoms: { text: specAtoms(world), found: new Map() },
+      fields: { text: specFieldNames(world), found: new Map() },
+    };
+    specTexts.set(world, texts);
+  }
+  return texts;
 }
 
 /** Where a literal is the name of a field of a body (REST, GraphQL input or variables, MCP arguments). */
@@ -315,10 +358,8 @@ export async function firstUndiscoverable(
   const r = await runner.run(task, goldenAgentFactory, 1);
   const seeds = resolveCanaries(task.workspace, r.trial_seed);
   // The spec entity the agent can read: OpenAPI for REST, the SDL or the tool list for GraphQL/MCP.
-  const known = [task.ticket, specAtoms(world), jsonAtoms(seeds)];
-  // A body field's name counts as discoverable from the spec only where the spec names it as a
-  // field (see `specFieldNames`), not wherever its prose uses the word.
-  const knownFields = [task.ticket, specFieldNames(world), jsonAtoms(seeds)];
+  const spec = specTextsOf(world);
+  const known = [task.ticket, jsonAtoms(seeds)];
   const exchanges = r.events.filter((e): e is ExchangeEvent => e.type === "exchange");
   const texts: string[] = [];
   const textOf = (i: number) => {
@@ -330,6 +371,9 @@ export async function firstUndiscoverable(
   for (const m of r.messages) if (m.role === "tool" && m.tool_call_id) results.set(m.tool_call_id, m.content);
   let sent = 0;
   let seen = 0;
+  // Literals found so far: what the agent has seen only grows, so a literal found for an earlier
+  // call is found for every later one (one not found ends the check).
+  const found = new Set<string>();
   for (const m of r.messages) {
     if (m.role !== "assistant") continue;
     for (const call of m.tool_calls ?? []) {
@@ -342,14 +386,22 @@ export async function firstUndiscoverable(
       const served = results.get(call.id ?? "")?.includes('"response_ref"') ?? false;
       // What the agent has seen: the known texts and the responses so far, one after another.
       const responses = Array.from({ length: seen }, (_, i) => textOf(i));
-      const corpus = [...known, ...responses];
-      const fieldCorpus = [...knownFields, ...responses];
+      const texts = [...known, ...responses];
+      const corpus = { spec: spec.atoms, texts };
+      // A body field's name counts as discoverable from the spec only where the spec names it as a
+      // field (see `specFieldNames`), not wherever its prose uses the word.
+      const fieldCorpus = { spec: spec.fields, texts };
       for (const literal of sentLiterals(request)) {
         const header = literal.where === "header name";
         if (header && PROTOCOL_HEADERS.has(literal.value.toLowerCase())) continue;
-        const texts = FIELD_NAMES.has(literal.where) ? fieldCorpus : corpus;
-        if (occursInCorpus(texts, literal.value, header || literal.value.toLowerCase() === "bearer"))
+        const fieldName = FIELD_NAMES.has(literal.where);
+        const caseInsensitive = header || literal.value.toLowerCase() === "bearer";
+        const key = `${fieldName ? "f" : "a"}${caseInsensitive ? "i" : "s"}${literal.value}`;
+        if (found.has(key)) continue;
+        if (occursInCorpus(fieldName ? fieldCorpus : corpus, literal.value, caseInsensitive)) {
+          found.add(key);
           continue;
+        }
         return `golden step ${golden.index + 1} (${describeStep(golden.step)}) sends ${literal.where} ${JSON.stringify(literal.value)}, which is not in the ticket, the spec, the workspace or any earlier response`;
       }
       if (served) seen += exchangesOfCall(world, request, exchanges, seen);

@@ -169,7 +169,7 @@ export const GATES: readonly Gate[] = [
         findings.flatMap((f) => (f.exploits ? [f.exploits] : [])),
       ),
   },
-  perTaskGate("premises", PREMISES_VERSION, ({ bank, task }) => premiseFindings(bank, task)),
+  perTaskGate("premises", PREMISES_VERSION, ({ bank, task, runner }) => premiseFindings(bank, task, runner)),
   {
     name: "axis_necessity",
     version: AXIS_NECESSITY_VERSION,

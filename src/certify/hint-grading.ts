@@ -4,17 +4,18 @@ import type { JsonValue } from "../bank/json.js";
 import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Task } from "../bank/task-schema.js";
-import { type HintPlan, prepareTrialWorld, taskHintLevel, taskHintPlan } from "../run/replay-setup.js";
+import { type HintPlan, taskHintLevel, taskHintPlan } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
 import { staleCredentialName } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { FIX_KEYS, hintLevelAt } from "../world/reply.js";
 import { routeTemplateOnPath } from "../world/route-path.js";
 import { inProcessTransport } from "../world/transport.js";
+import type { TrialWorld } from "../world/trial-world.js";
 import { worldCaller } from "../world/world-caller.js";
 import { occursAsToken, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
-import type { TrialRunner } from "./trial-tree.js";
+import { startWorld, type TrialRunner } from "./trial-tree.js";
 
 export const HINT_GRADING_VERSION = "1.0.0";
 
@@ -124,11 +125,9 @@ export async function fixesShown(
   const goldenExchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
   const premises = task.premises ?? [];
   const literals = fixLiterals(premises, goldenExchanges, world.auth.token_path);
-  const quoted = await quotedCalls(
-    bank,
-    task,
-    premises.filter((p): p is CallPremise => p.kind === "call"),
-  );
+  const calls = premises.filter((p): p is CallPremise => p.kind === "call");
+  const quoted =
+    calls.length > 0 ? await quotedCalls(bank, task, calls, await startWorld(bank, task, runner)) : [];
   return [...quoted, ...goldenExchanges].flatMap((e) => {
     const fixes = fixesNamed(e, literals);
     return fixes.length > 0 ? [{ method: e.method, url: e.url, status: e.status, fixes }] : [];
@@ -187,13 +186,10 @@ export async function chainHintFindings(bank: Bank, task: Task, runner: TrialRun
       });
       continue;
     }
-    const golden = await runner.run(solo, goldenAgentFactory);
-    const exchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
-    const premises = solo.premises ?? [];
-    const own = fixLiterals(premises, exchanges, world.auth.token_path);
+    const hard = await hardSegment(bank, solo, runner);
+    const own = hard.literals;
     literals.push(...own);
-    const calls = premises.filter((p): p is CallPremise => p.kind === "call");
-    for (const e of await quotedCalls(bank, solo, calls, plan)) {
+    for (const e of await hard.quoted(plan)) {
       const fixes = fixesNamed(e, own);
       if (fixes.length > 0)
         failures.push({
@@ -220,20 +216,62 @@ export async function chainHintFindings(bank: Bank, task: Task, runner: TrialRun
   return failures;
 }
 
+/** What `chainHintFindings` reads of a hard segment's solo task: the same for every chain holding it. */
+interface HardSegment {
+  /** The fix literals of the solo task's quoted calls (`fixLiterals` of its golden run). */
+  literals: FixLiteral[];
+  /** Its quoted calls' exchanges, served with `plan` (see `quotedCalls`). */
+  quoted(plan: HintPlan): Promise<ExchangeEvent[]>;
+}
+
+// A hard segment is checked in every chain that reaches its position (up to 19 in a world), each
+// time from the same solo golden run and the same storyline-replayed world: both are made once per
+// solo task, and each chain's quoted calls go to a fork of that world.
+const hardSegments = new WeakMap<Bank, WeakMap<Task, Promise<HardSegment>>>();
+
+function hardSegment(bank: Bank, solo: Task, runner: TrialRunner): Promise<HardSegment> {
+  let ofBank = hardSegments.get(bank);
+  if (!ofBank) {
+    ofBank = new WeakMap();
+    hardSegments.set(bank, ofBank);
+  }
+  let memo = ofBank.get(solo);
+  if (!memo) {
+    memo = (async () => {
+      const golden = await runner.run(solo, goldenAgentFactory);
+      const exchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
+      const premises = solo.premises ?? [];
+      const literals = fixLiterals(premises, exchanges, worldOf(bank, solo).auth.token_path);
+      const calls = premises.filter((p): p is CallPremise => p.kind === "call");
+      const prepared = calls.length > 0 ? await startWorld(bank, solo, runner) : null;
+      // The solo task's trials are not this chain's to keep: what it needs of them is kept here.
+      runner.release(solo);
+      return {
+        literals,
+        quoted: (plan) =>
+          prepared ? quotedCalls(bank, solo, calls, prepared.fork(), plan) : Promise.resolve([]),
+      };
+    })();
+    ofBank.set(solo, memo);
+  }
+  return memo;
+}
+
 /**
- * The calls the ticket quotes, sent as the client sent them on a fresh trial world; what the world
- * answered. `plan`: serve them with another task's hint plan (a chain's) instead of the task's own.
+ * The calls the ticket quotes, sent as the client sent them on `trial`, a world in the state the
+ * task's epoch-1 trials start from (`startWorld`); what the world answered. `plan`: serve them
+ * with another task's hint plan (a chain's) instead of the task's own.
  */
 async function quotedCalls(
   bank: Bank,
   task: Task,
   calls: readonly CallPremise[],
+  trial: TrialWorld,
   plan?: HintPlan,
 ): Promise<ExchangeEvent[]> {
   if (calls.length === 0) return [];
   const world = worldOf(bank, task);
   const seed = trialSeed(bank.manifest.seed, task.id, 1);
-  const trial = await prepareTrialWorld(world, task, seed);
   if (plan) {
     trial.hints = plan.level;
     trial.terseRoutes = plan.terseRoutes;

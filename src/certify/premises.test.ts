@@ -7,6 +7,7 @@ import { loadBank, writeBank } from "../bank/load-bank.js";
 import type { Task } from "../bank/task-schema.js";
 import { defaultBankContent } from "../generate/default-bank.js";
 import { premiseFindings } from "./premises.js";
+import { sharedTrials } from "./trial-tree.js";
 
 describe("premises gate: a ticket claims only what the world does", () => {
   const content = defaultBankContent();
@@ -59,6 +60,20 @@ describe("premises gate: a ticket claims only what the world does", () => {
     expect(found[0]).toMatchObject({ check: "call:status" });
     expect(found[0]?.message).toMatch(/got 418, the world answers \d{3}/);
   });
+
+  it("finds the same through the shared trial runner (calls sent to a fork of its trials' start world), a broken ticket included", async () => {
+    const runner = sharedTrials(bank);
+    for (const t of solo.filter((s) => s.premises?.some((p) => p.kind === "call")))
+      expect(await premiseFindings(bank, t, runner)).toEqual([]);
+    const broken = swap(withCall, (t) => ({
+      ...t,
+      premises: t.premises?.map((p) => (p.kind === "call" ? { ...p, status: 418 } : p)),
+    }));
+    const task = broken.tasks.find((t) => t.id === withCall.id) as Task;
+    const found = await premiseFindings(broken, task, sharedTrials(broken));
+    expect(found).toEqual(await premiseFindings(broken, task));
+    expect(found[0]).toMatchObject({ check: "call:status" });
+  }, 60_000);
 
   it("rejects a ticket that says the spec documents a body field it lacks (crew_size on the dispatch body)", async () => {
     const broken = swap(withSpec, (t) => ({

@@ -4,7 +4,6 @@ import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
-import { prepareTrialWorld } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
 import { staleCredentialName } from "../world/credential.js";
 import { requestBodySchema } from "../world/openapi.js";
@@ -16,6 +15,7 @@ import { worldCaller } from "../world/world-caller.js";
 import { occursAsToken, routeFor, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
 import { specBodyMismatches } from "./spec-bodies.js";
+import { startWorld, type TrialRunner } from "./trial-tree.js";
 
 export const PREMISES_VERSION = "1.0.0";
 
@@ -30,7 +30,7 @@ export const PREMISES_VERSION = "1.0.0";
  *
  * @example await premiseFindings(bank, task) // [] when every claim holds
  */
-export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailure[]> {
+export async function premiseFindings(bank: Bank, task: Task, runner?: TrialRunner): Promise<GateFailure[]> {
   const premises = task.premises ?? [];
   if (premises.length === 0) return [];
   const world = worldOf(bank, task);
@@ -39,7 +39,7 @@ export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailu
   const failures: GateFailure[] = [];
   const fail = (check: string, message: string) => failures.push({ task_id: task.id, check, message });
   const calls = premises.filter((p) => p.kind === "call");
-  const send = calls.length > 0 ? await worldSender(bank, world, task) : null;
+  const send = calls.length > 0 ? await worldSender(bank, world, task, runner) : null;
   for (const premise of premises) {
     if (premise.kind === "spec_body") {
       const hit = routeFor(world, premise.method, premise.path);
@@ -65,7 +65,8 @@ export async function premiseFindings(bank: Bank, task: Task): Promise<GateFailu
       continue;
     }
     if (premise.kind === "nonce_counter") {
-      for (const f of await nonceCounterFindings(bank, world, task, premise)) fail(f.check, f.message);
+      for (const f of await nonceCounterFindings(bank, world, task, premise, runner))
+        fail(f.check, f.message);
       continue;
     }
     if (!send) continue;
@@ -103,6 +104,7 @@ async function nonceCounterFindings(
   world: World,
   task: Task,
   premise: Extract<Premise, { kind: "nonce_counter" }>,
+  runner?: TrialRunner,
 ): Promise<Array<{ check: string; message: string }>> {
   const out: Array<{ check: string; message: string }> = [];
   const n = premise.stands_at;
@@ -111,8 +113,7 @@ async function nonceCounterFindings(
       check: "nonce_counter:unquoted",
       message: `the ticket does not state the nonce counter ${n}`,
     });
-  const seed = trialSeed(bank.manifest.seed, task.id, 1);
-  const send = inProcessTransport(await prepareTrialWorld(world, task, seed));
+  const send = inProcessTransport(await startWorld(bank, task, runner));
   // The read as the world wants it on the wire (its version carried by header or query where the
   // world says so), and signed as sent.
   const wire = wireRequest(task.versioning, { url: `${world.base_url}${premise.url}`, headers: {} });
@@ -156,9 +157,9 @@ async function nonceCounterFindings(
 type Sender = (premise: Extract<Premise, { kind: "call" }>) => Promise<{ status: number; body: unknown }>;
 
 /** Sends premises to a fresh trial world of `task` (setup replayed), minting tokens as each one asks. */
-async function worldSender(bank: Bank, world: World, task: Task): Promise<Sender> {
+async function worldSender(bank: Bank, world: World, task: Task, runner?: TrialRunner): Promise<Sender> {
   const seed = trialSeed(bank.manifest.seed, task.id, 1);
-  const { call, mint } = worldCaller(world, inProcessTransport(await prepareTrialWorld(world, task, seed)));
+  const { call, mint } = worldCaller(world, inProcessTransport(await startWorld(bank, task, runner)));
   const stale = resolveCanaries(task.workspace.vault[staleCredentialName(world.auth)] ?? null, seed);
   // A quoted call on the record a workspace variable holds names it `{{variable}}` (vault, then
   // local, then global, as the agent's own placeholders resolve).

@@ -10,7 +10,7 @@ import { chainSegments, playAndAnswer, playedName, scripted } from "./certify-ki
 import { negativeReplays } from "./chain-replay.js";
 import { EXPLOITS } from "./exploits/index.js";
 import { triadExams } from "./triad.js";
-import { freshTrials, sharedTrials } from "./trial-tree.js";
+import { freshTrials, sharedTrials, startWorld } from "./trial-tree.js";
 
 const bank = bankFromContent(skeletonContent());
 
@@ -112,6 +112,31 @@ describe("sharedTrials", () => {
     expect(await shared.run(task, goldenAgentFactory, 2)).not.toBe(first);
     shared.release(task);
     expect(await shared.run(task, goldenAgentFactory, 1)).not.toBe(first);
+  });
+
+  it("hands out the world a task's trials start from: a fresh world's state, each fork its own", async () => {
+    const shared = sharedTrials(bank);
+    const task = bank.tasks.find((t) => t.setup.length > 0) as Task;
+    expect(task).toBeDefined();
+    const fresh = await startWorld(bank, task);
+    const first = await startWorld(bank, task, shared);
+    expect(Object.fromEntries(first.records)).toEqual(Object.fromEntries(fresh.records));
+    expect(first.log.events).toEqual(fresh.log.events);
+    expect([first.hints, first.terseRoutes, first.clock]).toEqual([
+      fresh.hints,
+      fresh.terseRoutes,
+      fresh.clock,
+    ]);
+    // What one fork goes through changes neither the next fork nor the trials' own start.
+    first.tick();
+    first.acceptNonce("key-1", 7);
+    const second = await startWorld(bank, task, shared);
+    expect(second.clock).toBe(fresh.clock);
+    expect(second.lastNonce("key-1")).toBe(0);
+    const golden = await shared.run(task, goldenAgentFactory, 1);
+    const reference = await freshTrials(bank).run(task, goldenAgentFactory, 1);
+    expect(golden.events).toEqual(reference.events);
+    expect(golden.grade).toEqual(reference.grade);
   });
 
   it("runs trials with the same sameAs once per task (and failFast), and no longer after release", async () => {

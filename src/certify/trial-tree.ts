@@ -11,6 +11,7 @@ import {
   ungradedFail,
   VERDICT_ONLY_FAIL,
 } from "../grade/grade-trial.js";
+import { prepareTrialWorld } from "../run/replay-setup.js";
 import { freshBackend, runTrial, type TrialBackend, type TrialResult } from "../run/run-trial.js";
 import { HarnessSession, type SessionPosition } from "../run/trial-session.js";
 import type { AgentFactory, GoldenMemo, TrialSession } from "../trial/agent.js";
@@ -31,6 +32,25 @@ import { worldOf } from "./certify-kit.js";
 export interface TrialRunner {
   run(task: Task, agent: AgentFactory, epoch?: number, options?: RunOptions): Promise<TrialResult>;
   release(task: Task): void;
+  /**
+   * A world of its own in the state every epoch-1 trial of `task` starts from (the storyline
+   * replayed, no call made), for checks that send calls outside a trial (see `startWorld`).
+   */
+  startWorld?(task: Task): Promise<TrialWorld>;
+}
+
+/**
+ * `runner.startWorld(task)`, or where the runner has none a fresh trial world of the task's epoch-1
+ * seed with the storyline replayed: the shared runner forks the one its trials of the task start
+ * from instead of replaying the storyline again.
+ *
+ * @example const trial = await startWorld(bank, task, runner); await inProcessTransport(trial)(request)
+ */
+export function startWorld(bank: Bank, task: Task, runner?: TrialRunner): Promise<TrialWorld> {
+  return (
+    runner?.startWorld?.(task) ??
+    prepareTrialWorld(worldOf(bank, task), task, trialSeed(bank.manifest.seed, task.id, 1))
+  );
 }
 
 /** How one trial may be run. */
@@ -180,6 +200,12 @@ class TrialTree {
       violated: false,
     }));
     return this.root;
+  }
+
+  /** A fork of the world the trials start from (the root's, never written). */
+  async startWorld(): Promise<TrialWorld> {
+    const root = await this.rootNode();
+    return (root.state as State).trial.fork();
   }
 
   /** Whether events a call appended break a forbid constraint (each is judged on one call alone). */
@@ -522,6 +548,15 @@ export function sharedTrials(bank: Bank): TrialRunner {
   const golden = new Map<string, Promise<TrialResult>>();
   // Results of named trials (`RunOptions.sameAs`), by task, then by name and failFast.
   const named = new Map<string, Map<string, Promise<TrialResult>>>();
+  // The tree of a task's trials at epoch 1 (the only epoch whose trials share one).
+  const treeOf = (task: Task): TrialTree => {
+    let tree = trees.get(task.id);
+    if (!tree) {
+      tree = new TrialTree(bank, task, trialSeed(bank.manifest.seed, task.id, 1));
+      trees.set(task.id, tree);
+    }
+    return tree;
+  };
   const run = (
     task: Task,
     agent: AgentFactory,
@@ -548,12 +583,7 @@ export function sharedTrials(bank: Bank): TrialRunner {
       const memo = byName.get(name);
       if (memo) return memo;
     }
-    let tree = trees.get(task.id);
-    if (!tree) {
-      tree = new TrialTree(bank, task, trialSeed(bank.manifest.seed, task.id, epoch));
-      trees.set(task.id, tree);
-    }
-    const t = tree;
+    const t = treeOf(task);
     // A trial that may stop early is never the golden's (which must run whole: it is memoised).
     const watch = options.failFast && agent !== goldenAgentFactory ? { violated: false } : undefined;
     let backend: TreeBackend | undefined;
@@ -577,6 +607,7 @@ export function sharedTrials(bank: Bank): TrialRunner {
   };
   return {
     run,
+    startWorld: (task) => treeOf(task).startWorld(),
     release(task) {
       trees.delete(task.id);
       golden.delete(task.id);
