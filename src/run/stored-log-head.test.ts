@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { runTrial } from "./run-trial.js";
-import { isPlainV4Head } from "./stored-log-head.js";
+import { isPlainHead } from "./stored-log-head.js";
 import { encodeTrialLog, storedTrialLogOf, V4HeadSchema } from "./stored-trial-log.js";
 
 const bank = skeletonBank();
@@ -58,7 +58,7 @@ describe("isPlainV4Head", () => {
   it("accepts every head the bank's golden trials store", async () => {
     for (const head of await heads()) {
       expect(V4HeadSchema.safeParse(head).success).toBe(true);
-      expect(isPlainV4Head(head)).toBe(true);
+      expect(isPlainHead(head, 4)).toBe(true);
     }
   });
 
@@ -92,7 +92,7 @@ describe("isPlainV4Head", () => {
             else if (op === "add" && !Array.isArray(parent)) holder[`extra_${String(key)}`] = value;
           }
           const schema = V4HeadSchema.safeParse(head);
-          const fast = isPlainV4Head(head);
+          const fast = isPlainHead(head, 4);
           if (!schema.success && !fast) refusedByBoth++;
           if (schema.success && !fast) leftToSchema++;
           if (!fast) return true;
