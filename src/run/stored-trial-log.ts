@@ -13,7 +13,7 @@ import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-lo
 import { ByteLines } from "./byte-lines.js";
 import { readFileReused } from "./read-file-reused.js";
 import type { TrialResult } from "./run-trial.js";
-import { inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
+import { gunzipMember, inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
 import { isPlainHead } from "./stored-log-head.js";
 
 /**
@@ -474,7 +474,7 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
   try {
     // gunzip checks each member's checksum: what follows reads the bytes as they were written.
     // Lines are decoded when read: the head now, a response body when a predicate reads it.
-    lines = new ByteLines(gunzipSync(members ? (members[0] as Buffer) : bytes));
+    lines = new ByteLines(members ? gunzipMember(members[0] as Buffer) : gunzipSync(bytes));
     head = JSON.parse(lines.text(0) as string);
   } catch (e) {
     return { success: false, error: { code: "unreadable", message: (e as Error).message } };
