@@ -68,7 +68,9 @@ function textsOf(where: ReadonlyArray<readonly [string, JsonValue]>): string[] |
   for (const [, v] of where) {
     if (typeof v !== "string" || (v.trim() !== "" && Number.isFinite(Number(v)))) continue;
     const json = JSON.stringify(v);
-    if (json.length === v.length + 2) (texts ??= []).push(json);
+    if (json.length !== v.length + 2) continue;
+    texts ??= [];
+    texts.push(json);
   }
   return texts;
 }

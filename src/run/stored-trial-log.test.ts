@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
 import { v3Text, v4Text } from "../../test/support/stored-log-versions.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import type { JsonObject } from "../bank/json.js";
 import { gradeTrial } from "../grade/grade-trial.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
@@ -19,7 +20,6 @@ import {
   encodeTrialLog,
   gradeInputOf,
   readTrialLog,
-  type StoredTrialLog,
   StoredTrialLogSchema,
   storedTrialLogOf,
   TrialLogPayloadError,
@@ -391,7 +391,11 @@ describe("stored trial log", () => {
       bank.manifest.content_hash,
     );
     // A second resource with records after the trial's, so one can be read while another is broken.
-    const log = { ...ran, final_records: { ...ran.final_records, extra: [{ id: "E-1" }, { id: "E-2" }] } };
+    const final_records: Record<string, JsonObject[]> = {
+      ...ran.final_records,
+      extra: [{ id: "E-1" }, { id: "E-2" }],
+    };
+    const log = { ...ran, final_records };
     const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
     const broken = (i: number) =>
       encodeTrialLog(`${lines.map((l, j) => (j === i ? "{not json" : l)).join("\n")}\n`);

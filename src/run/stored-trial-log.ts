@@ -393,7 +393,12 @@ function membersOfText(text: string): string[] {
     const members = [`${lines.slice(0, n).join("\n")}\n`, `${lines[n]}\n`];
     let at = n + 1;
     for (const c of counts) {
-      members.push(lines.slice(at, at + c).map((l) => `${l}\n`).join(""));
+      members.push(
+        lines
+          .slice(at, at + c)
+          .map((l) => `${l}\n`)
+          .join(""),
+      );
       at += c;
     }
     return members;
