@@ -9,7 +9,7 @@ import type { GradeInput, RequirementNote } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
-import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
+import { type ExchangeEvent, ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
 import { ByteLines } from "./byte-lines.js";
 import { readFileReused } from "./read-file-reused.js";
 import type { TrialResult } from "./run-trial.js";
@@ -346,18 +346,7 @@ function v5Members(log: StoredTrialLog): string[] {
     }
     // JSON.stringify writes no line break (one inside a string is escaped), so a body is one line.
     bodies.push(JSON.stringify(e.response_body));
-    return {
-      type: e.type,
-      seq: e.seq,
-      protocol: e.protocol,
-      method: e.method,
-      url: e.url,
-      ...(e.raw_url !== undefined ? { raw_url: e.raw_url } : {}),
-      request_headers: e.request_headers,
-      request_body: e.request_body,
-      status: e.status,
-      response_headers: e.response_headers,
-    };
+    return envelopeOf(e);
   });
   const resources = Object.entries(final_records ?? {});
   const head: V5Head = {
@@ -586,13 +575,7 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
   const log = { ...rest, grader: grader.data, events };
   const records = () =>
     parts.version === 2 ? finalRecords(parts.finalRecords) : finalRecordsV3(parts.finalRecords, lazy);
-  if (lazy) return { success: true, data: withLazy(log, "final_records", records) };
-  try {
-    return { success: true, data: { ...log, final_records: records() } };
-  } catch (e) {
-    if (e instanceof TrialLogPayloadError) return invalid(e.message);
-    throw e;
-  }
+  return withRecords(log, records, lazy);
 }
 
 /**
@@ -607,33 +590,19 @@ function decodeV4(
   sized: { members: Buffer[]; bytes: Uint8Array } | null,
   lazy: boolean,
 ): Decoded {
-  let head: V4Head;
-  if (isPlainHead(raw, 4)) head = raw as V4Head;
-  else {
-    const parsed = V4HeadSchema.safeParse(raw);
-    if (!parsed.success) return invalid(parsed.error);
-    head = parsed.data;
-  }
+  const checked = checkedHead(raw, 4, V4HeadSchema);
+  if (!checked.success) return checked;
+  const head = checked.data;
   const names = head.final_resources;
   const resources = names?.length ?? 0;
   let headLines: number;
   let taskSource: { text: string } | { member: Buffer };
   let resource: (i: number) => { text: string } | { member: Buffer };
   if (sized) {
-    const { members, bytes } = sized;
-    if (members.length !== 2 + resources)
-      return invalid(`${members.length} gzip members for ${resources} resources: expected ${2 + resources}`);
+    const parts = sizedParts(sized, resources, lazy);
+    if (!parts.success) return parts;
     headLines = lines.length;
-    taskSource = { member: members[1] as Buffer };
-    // Read later (lazily): a copy, as the bytes may be the caller's to reuse once decoded.
-    const first = members[2];
-    const from = first ? first.byteOffset - bytes.byteOffset : 0;
-    const tail = first && lazy ? Buffer.from(bytes.subarray(from)) : null;
-    resource = (i) => {
-      const m = members[2 + i] as Buffer;
-      const at = m.byteOffset - bytes.byteOffset - from;
-      return { member: tail ? tail.subarray(at, at + m.length) : m };
-    };
+    ({ taskSource, resource } = parts.data);
   } else {
     headLines = 1 + head.events.reduce((n, e) => (e.type === "exchange" ? n + 1 : n), 0);
     if (lines.length !== headLines + 1 + resources)
@@ -654,18 +623,7 @@ function decodeV4(
     if (e.response_body !== line) return invalid(`${where}: line ${e.response_body}, expected line ${line}`);
     const at = line++;
     if (at >= headLines) return invalid(`${where}: no line ${e.response_body}`);
-    const envelope = {
-      type: e.type,
-      seq: e.seq,
-      protocol: e.protocol,
-      method: e.method,
-      url: e.url,
-      ...(e.raw_url !== undefined ? { raw_url: e.raw_url } : {}),
-      request_headers: e.request_headers,
-      request_body: e.request_body,
-      status: e.status,
-      response_headers: e.response_headers,
-    };
+    const envelope = envelopeOf(e);
     if (lazy) {
       events.push(withLazy(envelope, "response_body", () => payload(lines.text(at) as string, where)));
       continue;
@@ -689,6 +647,45 @@ function decodeV4(
     });
     return out;
   };
+  return withRecords(log, records, lazy);
+}
+
+/** An exchange without its response body, in the schema's key order. */
+function envelopeOf(e: Omit<ExchangeEvent, "response_body">): Omit<ExchangeEvent, "response_body"> {
+  return {
+    type: e.type,
+    seq: e.seq,
+    protocol: e.protocol,
+    method: e.method,
+    url: e.url,
+    ...(e.raw_url !== undefined ? { raw_url: e.raw_url } : {}),
+    request_headers: e.request_headers,
+    request_body: e.request_body,
+    status: e.status,
+    response_headers: e.response_headers,
+  };
+}
+
+/** A version 4 or 5 head: as parsed when `isPlainHead` accepts it, else as its schema reads it. */
+function checkedHead<T>(
+  raw: unknown,
+  version: 4 | 5,
+  schema: z.ZodType<T>,
+): { success: true; data: T } | { success: false; error: TrialLogError } {
+  if (isPlainHead(raw, version)) return { success: true, data: raw as T };
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? parsed : invalid(parsed.error);
+}
+
+/**
+ * A log with its final records: read when first read with `lazy`, else now (refused when they
+ * cannot be read).
+ */
+function withRecords(
+  log: Omit<StoredTrialLog, "final_records">,
+  records: () => StoredTrialLog["final_records"],
+  lazy: boolean,
+): Decoded {
   if (lazy) return { success: true, data: withLazy(log, "final_records", records) };
   try {
     return { success: true, data: { ...log, final_records: records() } };
@@ -696,6 +693,33 @@ function decodeV4(
     if (e instanceof TrialLogPayloadError) return invalid(e.message);
     throw e;
   }
+}
+
+/**
+ * Version 4 and 5's members after the first: the task part's, and each resource's (`n`) by its
+ * rank. With `lazy`, the resources' are a copy: the bytes may be the caller's to reuse once decoded.
+ */
+function sizedParts(
+  { members, bytes }: { members: Buffer[]; bytes: Uint8Array },
+  n: number,
+  lazy: boolean,
+):
+  | {
+      success: true;
+      data: { taskSource: { member: Buffer }; resource: (i: number) => { member: Buffer } };
+    }
+  | { success: false; error: TrialLogError } {
+  if (members.length !== 2 + n)
+    return invalid(`${members.length} gzip members for ${n} resources: expected ${2 + n}`);
+  const first = members[2];
+  const from = first ? first.byteOffset - bytes.byteOffset : 0;
+  const tail = first && lazy ? Buffer.from(bytes.subarray(from)) : null;
+  const resource = (i: number) => {
+    const m = members[2 + i] as Buffer;
+    const at = m.byteOffset - bytes.byteOffset - from;
+    return { member: tail ? tail.subarray(at, at + m.length) : m };
+  };
+  return { success: true, data: { taskSource: { member: members[1] as Buffer }, resource } };
 }
 
 /** A version 4 or 5 log but its final records: the head's fields, the task part's, the events. */
@@ -733,35 +757,20 @@ function decodeV5(
   sized: { members: Buffer[]; bytes: Uint8Array } | null,
   lazy: boolean,
 ): Decoded {
-  let head: V5Head;
-  if (isPlainHead(raw, 5)) head = raw as V5Head;
-  else {
-    const parsed = V5HeadSchema.safeParse(raw);
-    if (!parsed.success) return invalid(parsed.error);
-    head = parsed.data;
-  }
+  const checked = checkedHead(raw, 5, V5HeadSchema);
+  if (!checked.success) return checked;
+  const head = checked.data;
   const resources = head.final_resources;
   const exchanges = head.events.reduce((n, e) => (e.type === "exchange" ? n + 1 : n), 0);
   const headLines = 1 + exchanges;
   let taskSource: { text: string } | { member: Buffer };
   let resource: (i: number) => { text: string } | { member: Buffer };
   if (sized) {
-    const { members, bytes } = sized;
-    const n = resources?.length ?? 0;
-    if (members.length !== 2 + n)
-      return invalid(`${members.length} gzip members for ${n} resources: expected ${2 + n}`);
+    const parts = sizedParts(sized, resources?.length ?? 0, lazy);
+    if (!parts.success) return parts;
     if (lines.length !== headLines)
       return invalid(`${lines.length} lines of head and bodies: expected ${headLines}`);
-    taskSource = { member: members[1] as Buffer };
-    // Read later (lazily): a copy, as the bytes may be the caller's to reuse once decoded.
-    const first = members[2];
-    const from = first ? first.byteOffset - bytes.byteOffset : 0;
-    const tail = first && lazy ? Buffer.from(bytes.subarray(from)) : null;
-    resource = (i) => {
-      const m = members[2 + i] as Buffer;
-      const at = m.byteOffset - bytes.byteOffset - from;
-      return { member: tail ? tail.subarray(at, at + m.length) : m };
-    };
+    ({ taskSource, resource } = parts.data);
   } else {
     const records = (resources ?? []).reduce((n, r) => n + r.records, 0);
     if (lines.length !== headLines + 1 + records)
@@ -814,13 +823,7 @@ function decodeV5(
       });
     return out;
   };
-  if (lazy) return { success: true, data: withLazy(log, "final_records", records) };
-  try {
-    return { success: true, data: { ...log, final_records: records() } };
-  } catch (e) {
-    if (e instanceof TrialLogPayloadError) return invalid(e.message);
-    throw e;
-  }
+  return withRecords(log, records, lazy);
 }
 
 /**
