@@ -11,6 +11,18 @@ import { sameInWorld } from "./values-equal.js";
  */
 export type FinalRecords = Readonly<Record<string, readonly JsonObject[]>>;
 
+/**
+ * Final records that can give, for a resource, its records whose stored JSON text holds every one
+ * of some strings, without parsing the others (a stored log's, read lazily: a selector picks one
+ * record of a catalogue of dozens). The answer holds every record the strings' owners could be, in
+ * the resource's order, and may hold more: `selectRecords` still checks each. Undefined: no such
+ * shortcut, read the resource.
+ */
+export const RECORDS_HOLDING: unique symbol = Symbol("records holding");
+export interface RecordsHolding {
+  [RECORDS_HOLDING]?: (resource: string, texts: readonly string[]) => readonly JsonObject[] | undefined;
+}
+
 /** An expected value resolved for one trial, or why it could not be. */
 export type Resolved = { ok: true; value: JsonValue } | { ok: false; reason: string };
 
@@ -38,10 +50,29 @@ export function selectRecords(
   trialSeed: string,
 ): JsonObject[] {
   const where = whereOf(selector, trialSeed);
-  const list = records[selector.resource] ?? [];
+  const holding = (records as RecordsHolding)[RECORDS_HOLDING];
+  const texts = holding ? textsOf(where) : undefined;
+  const list = (texts && holding?.(selector.resource, texts)) ?? records[selector.resource] ?? [];
   const out: JsonObject[] = [];
   for (const r of list) if (holdsAll(r, where)) out.push(r);
   return out;
+}
+
+/**
+ * The texts a record holding every field of `where` must show in its JSON: each plain string's
+ * JSON form. Only strings that are no number (`sameInWorld` takes "3" for 3) and that JSON writes
+ * without an escape; undefined when no field gives one.
+ */
+function textsOf(where: ReadonlyArray<readonly [string, JsonValue]>): string[] | undefined {
+  let texts: string[] | undefined;
+  for (const [, v] of where) {
+    if (typeof v !== "string" || (v.trim() !== "" && Number.isFinite(Number(v)))) continue;
+    const json = JSON.stringify(v);
+    if (json.length !== v.length + 2) continue;
+    texts ??= [];
+    texts.push(json);
+  }
+  return texts;
 }
 
 function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValue]>): boolean {

@@ -34,10 +34,10 @@ export class ByteLines {
     return this.#bytes.toString("utf8", this.#start(i), this.#ends[i] as number);
   }
 
-  /** The bytes of lines `from`.. (their line breaks kept, but the last one's), as a view. */
-  bytesFrom(from: number): Buffer {
-    if (from >= this.length) return this.#bytes.subarray(this.#bytes.length);
-    return this.#bytes.subarray(this.#start(from), this.#ends[this.length - 1] as number);
+  /** The bytes of lines `from` to `to` (excluded; their line breaks kept, but the last one's), as a view. */
+  bytesFrom(from: number, to = this.length): Buffer {
+    if (from >= to) return this.#bytes.subarray(this.#bytes.length);
+    return this.#bytes.subarray(this.#start(from), this.#ends[to - 1] as number);
   }
 
   #start(i: number): number {

@@ -2,15 +2,16 @@ import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
+import { v4Text } from "../../test/support/stored-log-versions.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { runTrial } from "./run-trial.js";
-import { isPlainV4Head } from "./stored-log-head.js";
-import { encodeTrialLog, storedTrialLogOf, V4HeadSchema } from "./stored-trial-log.js";
+import { isPlainHead } from "./stored-log-head.js";
+import { encodeTrialLog, storedTrialLogOf, V4HeadSchema, V5HeadSchema } from "./stored-trial-log.js";
 
 const bank = skeletonBank();
 
-/** Every stored head of the skeleton bank's golden trials, as JSON.parse gives it. */
-async function heads(): Promise<unknown[]> {
+/** Every stored head (of the version given) of the skeleton bank's golden trials, as JSON.parse gives it. */
+async function heads(version: 4 | 5): Promise<unknown[]> {
   return Promise.all(
     bank.tasks.map(async (task) => {
       const log = storedTrialLogOf(
@@ -18,7 +19,7 @@ async function heads(): Promise<unknown[]> {
         task,
         bank.manifest.content_hash,
       );
-      const text = gunzipSync(encodeTrialLog(log)).toString("utf8");
+      const text = version === 4 ? v4Text(log) : gunzipSync(encodeTrialLog(log)).toString("utf8");
       return JSON.parse(text.slice(0, text.indexOf("\n")));
     }),
   );
@@ -54,16 +55,21 @@ const ODD_VALUES: unknown[] = [
   4,
 ];
 
-describe("isPlainV4Head", () => {
+describe.each([
+  [4, V4HeadSchema],
+  [5, V5HeadSchema],
+] as const)("isPlainHead, version %i", (version, schema) => {
   it("accepts every head the bank's golden trials store", async () => {
-    for (const head of await heads()) {
-      expect(V4HeadSchema.safeParse(head).success).toBe(true);
-      expect(isPlainV4Head(head)).toBe(true);
+    for (const head of await heads(version)) {
+      expect(schema.safeParse(head).success).toBe(true);
+      expect(isPlainHead(head, version)).toBe(true);
+      // Another version's check refuses it.
+      expect(isPlainHead(head, version === 4 ? 5 : 4)).toBe(false);
     }
   });
 
   it("never accepts a head the schema refuses, or one the schema would change: thousands of heads broken at random", async () => {
-    const all = await heads();
+    const all = await heads(version);
     let refusedByBoth = 0;
     let leftToSchema = 0;
     fc.assert(
@@ -91,13 +97,13 @@ describe("isPlainV4Head", () => {
             else if (op === "delete" && !Array.isArray(parent)) delete holder[key];
             else if (op === "add" && !Array.isArray(parent)) holder[`extra_${String(key)}`] = value;
           }
-          const schema = V4HeadSchema.safeParse(head);
-          const fast = isPlainV4Head(head);
-          if (!schema.success && !fast) refusedByBoth++;
-          if (schema.success && !fast) leftToSchema++;
+          const parsed = schema.safeParse(head);
+          const fast = isPlainHead(head, version);
+          if (!parsed.success && !fast) refusedByBoth++;
+          if (parsed.success && !fast) leftToSchema++;
           if (!fast) return true;
           // Accepted: the schema accepts it too, and gives the same value (no default filled in).
-          return schema.success && JSON.stringify(sorted(schema.data)) === JSON.stringify(sorted(head));
+          return parsed.success && JSON.stringify(sorted(parsed.data)) === JSON.stringify(sorted(head));
         },
       ),
       { numRuns: 3000, seed: 18 },

@@ -2,16 +2,20 @@ import { STOP_REASONS } from "../trial/agent.js";
 
 /**
  * The fast check of a stored log's head as `JSON.parse` made it: true only for a head the head's
- * zod schema (`V4HeadSchema` in `stored-trial-log.ts`) accepts as it is — every key known, every
+ * zod schema (`V4HeadSchema` or `V5HeadSchema` in `stored-trial-log.ts`, by `version`) accepts as it is — every key known, every
  * field of its type, no default to fill in — so the decoder can use it without zod's copy. Any
  * other value, valid or not, is false: the decoder then runs the schema, which fills defaults or
  * names what is wrong. A head is most of what a re-grade validates per trial, and zod's deep copy
  * of its events was a tenth of a re-grade's time. `stored-log-head.test.ts` holds the two to each
  * other: on valid heads and on thousands of broken ones, this never accepts what the schema refuses.
  *
- * @example if (!isPlainV4Head(head)) V4HeadSchema.safeParse(head)
+ * Version 5's head differs in two places: an exchange has no `response_body` (the k-th exchange's
+ * body is the head member's line k), and `final_resources` gives each resource with its number of
+ * records (one line each).
+ *
+ * @example if (!isPlainHead(head, 5)) V5HeadSchema.safeParse(head)
  */
-export function isPlainV4Head(v: unknown): boolean {
+export function isPlainHead(v: unknown, version: 4 | 5): boolean {
   if (!isObject(v)) return false;
   let keys = 0;
   for (const key in v) {
@@ -19,7 +23,7 @@ export function isPlainV4Head(v: unknown): boolean {
     if (!HEAD_KEYS.has(key)) return false;
   }
   const h = v as Record<string, unknown>;
-  if (h.log_version !== 4) return false;
+  if (h.log_version !== version) return false;
   if (!isNonEmptyString(h.bank_hash) || !isNonEmptyString(h.agent) || !isNonEmptyString(h.task_id))
     return false;
   if (!Number.isSafeInteger(h.epoch) || (h.epoch as number) <= 0) return false;
@@ -28,7 +32,11 @@ export function isPlainV4Head(v: unknown): boolean {
   if (h.final_message !== null && typeof h.final_message !== "string") return false;
   if (!Array.isArray(h.answer_key)) return false;
   for (const a of h.answer_key) if (!isAnswer(a)) return false;
-  if (h.final_resources !== null && !isResourceNames(h.final_resources)) return false;
+  if (
+    h.final_resources !== null &&
+    !(version === 4 ? isResourceNames(h.final_resources) : isResourceCounts(h.final_resources))
+  )
+    return false;
   let optional = 0;
   if ("removed_records" in h) {
     optional++;
@@ -40,7 +48,7 @@ export function isPlainV4Head(v: unknown): boolean {
   for (const e of h.events) {
     if (!isObject(e)) return false;
     if (e.type === "exchange") {
-      if (!isExchange(e, ++line)) return false;
+      if (!isExchange(e, version === 4 ? ++line : undefined)) return false;
     } else if (!isVariableWrite(e)) return false;
   }
   return true;
@@ -92,6 +100,23 @@ function isResourceNames(v: unknown): boolean {
   return new Set(v).size === v.length;
 }
 
+/** Version 5's `final_resources`: `{ resource, records }` each, every resource once. */
+function isResourceCounts(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  const names = new Set<string>();
+  for (const r of v) {
+    if (!isObject(r)) return false;
+    let keys = 0;
+    for (const key in r) {
+      keys++;
+      if (key !== "resource" && key !== "records") return false;
+    }
+    if (keys !== 2 || typeof r.resource !== "string" || !isSeq(r.records)) return false;
+    names.add(r.resource);
+  }
+  return names.size === v.length;
+}
+
 function isRecordsByResource(v: unknown): boolean {
   if (!isObject(v)) return false;
   for (const key in v) {
@@ -122,15 +147,18 @@ const EXCHANGE_KEYS = new Set([
   "response_body",
 ]);
 
-/** An exchange of the head: its `response_body` is the number of its body's line, `line`. */
-function isExchange(e: Record<string, unknown>, line: number): boolean {
+/**
+ * An exchange of the head: in version 4 its `response_body` is the number of its body's line,
+ * `line`; in version 5 (`line` undefined) it has none.
+ */
+function isExchange(e: Record<string, unknown>, line: number | undefined): boolean {
   let keys = 0;
   for (const key in e) {
     keys++;
     if (!EXCHANGE_KEYS.has(key)) return false;
   }
   // `protocol` present (the schema would fill in its default), `raw_url` optional.
-  if (keys !== ("raw_url" in e ? 11 : 10)) return false;
+  if (keys !== ("raw_url" in e ? 11 : 10) - (line === undefined ? 1 : 0)) return false;
   if ("raw_url" in e && typeof e.raw_url !== "string") return false;
   return (
     isSeq(e.seq) &&
@@ -141,7 +169,7 @@ function isExchange(e: Record<string, unknown>, line: number): boolean {
     "request_body" in e &&
     Number.isSafeInteger(e.status) &&
     isHeaders(e.response_headers) &&
-    e.response_body === line
+    (line === undefined ? !("response_body" in e) : e.response_body === line)
   );
 }
 

@@ -5,20 +5,21 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
+import { v3Text, v4Text } from "../../test/support/stored-log-versions.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
+import type { JsonObject } from "../bank/json.js";
 import { gradeTrial } from "../grade/grade-trial.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { runIntoDir } from "./run-into-dir.js";
 import { runTrial } from "./run-trial.js";
-import { readSizedGzip } from "./sized-gzip.js";
+import { readSizedGzip, sizedGzip } from "./sized-gzip.js";
 import { transcriptRelPath } from "./store.js";
 import {
   decodeTrialLog,
   encodeTrialLog,
   gradeInputOf,
   readTrialLog,
-  type StoredTrialLog,
   StoredTrialLogSchema,
   storedTrialLogOf,
   TrialLogPayloadError,
@@ -148,7 +149,7 @@ describe("stored trial log", () => {
     });
   });
 
-  it("version 4 is sized gzip members (head and bodies, task part, one per resource) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
+  it("version 5 is sized gzip members (head and bodies, task part, one per resource with a line per record) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
     const task = bank.tasks[0]!;
     const log = storedTrialLogOf(
       await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
@@ -157,23 +158,31 @@ describe("stored trial log", () => {
     );
     const bytes = encodeTrialLog(log);
     const members = readSizedGzip(bytes);
-    const resources = Object.keys(log.final_records ?? {});
+    const resources = Object.entries(log.final_records ?? {});
     expect(resources.length).toBeGreaterThan(0);
     expect(members?.length).toBe(2 + resources.length);
     const lines = gunzipSync(bytes).toString("utf8").trimEnd().split("\n");
     const exchanges = log.events.filter((e) => e.type === "exchange");
-    expect(lines.length).toBe(1 + exchanges.length + 1 + resources.length);
+    const records = resources.flatMap(([, r]) => r);
+    expect(records.length).toBeGreaterThan(resources.length);
+    expect(lines.length).toBe(1 + exchanges.length + 1 + records.length);
     const head = JSON.parse(lines[0]!);
-    expect(head).toMatchObject({ log_version: 4, task_id: task.id, final_resources: resources });
-    // What every trial of the task stores alike is in the task part, not the head.
+    expect(head).toMatchObject({
+      log_version: 5,
+      task_id: task.id,
+      final_resources: resources.map(([resource, r]) => ({ resource, records: r.length })),
+    });
+    // What every trial of the task stores alike is in the task part, not the head; a body is the
+    // line of its exchange's rank, not a field of the head.
     expect(head).not.toHaveProperty("requirements");
     expect(head).not.toHaveProperty("grader");
+    for (const e of head.events) expect(e).not.toHaveProperty("response_body");
     expect(JSON.parse(lines[1]!)).toEqual(exchanges[0]!.response_body);
     const taskPart = JSON.parse(lines[1 + exchanges.length]!);
     expect(taskPart.grader).toEqual(JSON.parse(JSON.stringify(log.grader)));
     expect(taskPart.graded_segments).toEqual(log.graded_segments);
     expect(taskPart.requirements).toEqual(log.requirements);
-    expect(JSON.parse(lines.at(-1)!)).toEqual(log.final_records?.[resources.at(-1)!]);
+    expect(lines.slice(2 + exchanges.length).map((l) => JSON.parse(l))).toEqual(records);
     expect(encodeTrialLog(gunzipSync(bytes).toString("utf8"))).toEqual(bytes);
     // Eager and lazy decoding give the log that was stored, and so does the same text as one gzip stream.
     const expected = JSON.parse(JSON.stringify(log));
@@ -184,14 +193,47 @@ describe("stored trial log", () => {
       decodeTrialLog(gzipSync(gunzipSync(bytes)), { lazy: true }),
     ]) {
       if (!decoded.success) throw new Error(decoded.error.message);
+      expect(decoded.data.log_version).toBe(5);
       expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(expected);
     }
-    // Unknown final records: no resource member.
+    // Unknown final records: no resource member. A resource without records: an empty member, no line.
     const unknown = encodeTrialLog({ ...log, final_records: null });
     expect(readSizedGzip(unknown)?.length).toBe(2);
     const decoded = decodeTrialLog(unknown, { lazy: true });
     if (!decoded.success) throw new Error(decoded.error.message);
     expect(decoded.data.final_records).toBeNull();
+    const emptied = { ...log, final_records: { none: [], ...log.final_records } };
+    for (const bytes of [encodeTrialLog(emptied), gzipSync(gunzipSync(encodeTrialLog(emptied)))]) {
+      for (const lazy of [false, true]) {
+        const read = decodeTrialLog(bytes, { lazy });
+        if (!read.success) throw new Error(read.error.message);
+        expect(JSON.parse(JSON.stringify(read.data.final_records))).toEqual(
+          JSON.parse(JSON.stringify(emptied.final_records)),
+        );
+      }
+    }
+  });
+
+  it("still reads version 4 logs (a resource's records on one line, body line numbers in the head), as members or one gzip stream, and grades them as before", async () => {
+    for (const task of bank.tasks.slice(0, 3)) {
+      const result = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
+      const log = storedTrialLogOf(result, task, bank.manifest.content_hash);
+      const text = v4Text(log);
+      expect(readSizedGzip(encodeTrialLog(text))?.length).toBe(
+        2 + Object.keys(log.final_records ?? {}).length,
+      );
+      for (const bytes of [encodeTrialLog(text), gzipSync(text)]) {
+        for (const lazy of [false, true]) {
+          const decoded = decodeTrialLog(bytes, { lazy });
+          if (!decoded.success) throw new Error(decoded.error.message);
+          expect(decoded.data.log_version).toBe(4);
+          expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(
+            JSON.parse(JSON.stringify({ ...log, log_version: 4 })),
+          );
+          expect(JSON.stringify(gradeTrial(gradeInputOf(decoded.data)))).toBe(JSON.stringify(result.grade));
+        }
+      }
+    }
   });
 
   it("a lazily decoded log keeps no view of the bytes it was decoded from (a re-grade reuses its read buffer)", async () => {
@@ -268,73 +310,124 @@ describe("stored trial log", () => {
       task,
       bank.manifest.content_hash,
     );
-    const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
-    const withHead = (edit: (head: Head) => void) => {
-      const head = JSON.parse(lines[0]!);
-      edit(head);
-      return encodeTrialLog(`${[JSON.stringify(head), ...lines.slice(1)].join("\n")}\n`);
-    };
-    const cases: Array<[(h: Head) => void, string]> = [
-      [(h) => (h.epoch = 0), "epoch"],
-      [(h) => (h.stop_reason = "bored"), "stop_reason"],
-      [(h) => (h.events[0]!.seq = -1), "events.0.seq"],
-      [(h) => (h.events[0]!.status = "200"), "events.0.status"],
-      [(h) => (h.events[0]!.request_headers = { a: 1 }), "events.0.request_headers"],
-      [(h) => (h.events[0]!.surprise = true), "events.0"],
-      [(h) => delete h.agent, "agent"],
-      [(h) => (h.final_resources = ["a", "a"]), "final_resources"],
-    ];
-    for (const [edit, path] of cases) {
-      for (const lazy of [false, true]) {
-        const res = decodeTrialLog(withHead(edit), { lazy });
-        expect(res).toMatchObject({ success: false, error: { code: "invalid" } });
-        if (!res.success) expect(res.error.message.startsWith(`${path}:`)).toBe(true);
+    for (const version of [4, 5] as const) {
+      const text = version === 4 ? v4Text(log) : gunzipSync(encodeTrialLog(log)).toString("utf8");
+      const lines = text.trimEnd().split("\n");
+      const withHead = (edit: (head: Head) => void) => {
+        const head = JSON.parse(lines[0]!);
+        edit(head);
+        return encodeTrialLog(`${[JSON.stringify(head), ...lines.slice(1)].join("\n")}\n`);
+      };
+      const cases: Array<[(h: Head) => void, string]> = [
+        [(h) => (h.epoch = 0), "epoch"],
+        [(h) => (h.stop_reason = "bored"), "stop_reason"],
+        [(h) => (h.events[0]!.seq = -1), "events.0.seq"],
+        [(h) => (h.events[0]!.status = "200"), "events.0.status"],
+        [(h) => (h.events[0]!.request_headers = { a: 1 }), "events.0.request_headers"],
+        [(h) => (h.events[0]!.surprise = true), "events.0"],
+        [(h) => delete h.agent, "agent"],
+        [
+          (h) =>
+            (h.final_resources =
+              version === 4
+                ? ["a", "a"]
+                : [
+                    { resource: "a", records: 0 },
+                    { resource: "a", records: 0 },
+                  ]),
+          "final_resources",
+        ],
+      ];
+      for (const [edit, path] of cases) {
+        for (const lazy of [false, true]) {
+          const res = decodeTrialLog(withHead(edit), { lazy });
+          expect(res).toMatchObject({ success: false, error: { code: "invalid" } });
+          if (!res.success) expect(res.error.message.startsWith(`${path}:`)).toBe(true);
+        }
       }
+      // An exchange without its protocol is valid (the schema fills in "rest"): read through the schema.
+      const noProtocol = decodeTrialLog(
+        withHead((h) => delete h.events[0]!.protocol),
+        { lazy: true },
+      );
+      if (!noProtocol.success) throw new Error(noProtocol.error.message);
+      expect(noProtocol.data.events[0]).toMatchObject({ type: "exchange", protocol: "rest" });
+      expect(JSON.parse(JSON.stringify(noProtocol.data))).toEqual(
+        JSON.parse(JSON.stringify({ ...log, log_version: version })),
+      );
+      // Members that do not match the head's resources are refused.
+      const members = readSizedGzip(encodeTrialLog(text))!;
+      expect(decodeTrialLog(Buffer.concat(members.slice(0, -1)))).toMatchObject({
+        success: false,
+        error: { code: "invalid", message: expect.stringContaining("gzip members") },
+      });
     }
-    // An exchange without its protocol is valid (the schema fills in "rest"): read through the schema.
-    const noProtocol = decodeTrialLog(
-      withHead((h) => delete h.events[0]!.protocol),
-      { lazy: true },
-    );
-    if (!noProtocol.success) throw new Error(noProtocol.error.message);
-    expect(noProtocol.data.events[0]).toMatchObject({ type: "exchange", protocol: "rest" });
-    // Members that do not match the head's resources are refused.
-    const members = readSizedGzip(encodeTrialLog(log))!;
-    expect(decodeTrialLog(Buffer.concat(members.slice(0, -1)))).toMatchObject({
+    // Version 5: a head counting other records than its resource's member holds is refused where
+    // the resource is read.
+    const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
+    const head = JSON.parse(lines[0]!) as Head & {
+      final_resources: Array<{ resource: string; records: number }>;
+    };
+    const last = head.final_resources.at(-1)!;
+    last.records += 1;
+    const texts = readSizedGzip(encodeTrialLog(log))!.map((m) => gunzipSync(m).toString("utf8"));
+    texts[0] = [JSON.stringify(head), ...texts[0]!.split("\n").slice(1)].join("\n");
+    const miscounted = sizedGzip(texts);
+    const lazily = decodeTrialLog(miscounted, { lazy: true });
+    if (!lazily.success) throw new Error(lazily.error.message);
+    expect(() => lazily.data.final_records?.[last.resource]).toThrow(/records, the head says/);
+    expect(decodeTrialLog(miscounted)).toMatchObject({ success: false, error: { code: "invalid" } });
+    expect(decodeTrialLog(gzipSync(gunzipSync(miscounted)))).toMatchObject({
       success: false,
-      error: { code: "invalid", message: expect.stringContaining("gzip members") },
+      error: { code: "invalid", message: expect.stringContaining("lines: expected") },
     });
   });
 
   it("a payload that is not JSON is refused: up front when decoding eagerly, where it is read when lazily", async () => {
     const task = bank.tasks[0]!;
-    const log = storedTrialLogOf(
+    const ran = storedTrialLogOf(
       await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
       task,
       bank.manifest.content_hash,
     );
+    // A second resource with records after the trial's, so one can be read while another is broken.
+    const final_records: Record<string, JsonObject[]> = {
+      ...ran.final_records,
+      extra: [{ id: "E-1" }, { id: "E-2" }],
+    };
+    const log = { ...ran, final_records };
     const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
     const broken = (i: number) =>
       encodeTrialLog(`${lines.map((l, j) => (j === i ? "{not json" : l)).join("\n")}\n`);
-    const names = Object.keys(log.final_records ?? {});
+    const names = Object.keys(log.final_records ?? {}).filter(
+      (n) => (log.final_records?.[n]?.length ?? 0) > 0,
+    );
+    expect(names.length).toBeGreaterThan(1);
     const body = broken(1);
-    expect(readSizedGzip(body)?.length).toBe(2 + names.length);
+    expect(readSizedGzip(body)?.length).toBe(2 + Object.keys(log.final_records).length);
     expect(decodeTrialLog(body)).toMatchObject({ success: false, error: { code: "invalid" } });
     const lazy = decodeTrialLog(body, { lazy: true });
     if (!lazy.success) throw new Error(lazy.error.message);
     const first = lazy.data.events.find((e) => e.type === "exchange")!;
     expect(() => (first.type === "exchange" ? first.response_body : null)).toThrow(TrialLogPayloadError);
-    // A resource's line is read when that resource is.
+    // A resource's line is read when that resource is (the last line: the last record of the last
+    // resource with records).
+    expect(names.at(-1)).toBe(Object.keys(log.final_records ?? {}).at(-1));
     const records = decodeTrialLog(broken(lines.length - 1), { lazy: true });
     if (!records.success) throw new Error(records.error.message);
     expect(() => records.data.final_records?.[names.at(-1)!]).toThrow(TrialLogPayloadError);
     expect(records.data.final_records?.[names[0]!]).toEqual(log.final_records?.[names[0]!]);
     expect(decodeTrialLog(broken(lines.length - 1))).toMatchObject({
       success: false,
-      error: { code: "invalid", message: expect.stringContaining(`final_records.${names.at(-1)}: not JSON`) },
+      error: {
+        code: "invalid",
+        message: expect.stringContaining(
+          `final_records.${names.at(-1)}.${log.final_records![names.at(-1)!]!.length - 1}: not JSON`,
+        ),
+      },
     });
     // A broken task part is refused up front, lazily too.
-    const taskLine = lines.length - 1 - names.length;
+    const taskLine = 1 + log.events.filter((e) => e.type === "exchange").length;
     expect(decodeTrialLog(broken(taskLine), { lazy: true })).toMatchObject({
       success: false,
       error: { code: "invalid", message: expect.stringContaining("task") },
@@ -351,23 +444,3 @@ describe("stored trial log", () => {
 
 /** A stored head as JSON.parse gives it, to break one field at a time. */
 type Head = Record<string, unknown> & { events: Array<Record<string, unknown>>; [key: string]: unknown };
-
-/** A log as version 3 wrote it: the requirements in the head, the grader, a line naming the resources, one line each. */
-function v3Text(log: StoredTrialLog): string {
-  const { grader, final_records, events, ...rest } = log;
-  const bodies: string[] = [];
-  const headEvents = events.map((e) => {
-    if (e.type !== "exchange") return e;
-    bodies.push(JSON.stringify(e.response_body));
-    return { ...e, response_body: bodies.length };
-  });
-  const records =
-    final_records === null
-      ? ["null"]
-      : [
-          JSON.stringify(Object.keys(final_records)),
-          ...Object.values(final_records).map((r) => JSON.stringify(r)),
-        ];
-  const head = { ...rest, log_version: 3, events: headEvents };
-  return `${[JSON.stringify(head), ...bodies, JSON.stringify(grader), ...records].join("\n")}\n`;
-}

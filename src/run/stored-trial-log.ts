@@ -4,25 +4,25 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { type GraderSpec, GraderSpecSchema, type Task } from "../bank/task-schema.js";
-import { resolveExpected } from "../grade/final-state.js";
+import { RECORDS_HOLDING, type RecordsHolding, resolveExpected } from "../grade/final-state.js";
 import type { GradeInput, RequirementNote } from "../grade/grade-trial.js";
 import { GRADER_VERSION } from "../grade/grade-trial.js";
 import { STOP_REASONS } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
-import { ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
+import { type ExchangeEvent, ExchangeEventSchema, VariableWriteEventSchema } from "../world/event-log.js";
 import { ByteLines } from "./byte-lines.js";
 import { readFileReused } from "./read-file-reused.js";
 import type { TrialResult } from "./run-trial.js";
-import { inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
-import { isPlainV4Head } from "./stored-log-head.js";
+import { gunzipMember, inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
+import { isPlainHead } from "./stored-log-head.js";
 
 /**
- * Bumped when the stored log changes shape. Version 4 (JSON Lines, see `encodeTrialLog`) is
- * written; versions 3 (the task's requirements in the head, the final records in one member), 2
- * (the final records on one line) and 1 (one JSON document) are still read; any other version is
- * refused, never guessed.
+ * Bumped when the stored log changes shape. Version 5 (JSON Lines, see `encodeTrialLog`) is
+ * written; versions 4 (a resource's records on one line, each body's line number in the head), 3
+ * (the task's requirements in the head, the final records in one member), 2 (the final records on
+ * one line) and 1 (one JSON document) are still read; any other version is refused, never guessed.
  */
-export const TRIAL_LOG_VERSION = 4;
+export const TRIAL_LOG_VERSION = 5;
 
 // A stored log is read with JSON.parse, and whatever JSON.parse returns is JSON: the schema checks
 // the log's shape down to each event's fields and leaves the JSON payloads inside (bodies,
@@ -70,7 +70,7 @@ export const TRIAL_LOG_SUFFIX = ".events.json.gz";
  * @example const res = readTrialLog(path); if (res.success) StoredTrialLogSchema.parse(res.data);
  */
 export const StoredTrialLogSchema = z.strictObject({
-  log_version: z.literal([1, 2, 3, TRIAL_LOG_VERSION]),
+  log_version: z.literal([1, 2, 3, 4, TRIAL_LOG_VERSION]),
   bank_hash: z.string().min(1),
   agent: z.string().min(1),
   task_id: z.string().min(1),
@@ -149,6 +149,30 @@ export const V4HeadSchema = V2HeadSchema.omit({ graded_segments: true, requireme
   final_resources: ResourceNamesSchema.nullable(),
 });
 type V4Head = z.infer<typeof V4HeadSchema>;
+
+/**
+ * The head of a version 5 file: as version 4's, but an exchange has no `response_body` (the k-th
+ * exchange's body is line k) and `final_resources` gives each resource with its number of records,
+ * one line each. Checked by `isPlainHead` first, as version 4's.
+ *
+ * @example V5HeadSchema.safeParse(JSON.parse(firstLine)).success
+ */
+export const V5HeadSchema = V4HeadSchema.extend({
+  log_version: z.literal(5),
+  events: z.array(
+    z.discriminatedUnion("type", [
+      ExchangeEventSchema.extend(StoredExchangeShape).omit({ response_body: true }),
+      VariableWriteEventSchema.extend({ value: ParsedJson }),
+    ]),
+  ),
+  final_resources: z
+    .array(z.strictObject({ resource: z.string(), records: z.number().int().nonnegative() }))
+    .refine((rs) => new Set(rs.map((r) => r.resource)).size === rs.length, {
+      message: "a resource is named twice",
+    })
+    .nullable(),
+});
+type V5Head = z.infer<typeof V5HeadSchema>;
 
 /** Why a stored log could not be read; `missing` means the trial was stored before logs were kept. */
 export interface TrialLogError {
@@ -307,30 +331,36 @@ export function encodeTrialLog(
   log: StoredTrialLog | string,
   redact: (text: string) => string = (t) => t,
 ): Buffer {
-  const members = typeof log === "string" ? membersOfText(log) : v4Members(log);
+  const members = typeof log === "string" ? membersOfText(log) : v5Members(log);
   return members.length === 1 ? gzipSync(redact(members[0] as string)) : sizedGzip(members.map(redact));
 }
 
-function v4Members(log: StoredTrialLog): string[] {
+function v5Members(log: StoredTrialLog): string[] {
   const { grader, graded_segments, requirements, final_records, events, ...rest } = log;
   const bodies: string[] = [];
-  const headEvents = events.map((e) => {
-    if (e.type !== "exchange") return e;
+  // Each event in the schema's key order, so a decoder can keep the objects JSON.parse makes.
+  const headEvents = events.map((e): V5Head["events"][number] => {
+    if (e.type !== "exchange") {
+      const { type, seq, scope, name, value } = e;
+      return { type, seq, scope, name, value };
+    }
     // JSON.stringify writes no line break (one inside a string is escaped), so a body is one line.
     bodies.push(JSON.stringify(e.response_body));
-    return { ...e, response_body: bodies.length };
+    return envelopeOf(e);
   });
-  const head: V4Head = {
+  const resources = Object.entries(final_records ?? {});
+  const head: V5Head = {
     ...rest,
-    log_version: 4,
+    log_version: 5,
     events: headEvents,
-    final_resources: final_records === null ? null : Object.keys(final_records),
+    final_resources:
+      final_records === null ? null : resources.map(([resource, r]) => ({ resource, records: r.length })),
   };
   const task: TaskPart = { graded_segments, ...(requirements ? { requirements } : {}), grader };
   return [
     `${[JSON.stringify(head), ...bodies].join("\n")}\n`,
     `${JSON.stringify(task)}\n`,
-    ...Object.values(final_records ?? {}).map((r) => `${JSON.stringify(r)}\n`),
+    ...resources.map(([, records]) => records.map((r) => `${JSON.stringify(r)}\n`).join("")),
   ];
 }
 
@@ -341,9 +371,27 @@ function membersOfText(text: string): string[] {
   const n = headLineCount(head);
   if (n === undefined) return [text];
   const { log_version: version, final_resources: names } = head as {
-    log_version: 2 | 3 | 4;
+    log_version: 2 | 3 | 4 | 5;
     final_resources?: unknown;
   };
+  if (version === 5) {
+    // Each resource's member holds its records' lines (none for a resource without records).
+    const counts = Array.isArray(names) ? names.map((r) => (r as { records?: unknown } | null)?.records) : [];
+    if (!counts.every((c): c is number => Number.isSafeInteger(c) && (c as number) >= 0)) return [text];
+    if (lines.length !== n + 1 + counts.reduce((a, c) => a + c, 0)) return [text];
+    const members = [`${lines.slice(0, n).join("\n")}\n`, `${lines[n]}\n`];
+    let at = n + 1;
+    for (const c of counts) {
+      members.push(
+        lines
+          .slice(at, at + c)
+          .map((l) => `${l}\n`)
+          .join(""),
+      );
+      at += c;
+    }
+    return members;
+  }
   if (version === 4) {
     const resources = Array.isArray(names) ? names.length : 0;
     if (lines.length !== n + 1 + resources) return [text];
@@ -360,7 +408,7 @@ function membersOfText(text: string): string[] {
 function headLineCount(head: unknown): number | undefined {
   const h = head as { log_version?: unknown; events?: unknown } | null | undefined;
   const v = h?.log_version;
-  if ((v !== 2 && v !== 3 && v !== 4) || !Array.isArray(h?.events)) return undefined;
+  if ((v !== 2 && v !== 3 && v !== 4 && v !== 5) || !Array.isArray(h?.events)) return undefined;
   return 1 + h.events.filter((e) => (e as { type?: unknown } | null)?.type === "exchange").length;
 }
 
@@ -420,13 +468,14 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
   try {
     // gunzip checks each member's checksum: what follows reads the bytes as they were written.
     // Lines are decoded when read: the head now, a response body when a predicate reads it.
-    lines = new ByteLines(gunzipSync(members ? (members[0] as Buffer) : bytes));
+    lines = new ByteLines(members ? gunzipMember(members[0] as Buffer) : gunzipSync(bytes));
     head = JSON.parse(lines.text(0) as string);
   } catch (e) {
     return { success: false, error: { code: "unreadable", message: (e as Error).message } };
   }
   const version = (head as { log_version?: unknown } | null)?.log_version;
   if (version === 1 && lines.length === 1) return decodeV1(head);
+  if (version === 5) return decodeV5(head, lines, members && { members, bytes }, lazy);
   if (version === 4) return decodeV4(head, lines, members && { members, bytes }, lazy);
   if (version !== 2 && version !== 3) {
     return {
@@ -526,13 +575,7 @@ function decodeV2(parts: V2Parts, lazy: boolean): Decoded {
   const log = { ...rest, grader: grader.data, events };
   const records = () =>
     parts.version === 2 ? finalRecords(parts.finalRecords) : finalRecordsV3(parts.finalRecords, lazy);
-  if (lazy) return { success: true, data: withLazy(log, "final_records", records) };
-  try {
-    return { success: true, data: { ...log, final_records: records() } };
-  } catch (e) {
-    if (e instanceof TrialLogPayloadError) return invalid(e.message);
-    throw e;
-  }
+  return withRecords(log, records, lazy);
 }
 
 /**
@@ -547,33 +590,19 @@ function decodeV4(
   sized: { members: Buffer[]; bytes: Uint8Array } | null,
   lazy: boolean,
 ): Decoded {
-  let head: V4Head;
-  if (isPlainV4Head(raw)) head = raw as V4Head;
-  else {
-    const parsed = V4HeadSchema.safeParse(raw);
-    if (!parsed.success) return invalid(parsed.error);
-    head = parsed.data;
-  }
+  const checked = checkedHead(raw, 4, V4HeadSchema);
+  if (!checked.success) return checked;
+  const head = checked.data;
   const names = head.final_resources;
   const resources = names?.length ?? 0;
   let headLines: number;
   let taskSource: { text: string } | { member: Buffer };
   let resource: (i: number) => { text: string } | { member: Buffer };
   if (sized) {
-    const { members, bytes } = sized;
-    if (members.length !== 2 + resources)
-      return invalid(`${members.length} gzip members for ${resources} resources: expected ${2 + resources}`);
+    const parts = sizedParts(sized, resources, lazy);
+    if (!parts.success) return parts;
     headLines = lines.length;
-    taskSource = { member: members[1] as Buffer };
-    // Read later (lazily): a copy, as the bytes may be the caller's to reuse once decoded.
-    const first = members[2];
-    const from = first ? first.byteOffset - bytes.byteOffset : 0;
-    const tail = first && lazy ? Buffer.from(bytes.subarray(from)) : null;
-    resource = (i) => {
-      const m = members[2 + i] as Buffer;
-      const at = m.byteOffset - bytes.byteOffset - from;
-      return { member: tail ? tail.subarray(at, at + m.length) : m };
-    };
+    ({ taskSource, resource } = parts.data);
   } else {
     headLines = 1 + head.events.reduce((n, e) => (e.type === "exchange" ? n + 1 : n), 0);
     if (lines.length !== headLines + 1 + resources)
@@ -594,18 +623,7 @@ function decodeV4(
     if (e.response_body !== line) return invalid(`${where}: line ${e.response_body}, expected line ${line}`);
     const at = line++;
     if (at >= headLines) return invalid(`${where}: no line ${e.response_body}`);
-    const envelope = {
-      type: e.type,
-      seq: e.seq,
-      protocol: e.protocol,
-      method: e.method,
-      url: e.url,
-      ...(e.raw_url !== undefined ? { raw_url: e.raw_url } : {}),
-      request_headers: e.request_headers,
-      request_body: e.request_body,
-      status: e.status,
-      response_headers: e.response_headers,
-    };
+    const envelope = envelopeOf(e);
     if (lazy) {
       events.push(withLazy(envelope, "response_body", () => payload(lines.text(at) as string, where)));
       continue;
@@ -618,8 +636,96 @@ function decodeV4(
 
   const task = knownPart(taskSource, TaskPartSchema, "task");
   if (!task.success) return task;
-  const { graded_segments, requirements, grader } = task.data;
-  const log = {
+  const log = logOf(head, task.data, events);
+  if (names === null) return { success: true, data: { ...log, final_records: null } };
+  const records = () => {
+    const out: Record<string, JsonObject[]> = {};
+    names.forEach((name, i) => {
+      const read = () => resourceRecords(resourceText(resource(i), name), name);
+      if (lazy) withLazy(out, name, read);
+      else out[name] = read();
+    });
+    return out;
+  };
+  return withRecords(log, records, lazy);
+}
+
+/** An exchange without its response body, in the schema's key order. */
+function envelopeOf(e: Omit<ExchangeEvent, "response_body">): Omit<ExchangeEvent, "response_body"> {
+  return {
+    type: e.type,
+    seq: e.seq,
+    protocol: e.protocol,
+    method: e.method,
+    url: e.url,
+    ...(e.raw_url !== undefined ? { raw_url: e.raw_url } : {}),
+    request_headers: e.request_headers,
+    request_body: e.request_body,
+    status: e.status,
+    response_headers: e.response_headers,
+  };
+}
+
+/** A version 4 or 5 head: as parsed when `isPlainHead` accepts it, else as its schema reads it. */
+function checkedHead<T>(
+  raw: unknown,
+  version: 4 | 5,
+  schema: z.ZodType<T>,
+): { success: true; data: T } | { success: false; error: TrialLogError } {
+  if (isPlainHead(raw, version)) return { success: true, data: raw as T };
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? parsed : invalid(parsed.error);
+}
+
+/**
+ * A log with its final records: read when first read with `lazy`, else now (refused when they
+ * cannot be read).
+ */
+function withRecords(
+  log: Omit<StoredTrialLog, "final_records">,
+  records: () => StoredTrialLog["final_records"],
+  lazy: boolean,
+): Decoded {
+  if (lazy) return { success: true, data: withLazy(log, "final_records", records) };
+  try {
+    return { success: true, data: { ...log, final_records: records() } };
+  } catch (e) {
+    if (e instanceof TrialLogPayloadError) return invalid(e.message);
+    throw e;
+  }
+}
+
+/**
+ * Version 4 and 5's members after the first: the task part's, and each resource's (`n`) by its
+ * rank. With `lazy`, the resources' are a copy: the bytes may be the caller's to reuse once decoded.
+ */
+function sizedParts(
+  { members, bytes }: { members: Buffer[]; bytes: Uint8Array },
+  n: number,
+  lazy: boolean,
+):
+  | {
+      success: true;
+      data: { taskSource: { member: Buffer }; resource: (i: number) => { member: Buffer } };
+    }
+  | { success: false; error: TrialLogError } {
+  if (members.length !== 2 + n)
+    return invalid(`${members.length} gzip members for ${n} resources: expected ${2 + n}`);
+  const first = members[2];
+  const from = first ? first.byteOffset - bytes.byteOffset : 0;
+  const tail = first && lazy ? Buffer.from(bytes.subarray(from)) : null;
+  const resource = (i: number) => {
+    const m = members[2 + i] as Buffer;
+    const at = m.byteOffset - bytes.byteOffset - from;
+    return { member: tail ? tail.subarray(at, at + m.length) : m };
+  };
+  return { success: true, data: { taskSource: { member: members[1] as Buffer }, resource } };
+}
+
+/** A version 4 or 5 log but its final records: the head's fields, the task part's, the events. */
+function logOf(head: V4Head | V5Head, task: TaskPart, events: StoredTrialLog["events"]) {
+  const { graded_segments, requirements, grader } = task;
+  return {
     log_version: head.log_version,
     bank_hash: head.bank_hash,
     agent: head.agent,
@@ -637,22 +743,170 @@ function decodeV4(
     grader,
     events,
   };
-  if (names === null) return { success: true, data: { ...log, final_records: null } };
+}
+
+/**
+ * A version 5 log: as version 4's, but the head's events are kept as JSON.parse made them (written
+ * in the schema's key order; each exchange gets its response body from its line), and each
+ * resource's records are one line each: a selector's records are found by their text (see
+ * `RECORDS_HOLDING`), and only those are parsed.
+ */
+function decodeV5(
+  raw: unknown,
+  lines: ByteLines,
+  sized: { members: Buffer[]; bytes: Uint8Array } | null,
+  lazy: boolean,
+): Decoded {
+  const checked = checkedHead(raw, 5, V5HeadSchema);
+  if (!checked.success) return checked;
+  const head = checked.data;
+  const resources = head.final_resources;
+  const exchanges = head.events.reduce((n, e) => (e.type === "exchange" ? n + 1 : n), 0);
+  const headLines = 1 + exchanges;
+  let taskSource: { text: string } | { member: Buffer };
+  let resource: (i: number) => { text: string } | { member: Buffer };
+  if (sized) {
+    const parts = sizedParts(sized, resources?.length ?? 0, lazy);
+    if (!parts.success) return parts;
+    if (lines.length !== headLines)
+      return invalid(`${lines.length} lines of head and bodies: expected ${headLines}`);
+    ({ taskSource, resource } = parts.data);
+  } else {
+    const records = (resources ?? []).reduce((n, r) => n + r.records, 0);
+    if (lines.length !== headLines + 1 + records)
+      return invalid(`${lines.length} lines: expected ${headLines + 1 + records}`);
+    taskSource = { text: lines.text(headLines) as string };
+    const starts: number[] = [];
+    let at = headLines + 1;
+    for (const r of resources ?? []) {
+      starts.push(at);
+      at += r.records;
+    }
+    resource = (i) => {
+      const start = starts[i] as number;
+      return { text: lines.bytesFrom(start, start + (resources?.[i]?.records ?? 0)).toString("utf8") };
+    };
+  }
+
+  const events = head.events as StoredTrialLog["events"];
+  let line = 1;
+  for (let k = 0; k < events.length; k++) {
+    const e = events[k] as StoredTrialLog["events"][number];
+    if (e.type !== "exchange") continue;
+    const where = `events.${k}.response_body`;
+    const at = line++;
+    if (lazy) {
+      withLazy(e, "response_body", () => payload(lines.text(at) as string, where));
+      continue;
+    }
+    const value = parseLine(lines.text(at) as string);
+    if (value === undefined) return invalid(`${where}: not JSON`);
+    e.response_body = value as JsonValue;
+  }
+
+  const task = knownPart(taskSource, TaskPartSchema, "task");
+  if (!task.success) return task;
+  const log = logOf(head, task.data, events);
+  if (resources === null) return { success: true, data: { ...log, final_records: null } };
   const records = () => {
-    const out: Record<string, JsonObject[]> = {};
-    names.forEach((name, i) => {
-      const read = () => resourceRecords(resourceText(resource(i), name), name);
-      if (lazy) withLazy(out, name, read);
-      else out[name] = read();
+    const out: Record<string, JsonObject[]> & RecordsHolding = {};
+    const byName = new Map<string, ResourceLines>();
+    resources.forEach(({ resource: name, records: count }, i) => {
+      const lines = new ResourceLines(name, count, () => resourceText(resource(i), name));
+      byName.set(name, lines);
+      if (lazy) withLazy(out, name, () => lines.all());
+      else out[name] = lines.all();
     });
+    if (lazy)
+      Object.defineProperty(out, RECORDS_HOLDING, {
+        value: (name: string, texts: readonly string[]) => byName.get(name)?.holding(texts),
+      });
     return out;
   };
-  if (lazy) return { success: true, data: withLazy(log, "final_records", records) };
-  try {
-    return { success: true, data: { ...log, final_records: records() } };
-  } catch (e) {
-    if (e instanceof TrialLogPayloadError) return invalid(e.message);
-    throw e;
+  return withRecords(log, records, lazy);
+}
+
+/**
+ * A version 5 resource's records, one line each: the text read when first needed, each line parsed
+ * when first read. `TrialLogPayloadError` when the text cannot be read, holds another number of
+ * lines than the head says, or a line read is no JSON object.
+ */
+class ResourceLines {
+  #text: string | undefined;
+  /** Where each line ends (its line break, or the end of the text). */
+  #ends: number[] = [];
+  readonly #parsed: Array<JsonObject | undefined>;
+  #all: JsonObject[] | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly count: number,
+    private readonly read: () => string,
+  ) {
+    this.#parsed = new Array<JsonObject | undefined>(count);
+  }
+
+  /** Every record, in order. */
+  all(): JsonObject[] {
+    if (!this.#all) {
+      this.#text ?? this.#load();
+      const all: JsonObject[] = [];
+      for (let i = 0; i < this.count; i++) all.push(this.#record(i));
+      this.#all = all;
+    }
+    return this.#all;
+  }
+
+  /**
+   * The records whose line holds every one of `texts` (see `RECORDS_HOLDING`); undefined when the
+   * text holds an escape: a string's JSON form may then be written otherwise, and only parsing tells.
+   */
+  holding(texts: readonly string[]): JsonObject[] | undefined {
+    const text = this.#text ?? this.#load();
+    if (text.includes("\\")) return undefined;
+    const out: JsonObject[] = [];
+    const [first, ...rest] = texts as [string, ...string[]];
+    let i = 0;
+    for (let at = text.indexOf(first); at >= 0; ) {
+      while ((this.#ends[i] as number) < at) i++;
+      const start = i === 0 ? 0 : (this.#ends[i - 1] as number) + 1;
+      const end = this.#ends[i] as number;
+      const line = rest.length > 0 ? text.slice(start, end) : "";
+      if (rest.every((t) => line.includes(t))) out.push(this.#record(i));
+      at = text.indexOf(first, end + 1);
+      i++;
+    }
+    return out;
+  }
+
+  #load(): string {
+    const text = this.read();
+    const ends: number[] = [];
+    if (text !== "") {
+      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", nl + 1)) ends.push(nl);
+      ends.push(text.length);
+    }
+    if (ends.length !== this.count)
+      throw new TrialLogPayloadError(
+        `final_records.${this.name}: ${ends.length} records, the head says ${this.count}`,
+      );
+    this.#ends = ends;
+    this.#text = text;
+    return text;
+  }
+
+  #record(i: number): JsonObject {
+    let r = this.#parsed[i];
+    if (r === undefined) {
+      const start = i === 0 ? 0 : (this.#ends[i - 1] as number) + 1;
+      const where = `final_records.${this.name}.${i}`;
+      const value = payload((this.#text as string).slice(start, this.#ends[i]), where);
+      if (value === null || typeof value !== "object" || Array.isArray(value))
+        throw new TrialLogPayloadError(`${where}: expected a JSON object`);
+      r = value;
+      this.#parsed[i] = r;
+    }
+    return r;
   }
 }
 

@@ -13,21 +13,26 @@ const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
  * @example mintCanary("seed-1", { $canary: "firmware", format: "FW-{code}" }) // "FW-7Q2K9D"
  */
 export function mintCanary(trialSeed: string, ref: CanaryRef): string {
-  const key = `${trialSeed}\u0000${ref.$canary}\u0000${ref.format ?? ""}`;
-  const cached = minted.get(key);
+  let bySeed = minted.get(ref);
+  const cached = bySeed?.get(trialSeed);
   if (cached !== undefined) return cached;
   const hex = sha256Hex(`canary:${trialSeed}:${ref.$canary}`);
   let code = "";
   for (let i = 0; i < 6; i++) code += ALPHABET[Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 32];
   const value = (ref.format ?? "{code}").replace("{code}", code);
-  if (minted.size > 20_000) minted.clear();
-  minted.set(key, value);
+  if (!bySeed || bySeed.size > 20_000) {
+    bySeed = new Map();
+    minted.set(ref, bySeed);
+  }
+  bySeed.set(trialSeed, value);
   return value;
 }
 
 // A trial resolves the same canaries several times (world records, answer fields, predicates):
-// hashing each once matters when a bank's worth of trials is graded. A pure function of its key.
-const minted = new Map<string, string>();
+// hashing each once matters when a bank's worth of trials is graded. Keyed by the reference (bank
+// data, never mutated) then the seed, not by a key string built per call: building and hashing it
+// was most of a re-grade's cost of canaries. A pure function of its key.
+const minted = new WeakMap<CanaryRef, Map<string, string>>();
 
 /** True for `{"$canary": "name"}` (with an optional `format`) and nothing else. */
 export function isCanaryRef(value: unknown): value is CanaryRef {
