@@ -1,5 +1,5 @@
 import type { JsonValue } from "../bank/json.js";
-import type { Task } from "../bank/task-schema.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { StopReason, TrialSession } from "../trial/agent.js";
 import { playGolden } from "../trial/play-golden.js";
@@ -72,19 +72,35 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
   trial.terseRoutes = [];
   // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
   trial.recording = false;
-  const scratch = new Workspace({
-    world,
-    transport: inProcessTransport(trial),
-    log: trial.log,
-    variables: seededVariables(task, seed),
-  });
-  await playGolden(task.setup, replaySession(scratch), { finish: false, versioning: task.versioning });
+  await playOnTrial(trial, task, seed, task.setup);
   trial.recording = true;
   trial.hints = hints;
   trial.terseRoutes = terseRoutes;
   // Variable writes of the replay are not the agent's.
   (trial.log.events as TrialEvent[]).length = 0;
   return seedNonces(trial, task);
+}
+
+/**
+ * Play golden steps on a trial world with no agent and no transcript, in a scratch workspace
+ * holding the task's variables (the storyline replay; a check that sends calls the way a golden
+ * would, in the world's own protocol). What the world logs depends on `trial.recording`.
+ *
+ * @example await playOnTrial(trial, task, seed, steps); trial.log.exchanges()
+ */
+export async function playOnTrial(
+  trial: TrialWorld,
+  task: Task,
+  seed: string,
+  steps: readonly GoldenStep[],
+): Promise<Map<string, JsonValue>> {
+  const scratch = new Workspace({
+    world: trial.world,
+    transport: inProcessTransport(trial),
+    log: trial.log,
+    variables: seededVariables(task, seed),
+  });
+  return playGolden(steps, replaySession(scratch), { finish: false, versioning: task.versioning });
 }
 
 /**
