@@ -107,11 +107,14 @@ export async function playOnTrial(
  * The signing key's nonce history the ticket states (a `nonce_counter` premise: "the counter
  * stands at N"): the key's last accepted nonce becomes N - 1, so a request reusing it or going
  * below it is refused. A storyline replay that already went higher keeps its own (nonces only go
- * up), and the `premises` gate fails the task.
+ * up), and the `premises` gate fails the task. A chain seeds its first segment's counter.
  */
 function seedNonces(trial: TrialWorld, task: Task): TrialWorld {
-  for (const p of task.premises ?? [])
-    if (p.kind === "nonce_counter") trial.acceptNonce(trial.world.auth.client_id, p.stands_at - 1);
+  // A chain's later counters are what its earlier segments leave: only the first is seeded.
+  const first = (task.premises ?? [])
+    .flatMap((p) => (p.kind === "nonce_counter" ? [p] : []))
+    .sort((a, b) => (a.segment ?? 0) - (b.segment ?? 0))[0];
+  if (first) trial.acceptNonce(trial.world.auth.client_id, first.stands_at - 1);
   return trial;
 }
 
