@@ -16,7 +16,10 @@ import { JsonValueSchema } from "./json.js";
  * - `nonce_counter`: the ticket says the signer's nonce counter for the client's key stands at
  *   `stands_at` for the signed read of `url`: the key's last accepted nonce is `stands_at` - 1, so
  *   the world refuses that nonce again (or any below it) and takes `stands_at`. The world's set-up
- *   seeds the key's last nonce from it (see `prepareTrialWorld`).
+ *   seeds the key's last nonce from it (see `prepareTrialWorld`). A chain carries its segments'
+ *   counters, each with its `segment`: the world is seeded from the first, and each holds as its
+ *   segment starts, after the chain's earlier segments (the solo tasks' other claims are checked on
+ *   the solo tasks, whose worlds are in the state the segment starts from).
  *
  * @example PremiseSchema.parse({ kind: "call", method: "GET", url: "/v1/vessels/V-1", token: "fresh", status: 410, error: "gone" })
  */
@@ -42,6 +45,8 @@ export const PremiseSchema = z.discriminatedUnion("kind", [
     kind: z.literal("nonce_counter"),
     url: z.string().startsWith("/"),
     stands_at: z.number().int().min(1),
+    /** In a chain: the position whose step states it (the counter as the segment starts). */
+    segment: z.number().int().positive().optional(),
   }),
 ]);
 export type Premise = z.infer<typeof PremiseSchema>;

@@ -18,6 +18,8 @@ export interface BlindContext {
   premises: readonly Premise[];
   /** The task's vault (the credentials and the token the ticket's client holds). */
   vault: Readonly<Record<string, JsonValue>>;
+  /** Blind to one skill only: statefulness segments drop their re-reads and keep their stores; others are played as they are. */
+  rereadOnly?: boolean;
 }
 
 /** A segment rewritten without its axis's skill: the new steps for `[start, end)`, and why. */
@@ -52,8 +54,10 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * - error_recovery: likewise, the quoted call retried plainly (same request, no wait, no
  *   idempotency key or version header);
  * - statefulness: acts on what it read first and keeps nothing: a GET of a URL already read is not
- *   sent again (its values are taken from the first read), and no value is stored in a variable
- *   for later work;
+ *   sent again (its values are taken from the first read); a read of a record the golden wrote to
+ *   is not sent either where an earlier response shows what it takes (the write's reply, the
+ *   record's row in a listing: the last such view), so a re-read the task does not need is not
+ *   made; and no value is stored in a variable for later work;
  * - multistep: skips the poll and the confirm of an async job, and the follow-through of a
  *   synchronous one (every call that uses what a write answered: its read-back, status move or
  *   link); what it reports comes from the write's own answer.
@@ -63,6 +67,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export function blindSegment(axis: Axis, ctx: BlindContext, start: number, end: number): BlindSegment {
   const range = ctx.steps.slice(start, end);
   const at = (i: number) => ctx.seen.get(start + i);
+  if (ctx.rereadOnly)
+    return axis === "statefulness" ? noReread(ctx, range, start) : { steps: range, renames: [], what: [] };
   switch (axis) {
     case "pagination":
       return onePage(ctx, range, at);
@@ -406,16 +412,21 @@ function noReread(ctx: BlindContext, range: GoldenStep[], start: number): BlindS
     const s = steps[i];
     if (!ex || ex.method !== "GET" || !isSendStep(s)) continue;
     const k = firstRead.get(ex.url);
-    if (k === undefined) {
-      firstRead.set(ex.url, i);
-      continue;
-    }
+    if (k === undefined) firstRead.set(ex.url, i);
     if (i < start) continue;
-    const reader = steps[k];
+    // A read after a write to the record: the last view of it before (the write's reply, a listing
+    // row shown since) stands in for the re-read where it shows every value the re-read took.
+    const view = isExecute(s) ? lastView(ctx, s, i, dropped) : null;
+    // Blind to the re-read alone, only a read after the record's change is left out.
+    if ((k === undefined || ctx.rereadOnly) && !view) continue;
+    const at = view?.at ?? (k as number);
+    const reader = steps[at];
     if (isExecute(reader) && isExecute(s))
-      steps[k] = { ...reader, capture: { ...reader.capture, ...s.capture } };
+      steps[at] = { ...reader, capture: { ...reader.capture, ...(view?.capture ?? s.capture) } };
     dropped.add(i);
-    what.push(`GET ${ex.url} not read again`);
+    what.push(
+      view ? `GET ${ex.url} not read again after its change (${view.what})` : `GET ${ex.url} not read again`,
+    );
   }
   // Captures moved onto an earlier read: the rewrite of the segment owning it sees them (it runs later).
   for (let k = 0; k < start; k++) ctx.steps[k] = steps[k] as GoldenStep;
@@ -424,6 +435,54 @@ function noReread(ctx: BlindContext, range: GoldenStep[], start: number): BlindS
     renames: [],
     what,
   };
+}
+
+/**
+ * For a read of a record (step `i`) after the golden wrote to the record's URL: the latest earlier
+ * response that shows the record and every value the read captures — the write's own reply or the
+ * record's row in a listing — with the read's captures as paths into it. Null when the record was
+ * never written before, the read captures nothing, or no earlier response shows those values.
+ */
+function lastView(
+  ctx: BlindContext,
+  read: Execute,
+  i: number,
+  dropped: ReadonlySet<number>,
+): { at: number; capture: Record<string, string>; what: string } | null {
+  const url = ctx.seen.get(i)?.url ?? "";
+  const captures = Object.entries(read.capture);
+  if (captures.length === 0 || url.includes("?")) return null;
+  const exchanges = [...ctx.seen.entries()].filter(([j]) => j < i && !dropped.has(j));
+  const written = exchanges.some(
+    ([, e]) => ["PATCH", "PUT", "POST"].includes(e.method) && e.status < 300 && pathOf(e.url) === url,
+  );
+  if (!written) return null;
+  const resource = routeFor(ctx.world, "GET", url)?.route.resource;
+  const idField = resource ? ctx.world.resources[resource]?.id_field : undefined;
+  const id = decodeURIComponent(url.split("/").at(-1) ?? "");
+  const shows = (body: JsonValue | null, prefix: string) =>
+    captures.every(([, p]) => valuesAtPath(body, `${prefix}${p}`).length > 0);
+  for (const [j, e] of exchanges.reverse()) {
+    if (e.status >= 300 || !isExecute(ctx.steps[j])) continue;
+    if (pathOf(e.url) === url && e.method !== "GET" && shows(e.response_body, ""))
+      return { at: j, capture: read.capture, what: `its ${e.method} reply` };
+    const body = e.response_body;
+    if (e.method !== "GET" || !idField || body === null || typeof body !== "object" || Array.isArray(body))
+      continue;
+    for (const [key, rows] of Object.entries(body)) {
+      if (!Array.isArray(rows)) continue;
+      const row = rows.findIndex(
+        (r) => r !== null && typeof r === "object" && !Array.isArray(r) && r[idField] === id,
+      );
+      if (row >= 0 && shows(body, `${key}.${row}.`))
+        return {
+          at: j,
+          capture: Object.fromEntries(captures.map(([b, p]) => [b, `${key}.${row}.${p}`])),
+          what: `its row in GET ${e.url}`,
+        };
+    }
+  }
+  return null;
 }
 
 /** Statefulness-blind, continued: nothing is kept in a variable for later work. */

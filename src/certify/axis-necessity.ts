@@ -9,7 +9,7 @@ import type { GateFailure } from "./certify-schema.js";
 import { restOf } from "./native-rest.js";
 import type { TrialRunner } from "./trial-tree.js";
 
-export const AXIS_NECESSITY_VERSION = "2.0.0";
+export const AXIS_NECESSITY_VERSION = "2.1.0";
 
 /**
  * Whether `axis_necessity` failures fail certification (`ok`, and the regeneration loop's drops).
@@ -47,6 +47,7 @@ export function axisBlindVariant(
   task: Task,
   seen: ReadonlyMap<number, ExchangeEvent>,
   sendable: (steps: readonly GoldenStep[]) => string | null = () => null,
+  rereadOnly = false,
 ): { success: true; steps: GoldenStep[]; what: string[] } | { success: false; error: string } {
   const world = worldOf(bank, task);
   const split = task.kind === "chain" ? chainSegments(task) : null;
@@ -74,6 +75,7 @@ export function axisBlindVariant(
       seen,
       premises: premisesAt(bank, task, seg.position),
       vault: task.workspace.vault,
+      rereadOnly,
     };
     const blind = blindSegment(axis, ctx, seg.start, seg.end);
     // A chain segment whose blind calls the world's protocol cannot carry (a wrong verb in
@@ -157,6 +159,27 @@ export async function axisNecessityFindings(
   // Only the verdict is read (a fail is this gate's pass): the trial may stop at a forbidden call
   // and is graded verdict-only (`RunOptions.failFast`: the same pass or fail).
   const r = await runner.run(task, agent, 1, { failFast: true });
-  if (!r.grade.passed) return { failures: [] };
-  return fail(axes, `an agent blind to ${axes} passes (${variant.what.join("; ")})`);
+  if (r.grade.passed) return fail(axes, `an agent blind to ${axes} passes (${variant.what.join("; ")})`);
+  // A statefulness task that also keeps values fails the blind agent by its stores alone: the
+  // re-reads it asks for must be needed on their own ("then read it again").
+  if (!segmentAxes(bank, task).includes("statefulness")) return { failures: [] };
+  const reread = axisBlindVariant(
+    bank,
+    { ...task, golden: restGolden as GoldenStep[] },
+    seen,
+    (s) => toNative(s).find((x): x is string => typeof x === "string") ?? null,
+    true,
+  );
+  if (!reread.success || reread.what.length === 0) return { failures: [] };
+  const native = toNative(reread.steps);
+  if (native.some((s) => typeof s === "string")) return { failures: [] };
+  const rereader = scripted(bank, "axis-blind-reread", async (session) => {
+    await playAndAnswer(session, task, native as GoldenStep[]);
+  });
+  const rr = await runner.run(task, rereader, 1, { failFast: true });
+  if (!rr.grade.passed) return { failures: [] };
+  return fail(
+    "statefulness",
+    `an agent that re-reads nothing (its values kept) passes (${reread.what.join("; ")}): the re-read is not needed`,
+  );
 }

@@ -3,11 +3,12 @@ import type { Bank } from "../bank/bank.js";
 import type { JsonValue } from "../bank/json.js";
 import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { Premise } from "../bank/premise-schema.js";
-import type { Task } from "../bank/task-schema.js";
-import { type HintPlan, taskHintLevel, taskHintPlan } from "../run/replay-setup.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
+import { type HintPlan, playOnTrial, taskHintLevel, taskHintPlan } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
-import { staleCredentialName } from "../world/credential.js";
+import { credentialHeader, staleCredentialName } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
+import { convertStep, type VariantProtocol } from "../world/protocol-step.js";
 import { FIX_KEYS, hintLevelAt } from "../world/reply.js";
 import { routeTemplateOnPath } from "../world/route-path.js";
 import { inProcessTransport } from "../world/transport.js";
@@ -15,9 +16,10 @@ import type { TrialWorld } from "../world/trial-world.js";
 import { worldCaller } from "../world/world-caller.js";
 import { occursAsToken, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
+import { restOf } from "./native-rest.js";
 import { startWorld, type TrialRunner } from "./trial-tree.js";
 
-export const HINT_GRADING_VERSION = "1.0.0";
+export const HINT_GRADING_VERSION = "1.1.0";
 
 type CallPremise = Extract<Premise, { kind: "call" }>;
 
@@ -120,7 +122,6 @@ export async function fixesShown(
   runner: TrialRunner,
 ): Promise<Array<{ method: string; url: string; status: number; fixes: string[] }>> {
   const world = worldOf(bank, task);
-  if ((world.protocol ?? "rest") !== "rest") return [];
   const golden = await runner.run(task, goldenAgentFactory);
   const goldenExchanges = golden.events.filter((e): e is ExchangeEvent => e.type === "exchange");
   const premises = task.premises ?? [];
@@ -168,7 +169,6 @@ export async function hintGradingFindings(
  */
 export async function chainHintFindings(bank: Bank, task: Task, runner: TrialRunner): Promise<GateFailure[]> {
   const world = worldOf(bank, task);
-  if ((world.protocol ?? "rest") !== "rest") return [];
   const failures: GateFailure[] = [];
   const plan = taskHintPlan(task);
   const levels = new Map((task.segment_hints ?? []).map((s) => [s.segment, s.level]));
@@ -260,7 +260,9 @@ function hardSegment(bank: Bank, solo: Task, runner: TrialRunner): Promise<HardS
 /**
  * The calls the ticket quotes, sent as the client sent them on `trial`, a world in the state the
  * task's epoch-1 trials start from (`startWorld`); what the world answered. `plan`: serve them
- * with another task's hint plan (a chain's) instead of the task's own.
+ * with another task's hint plan (a chain's) instead of the task's own. A GraphQL/MCP variant's
+ * are sent in its protocol (`nativeQuotedCalls`): its hints are worded for the protocol the
+ * request came in by.
  */
 async function quotedCalls(
   bank: Bank,
@@ -276,6 +278,7 @@ async function quotedCalls(
     trial.hints = plan.level;
     trial.terseRoutes = plan.terseRoutes;
   }
+  if ((world.protocol ?? "rest") !== "rest") return nativeQuotedCalls(trial, task, seed, calls);
   const { call, mint } = worldCaller(world, inProcessTransport(trial));
   const stale = resolveCanaries(task.workspace.vault[staleCredentialName(world.auth)] ?? null, seed);
   const { vault, local, global } = task.workspace;
@@ -292,4 +295,46 @@ async function quotedCalls(
     out.push(...trial.log.exchanges().slice(before));
   }
   return out;
+}
+
+/**
+ * `quotedCalls` on a GraphQL/MCP world: each quoted call as the same operation in the world's
+ * protocol (`convertStep`), with the vault's stale credential or one the task's golden mints the
+ * way its first token step does, played on `trial`. A quoted call no operation of the protocol
+ * stands for (a verb the route does not take: there is no verb to get wrong) cannot be sent, and
+ * the agent never meets its error.
+ */
+async function nativeQuotedCalls(
+  trial: TrialWorld,
+  task: Task,
+  seed: string,
+  calls: readonly CallPremise[],
+): Promise<ExchangeEvent[]> {
+  const world = trial.world;
+  const protocol = world.protocol as VariantProtocol;
+  const mint = task.golden.find((s) => {
+    const r = restOf(world, s);
+    return r?.op === "execute" && pathOf(r.request.url) === world.auth.token_path;
+  });
+  const token = mint?.op === "execute_native" ? Object.keys(mint.capture)[0] : undefined;
+  const steps: GoldenStep[] = [];
+  for (const [i, p] of calls.entries()) {
+    const credential = p.token === "stale" ? staleCredentialName(world.auth) : token;
+    const [name, value] = credentialHeader(world.auth, credential ? `{{${credential}}}` : "");
+    const headers: Record<string, string> = credential ? { [name]: value } : {};
+    if (p.wait) headers["x-apiflow-wait"] = String(p.wait);
+    const rest: GoldenStep = {
+      op: "execute",
+      request: { method: p.method, url: p.url, headers, ...(p.body ? { body: p.body } : {}) },
+      capture: {},
+    };
+    const native = convertStep(world, protocol, rest, `quoted call ${i}`);
+    if (typeof native !== "string") steps.push(native);
+  }
+  if (steps.length === 0) return [];
+  // One play, so the calls see the token the mint bound; the mint's own exchange is not quoted.
+  const minted = mint !== undefined && calls.some((p) => p.token !== "stale");
+  const before = trial.log.exchanges().length;
+  await playOnTrial(trial, task, seed, minted ? [mint, ...steps] : steps);
+  return trial.log.exchanges().slice(before + (minted ? 1 : 0));
 }

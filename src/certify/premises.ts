@@ -4,6 +4,7 @@ import { replacePlaceholders } from "../bank/placeholder-grammar.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
+import { playOnTrial } from "../run/replay-setup.js";
 import { resolveCanaries, trialSeed } from "../world/canary.js";
 import { staleCredentialName } from "../world/credential.js";
 import { requestBodySchema } from "../world/openapi.js";
@@ -12,12 +13,12 @@ import { requestSignature, SIGNATURE_HEADERS } from "../world/request-signature.
 import { inProcessTransport } from "../world/transport.js";
 import { wireRequest } from "../world/versioning.js";
 import { worldCaller } from "../world/world-caller.js";
-import { occursAsToken, routeFor, worldOf } from "./certify-kit.js";
+import { chainSegments, occursAsToken, routeFor, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
 import { specBodyMismatches } from "./spec-bodies.js";
 import { startWorld, type TrialRunner } from "./trial-tree.js";
 
-export const PREMISES_VERSION = "1.0.0";
+export const PREMISES_VERSION = "1.1.0";
 
 /**
  * Gate `premises`: what a task's ticket claims the world did is what the generated world does.
@@ -25,19 +26,22 @@ export const PREMISES_VERSION = "1.0.0";
  * setup replayed), with the credential it names, and must get the status, error code and wording
  * the ticket quotes (and the ticket must quote them as the world words them). Each `spec_body`
  * premise's fields must all be documented in the spec's request body of that route, and that body,
- * built as the spec documents it, must be one the world accepts (`specBodyMismatches`). A task
- * declaring no premise passes.
+ * built as the spec documents it, must be one the world accepts (`specBodyMismatches`). A chain
+ * must carry each segment's nonce counter its solo task claims, checked as that segment starts
+ * (after the chain's earlier segments). A solo task declaring no premise passes.
  *
  * @example await premiseFindings(bank, task) // [] when every claim holds
  */
 export async function premiseFindings(bank: Bank, task: Task, runner?: TrialRunner): Promise<GateFailure[]> {
   const premises = task.premises ?? [];
-  if (premises.length === 0) return [];
   const world = worldOf(bank, task);
   // A GraphQL/MCP variant quotes its REST original's calls: they are checked on the REST world.
   if ((world.protocol ?? "rest") !== "rest") return [];
   const failures: GateFailure[] = [];
   const fail = (check: string, message: string) => failures.push({ task_id: task.id, check, message });
+  if (task.kind === "chain")
+    for (const m of unheldChainCounters(bank, task)) fail("nonce_counter:not_carried", m);
+  if (premises.length === 0) return failures;
   const calls = premises.filter((p) => p.kind === "call");
   const send = calls.length > 0 ? await worldSender(bank, world, task, runner) : null;
   for (const premise of premises) {
@@ -113,7 +117,24 @@ async function nonceCounterFindings(
       check: "nonce_counter:unquoted",
       message: `the ticket does not state the nonce counter ${n}`,
     });
-  const send = inProcessTransport(await startWorld(bank, task, runner));
+  const seed = trialSeed(bank.manifest.seed, task.id, 1);
+  const trial = await startWorld(bank, task, runner);
+  // A chain's counter is claimed as its segment starts: after the chain's earlier segments.
+  const segments = task.kind === "chain" ? chainSegments(task) : null;
+  if (segments && premise.segment !== undefined) {
+    const start = segments.success
+      ? segments.data.find((s) => s.position === premise.segment)?.start
+      : undefined;
+    if (start === undefined) {
+      out.push({
+        check: "nonce_counter:segment",
+        message: `the nonce counter is claimed for segment ${premise.segment}, which the chain's golden does not hold`,
+      });
+      return out;
+    }
+    await playOnTrial(trial, task, seed, task.golden.slice(0, start));
+  }
+  const send = inProcessTransport(trial);
   // The read as the world wants it on the wire (its version carried by header or query where the
   // world says so), and signed as sent.
   const wire = wireRequest(task.versioning, { url: `${world.base_url}${premise.url}`, headers: {} });
@@ -152,6 +173,30 @@ async function nonceCounterFindings(
       message: `the ticket says the nonce counter stands at ${n}, but a signed GET ${premise.url} with nonce ${n} gets ${next.status}${next.error ? ` ${next.error}` : ""}`,
     });
   return out;
+}
+
+/**
+ * A chain's segments whose solo task claims a nonce counter the chain does not carry as a premise
+ * of that segment: its step states the counter (the solo task's brief), and nothing checks it.
+ */
+function unheldChainCounters(bank: Bank, chain: Task): string[] {
+  const carried = new Set(
+    (chain.premises ?? []).flatMap((p) =>
+      p.kind === "nonce_counter" ? [`${p.segment}:${p.stands_at}`] : [],
+    ),
+  );
+  return chain.positions.flatMap((segment) => {
+    const solo = bank.tasks.find(
+      (t) => t.kind === "solo" && t.world === chain.world && t.positions[0] === segment,
+    );
+    return (solo?.premises ?? []).flatMap((p) =>
+      p.kind === "nonce_counter" && !carried.has(`${segment}:${p.stands_at}`)
+        ? [
+            `segment ${segment}'s step says the nonce counter stands at ${p.stands_at} (as ${solo?.id} does), but the chain carries no such premise: the world is not seeded with it and nothing checks it`,
+          ]
+        : [],
+    );
+  });
 }
 
 type Sender = (premise: Extract<Premise, { kind: "call" }>) => Promise<{ status: number; body: unknown }>;

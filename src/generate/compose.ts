@@ -64,6 +64,20 @@ function premisesOf(sub: Subtask & { probes?: readonly Probe[]; premises?: reado
 }
 
 /**
+ * The claims a chain's steps make about world state it must be seeded with: each segment's signer
+ * nonce counter, tagged with its segment. A segment's quoted calls and spec claims are its solo
+ * task's, checked there on the same storyline state.
+ */
+function chainPremises(subs: readonly Subtask[]): { premises?: Premise[] } {
+  const premises = subs.flatMap((s) =>
+    ((s as Subtask & { premises?: readonly Premise[] }).premises ?? []).flatMap((p) =>
+      p.kind === "nonce_counter" ? [{ ...p, segment: s.position }] : [],
+    ),
+  );
+  return premises.length > 0 ? { premises } : {};
+}
+
+/**
  * A chain `1toN`: subtasks 1..N in one session on one evolving world. The answer card holds the
  * fields of every segment; predicates carry their segment. In `selective` mode the grader gates on
  * the final segment and the segments later ones consume.
@@ -137,6 +151,7 @@ export function composeChain(
     ],
     grader,
     ...(options.mode === "selective" ? { graded_segments: graded } : {}),
+    ...chainPremises(subs),
     ...(options.story ? { story: [...options.story] } : {}),
     ...(subs.some((s) => s.requirements)
       ? {

@@ -171,7 +171,7 @@ ${
 function protocolLine(content: BankContent): string {
   const variants = content.worlds.filter((w) => w.protocol === "graphql" || w.protocol === "mcp");
   if (variants.length === 0) return "";
-  return `\nGraphQL/MCP variants: ${variants.length} worlds, ${content.tasks.filter((t) => variants.some((w) => w.id === t.world)).length} tasks. A task whose golden signs a request has no variant: ${SIGNED_NOT_CARRIED}. Variants are served without a version carrier (fields and tools are named, not versioned by path).\n`;
+  return `\nGraphQL/MCP variants: ${variants.length} worlds, ${content.tasks.filter((t) => variants.some((w) => w.id === t.world)).length} tasks. A task whose golden signs a request has no variant: ${SIGNED_NOT_CARRIED}. Variants are served without a version carrier (fields and tools are named, not versioned by path). Variant tasks pass the same gates as REST tasks, but for \`premises\`: a variant's ticket quotes its REST original's calls and spec, which the gate checked on the REST world (same records and storyline) before the variant was made; the variant world serves no REST route to send them to.\n`;
 }
 
 /** The requirement mutants' score, when that gate ran: killed / generated. */
@@ -240,7 +240,9 @@ segment by the route it takes, never by what the agent says; every other error i
 throttle segment still names its wait header. Where a full segment and a hard one share a route,
 terse wins, except on a route where the full segment's golden reads its fix off an error (a medium
 enum recovery's 422), which stays full; the gate still fails the chain if a hard segment's quoted
-error or golden error then names its fix. The column shows a chain's terse segments.
+error or golden error then names its fix. GraphQL/MCP variants are checked the same way, their
+quoted calls sent as operations of the variant's protocol (hints are worded for the protocol a
+request came by). The column shows a chain's terse segments.
 
 Rule: ${DIFFICULTY_RULE}.
 

@@ -1,5 +1,5 @@
 import type { JsonValue } from "../bank/json.js";
-import type { Task } from "../bank/task-schema.js";
+import type { GoldenStep, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import type { StopReason, TrialSession } from "../trial/agent.js";
 import { playGolden } from "../trial/play-golden.js";
@@ -72,13 +72,7 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
   trial.terseRoutes = [];
   // The storyline before this task is replayed on the same world, unlogged, in a scratch workspace.
   trial.recording = false;
-  const scratch = new Workspace({
-    world,
-    transport: inProcessTransport(trial),
-    log: trial.log,
-    variables: seededVariables(task, seed),
-  });
-  await playGolden(task.setup, replaySession(scratch), { finish: false, versioning: task.versioning });
+  await playOnTrial(trial, task, seed, task.setup);
   trial.recording = true;
   trial.hints = hints;
   trial.terseRoutes = terseRoutes;
@@ -88,14 +82,39 @@ export async function prepareTrialWorld(world: World, task: Task, seed: string):
 }
 
 /**
+ * Play golden steps on a trial world with no agent and no transcript, in a scratch workspace
+ * holding the task's variables (the storyline replay; a check that sends calls the way a golden
+ * would, in the world's own protocol). What the world logs depends on `trial.recording`.
+ *
+ * @example await playOnTrial(trial, task, seed, steps); trial.log.exchanges()
+ */
+export async function playOnTrial(
+  trial: TrialWorld,
+  task: Task,
+  seed: string,
+  steps: readonly GoldenStep[],
+): Promise<Map<string, JsonValue>> {
+  const scratch = new Workspace({
+    world: trial.world,
+    transport: inProcessTransport(trial),
+    log: trial.log,
+    variables: seededVariables(task, seed),
+  });
+  return playGolden(steps, replaySession(scratch), { finish: false, versioning: task.versioning });
+}
+
+/**
  * The signing key's nonce history the ticket states (a `nonce_counter` premise: "the counter
  * stands at N"): the key's last accepted nonce becomes N - 1, so a request reusing it or going
  * below it is refused. A storyline replay that already went higher keeps its own (nonces only go
- * up), and the `premises` gate fails the task.
+ * up), and the `premises` gate fails the task. A chain seeds its first segment's counter.
  */
 function seedNonces(trial: TrialWorld, task: Task): TrialWorld {
-  for (const p of task.premises ?? [])
-    if (p.kind === "nonce_counter") trial.acceptNonce(trial.world.auth.client_id, p.stands_at - 1);
+  // A chain's later counters are what its earlier segments leave: only the first is seeded.
+  const first = (task.premises ?? [])
+    .flatMap((p) => (p.kind === "nonce_counter" ? [p] : []))
+    .sort((a, b) => (a.segment ?? 0) - (b.segment ?? 0))[0];
+  if (first) trial.acceptNonce(trial.world.auth.client_id, first.stands_at - 1);
   return trial;
 }
 

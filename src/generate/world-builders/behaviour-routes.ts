@@ -9,7 +9,8 @@ import { createLike, idPart, route, type WorldPaths } from "./route-kit.js";
  * `conflict` — `GET`/update `<asset>/{id}/<noun>` with a body `version`, another writer wins the first update (409);
  * `partial` — `POST <work>/<noun>` stages its first write (503 partial_write, confirm to commit);
  * `transient` — `POST <work>/<noun>` fails 503 transient_failure without an Idempotency-Key;
- * `registry` — `GET <base>/<noun>/<assets>` needs an undocumented filter (400 names it and its values).
+ * `registry` — `GET <base>/<noun>/<assets>` needs an undocumented filter (400 names it and its values);
+ *   its rows leave the number field out (`registryRoutes`).
  */
 export const BEHAVIOUR_SLOTS = {
   throttle: ["telemetry", "history"],
@@ -187,6 +188,11 @@ function workVariantRoutes(t: WorldTemplate, p: WorldPaths): Route[] {
   return [...partial, ...transient];
 }
 
+/**
+ * The registry answers one category in one call: its rows leave the number field out, so a scan
+ * ranking a category by it ("the highest <number field> among <category>") still pages the listing
+ * (or reads each record), and the registry never answers the ranking in one call (issue 16).
+ */
 function registryRoutes(t: WorldTemplate): Route[] {
   const a = t.asset;
   return BEHAVIOUR_SLOTS.registry.map((noun) =>
@@ -194,9 +200,10 @@ function registryRoutes(t: WorldTemplate): Route[] {
       id: `list_${idPart(a.plural)}_${noun}`,
       method: "GET",
       path: `${t.base}/${noun}/${a.plural}`,
-      summary: `The ${noun} of ${a.plural} (one category at a time)`,
+      summary: `The ${noun} of ${a.plural} (one category at a time, without ${a.numberField.name})`,
       resource: a.plural,
       action: "list",
+      view: { omit_fields: [a.numberField.name], overrides: {} },
       query_params: [
         {
           name: a.enumField.name,
