@@ -246,7 +246,7 @@ export const AREAS: MutationArea[] = [
     // ranges must follow the code when the file changes). This one: the dispatch, pagination and auth.
     name: "certify-axis-blind",
     about: "each axis's blind agent: the dispatch, one page, no re-mint, no signing",
-    mutate: ["src/certify/axis-blind.ts:1-259"],
+    mutate: ["src/certify/axis-blind.ts:1-265"],
     tests: [
       "src/certify/axis-blind.test.ts",
       "src/certify/axis-blind-pages-auth.test.ts",
@@ -257,7 +257,7 @@ export const AREAS: MutationArea[] = [
     // The rest of axis-blind.ts: discovery, schema repair and error recovery, statefulness, multistep.
     name: "certify-axis-blind-calls",
     about: "each axis's blind agent: the first candidate, the client's call, no re-read, no follow-through",
-    mutate: ["src/certify/axis-blind.ts:260-488"],
+    mutate: ["src/certify/axis-blind.ts:266-547"],
     tests: [
       "src/certify/axis-blind.test.ts",
       "src/certify/axis-blind-pages-auth.test.ts",
