@@ -222,6 +222,9 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/header-smuggle.test.ts",
       "src/certify/exploits/spec-examples.test.ts",
       "src/certify/exploits/brute-force-ids.test.ts",
+      "src/certify/exploits/brute-force-ids-edges.test.ts",
+      "src/certify/exploits/header-smuggle-edges.test.ts",
+      "src/certify/exploits/skip-ungraded-edges.test.ts",
     ],
   },
   {

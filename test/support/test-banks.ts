@@ -1,5 +1,5 @@
 import { type Bank, type BankContent, bankFromContent } from "../../src/bank/bank.js";
-import type { Task } from "../../src/bank/task-schema.js";
+import type { GoldenStep, Task } from "../../src/bank/task-schema.js";
 import type { World } from "../../src/bank/world-schema.js";
 import { triadExams } from "../../src/certify/triad.js";
 import { harborTasks } from "../../src/generate/harbor-tasks.js";
@@ -45,6 +45,44 @@ export function bankWith(id: string, edit: (task: Task) => Task, protocol: TestP
     ...content,
     tasks: content.tasks.map((t) => (t.id === target ? edit(structuredClone(t)) : t)),
   });
+}
+
+/** The skeleton bank with its world changed by `editWorld` (in place) and one task by `editTask`. */
+export function skeletonEdited(
+  editWorld: (w: World) => void,
+  editTask: (t: Task) => Task = (t) => t,
+  id: string = SUB01,
+): Bank {
+  const content = skeletonContent();
+  const world = structuredClone(content.worlds[0]) as World;
+  editWorld(world);
+  return bankFromContent({
+    ...content,
+    worlds: [world],
+    tasks: content.tasks.map((t) => (t.id === id ? editTask(t) : t)),
+  });
+}
+
+/**
+ * The skeleton bank in a world that names the API version in an `Api-Version` header (every task
+ * too), one task changed by `editTask`: a path-form request (`/v3/...`) is refused there.
+ */
+export function headerVersioned(editTask: (t: Task) => Task = (t) => t, id: string = SUB01): Bank {
+  const content = skeletonContent();
+  const versioning = { style: "header" as const, name: "Api-Version", prefix: "" };
+  return bankFromContent({
+    ...content,
+    worlds: content.worlds.map((w) => ({ ...w, versioning })),
+    tasks: content.tasks.map((t) => ({ ...(t.id === id ? editTask(t) : t), versioning })),
+  });
+}
+
+/** A golden edit: execute step `i` changed by `edit`, the other steps kept. */
+export function stepEdited(
+  i: number,
+  edit: (s: Extract<GoldenStep, { op: "execute" }>) => GoldenStep,
+): (t: Task) => Task {
+  return (t) => ({ ...t, golden: t.golden.map((s, k) => (k === i && s.op === "execute" ? edit(s) : s)) });
 }
 
 export const SUB01 = "harbor-telemetry-sub01";
