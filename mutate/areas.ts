@@ -367,6 +367,7 @@ export const AREAS: MutationArea[] = [
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
+      "src/certify/golden-mutants-forbidden.test.ts",
     ],
   },
   {
