@@ -347,6 +347,7 @@ export const AREAS: MutationArea[] = [
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
+      "src/certify/golden-mutants-operators-edges.test.ts",
     ],
   },
   {
@@ -357,6 +358,7 @@ export const AREAS: MutationArea[] = [
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
+      "src/certify/golden-mutants-operators-edges.test.ts",
     ],
   },
   {
