@@ -359,6 +359,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
       "src/certify/golden-mutants-operators-edges.test.ts",
+      "src/certify/golden-mutants-flows.test.ts",
     ],
   },
   {
