@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { positionalJobTask, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
-import { CHAIN, idIn, SUB02, skeletonContent, skeletonIn, taskOf } from "../../test/support/test-banks.js";
+import { CHAIN, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
 import type { GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
@@ -9,7 +9,7 @@ import { forbiddenUrl, requirementMutants } from "./golden-mutants.js";
 /**
  * Issue 21 (area certify-golden-mutants-forbidden): what the stay_canonical tests of
  * golden-mutants-operators.test.ts leave open. Where the forbidden call goes when the answer is
- * the first step, whose headers it takes when calls follow the answer, the MCP protocol and a
+ * the first step, whose headers it takes when calls follow the answer, a
  * call the protocol cannot ask, the order of the routes tried, and which chain segment a step
  * belongs to at the segments' edges.
  */
@@ -58,29 +58,7 @@ describe("stay_canonical: the answer's place and the headers taken", () => {
   });
 });
 
-describe("stay_canonical in an MCP world, and a call the protocol cannot ask", () => {
-  it("the extra step is an MCP tool call, named by the constraint, before the answer", () => {
-    const bank = bankFromContent(skeletonIn("mcp"));
-    const t = taskOf(bank, idIn("mcp", SUB02));
-    const r: Requirement = {
-      id: "s",
-      kind: "stay_canonical",
-      predicates: t.grader.constraints.map((c) => c.id),
-    };
-    const [m, ...rest] = requirementMutants(bank.worlds[0] as World, t, [r]);
-    expect(rest).toEqual([]);
-    expect(m).toMatchObject({
-      name: "s:forbidden_call:stay_on_v3",
-      operator: "decoy_read",
-      step: t.golden.length,
-    });
-    const steps = m?.steps("s") ?? [];
-    const extra = steps[t.golden.length - 1];
-    expect(extra?.op).toBe("execute_native");
-    expect(JSON.stringify(extra)).toContain('"protocol":"mcp"');
-    expect(steps.filter((_, i) => i !== t.golden.length - 1)).toEqual(t.golden);
-  });
-
+describe("stay_canonical: a call the protocol cannot ask (the MCP and GraphQL calls: golden-mutants-operators.test.ts)", () => {
   it("a forbidden URL no route takes back (a seeded id with a slash) makes no mutant in GraphQL or MCP", () => {
     const vessels = W.resources.vessels as World["resources"][string];
     const slashed = (protocol: "graphql" | "mcp" | "rest"): World => ({
