@@ -350,6 +350,7 @@ export const AREAS: MutationArea[] = [
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
+      "src/certify/golden-mutants-operators-edges.test.ts",
     ],
   },
   {
@@ -360,6 +361,8 @@ export const AREAS: MutationArea[] = [
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
+      "src/certify/golden-mutants-operators-edges.test.ts",
+      "src/certify/golden-mutants-flows.test.ts",
     ],
   },
   {
@@ -370,6 +373,7 @@ export const AREAS: MutationArea[] = [
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
+      "src/certify/golden-mutants-forbidden.test.ts",
     ],
   },
   {

@@ -627,26 +627,29 @@ describe("the operators' small helpers, through the requirements that use them",
   });
 });
 
-describe("stay_canonical in a GraphQL world: the forbidden call asked as the decoy's field", () => {
-  it("the extra step is a GraphQL call, named by the constraint, before the answer", () => {
-    const bank = bankFromContent(skeletonIn("graphql"));
-    const t = taskOf(bank, idIn("graphql", SUB02));
-    const stay: Requirement = {
-      id: "s",
-      kind: "stay_canonical",
-      predicates: t.grader.constraints.map((c) => c.id),
-    };
-    const [m, ...rest] = requirementMutants(bank.worlds[0] as World, t, [stay]);
-    expect(rest).toEqual([]);
-    expect(m).toMatchObject({
-      name: "s:forbidden_call:stay_on_v3",
-      operator: "decoy_read",
-      step: t.golden.length,
-    });
-    const steps = m?.steps("s") ?? [];
-    const extra = steps[t.golden.length - 1];
-    expect(extra?.op).toBe("execute_native");
-    expect(JSON.stringify(extra)).toContain('"protocol":"graphql"');
-    expect(steps.filter((_, i) => i !== t.golden.length - 1)).toEqual(t.golden);
-  });
+describe("stay_canonical in a GraphQL or MCP world: the forbidden call asked as the decoy's field or tool", () => {
+  it.each(["graphql", "mcp"] as const)(
+    "%s: the extra step a call of the protocol, named by the constraint, before the answer",
+    (protocol) => {
+      const bank = bankFromContent(skeletonIn(protocol));
+      const t = taskOf(bank, idIn(protocol, SUB02));
+      const stay: Requirement = {
+        id: "s",
+        kind: "stay_canonical",
+        predicates: t.grader.constraints.map((c) => c.id),
+      };
+      const [m, ...rest] = requirementMutants(bank.worlds[0] as World, t, [stay]);
+      expect(rest).toEqual([]);
+      expect(m).toMatchObject({
+        name: "s:forbidden_call:stay_on_v3",
+        operator: "decoy_read",
+        step: t.golden.length,
+      });
+      const steps = m?.steps("s") ?? [];
+      const extra = steps[t.golden.length - 1];
+      expect(extra?.op).toBe("execute_native");
+      expect(JSON.stringify(extra)).toContain(`"protocol":"${protocol}"`);
+      expect(steps.filter((_, i) => i !== t.golden.length - 1)).toEqual(t.golden);
+    },
+  );
 });

@@ -728,3 +728,20 @@ describe("otherValue: an object value is matched by objects only", () => {
     expect(otherValue(world, f, "p", { z: 1 })).toBeUndefined();
   });
 });
+
+describe("otherValue: a route of a resource the world does not hold", () => {
+  it("states no value: no record, no default, no documented field", () => {
+    const patchVessel = W.routes.find((r) => r.id === "updateVessel") as World["routes"][number];
+    const world: World = {
+      ...W,
+      routes: [
+        ...W.routes,
+        { ...patchVessel, id: "updateGhost", path: "/v3/ghosts/{ghost_id}", resource: "ghosts" },
+      ],
+    };
+    const f = stepFacts(world, task([mint, send("PATCH", "/v3/ghosts/G-1", { mood: "calm" })]))[1];
+    expect(f?.route?.resource).toBe("ghosts");
+    expect(otherValue(world, f as NonNullable<typeof f>, "mood", "calm")).toBeUndefined();
+    expect(otherValue(world, f as NonNullable<typeof f>, "mood", 2)).toBe(3);
+  });
+});
