@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../bank/json.js";
+import {
+  answer,
+  bearer,
+  callPremise as call,
+  ctxOf,
+  type Execute,
+  get,
+  mint,
+  blindRoute as route,
+  send,
+  whole,
+  blindWorld as world,
+} from "../../test/support/blind-segments.js";
 import type { Premise } from "../bank/premise-schema.js";
-import type { Axis, GoldenStep } from "../bank/task-schema.js";
-import type { Pagination, Route, World } from "../bank/world-schema.js";
+import type { GoldenStep } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
 import { HARBOR_WORLD } from "../generate/harbor-world.js";
-import type { ExchangeEvent } from "../world/event-log.js";
-import { type BlindContext, blindSegment, renameStep } from "./axis-blind.js";
+import { blindSegment, renameStep } from "./axis-blind.js";
 
 /**
  * Each axis's blind rewrite of a golden segment, on hand-built segments of the harbour world (with
@@ -13,117 +24,6 @@ import { type BlindContext, blindSegment, renameStep } from "./axis-blind.js";
  * is pure: these run in milliseconds, for every mutant of `npm run mutate certify-axis-necessity`;
  * the gate's verdicts on whole tasks are in axis-necessity-checks.test.ts.
  */
-
-function route(r: Pick<Route, "id" | "method" | "path" | "resource" | "action"> & Partial<Route>): Route {
-  return {
-    version: "v3",
-    status: "canonical",
-    summary: r.id,
-    auth_required: true,
-    scopes: [],
-    documented: true,
-    view: { omit_fields: [], overrides: {} },
-    required_fields: [],
-    defaults: {},
-    headers: {},
-    ...r,
-  };
-}
-
-/** The harbour world with its vessel listing paginated in `style`, and an async job's routes. */
-function world(pagination?: Pagination, extra: Route[] = []): World {
-  return {
-    ...HARBOR_WORLD,
-    routes: [
-      ...extra,
-      ...HARBOR_WORLD.routes.map((r) => (r.id === "listVessels" && pagination ? { ...r, pagination } : r)),
-      route({
-        id: "getJob",
-        method: "GET",
-        path: "/v3/jobs/{job_id}",
-        resource: "jobs",
-        action: "job_status",
-      }),
-      route({
-        id: "confirmJob",
-        method: "POST",
-        path: "/v3/jobs/{job_id}/confirm",
-        resource: "jobs",
-        action: "job_confirm",
-      }),
-    ],
-  };
-}
-
-type Execute = Extract<GoldenStep, { op: "execute" }>;
-const send = (
-  method: string,
-  url: string,
-  capture: Record<string, string> = {},
-  extra: Partial<Execute["request"]> = {},
-): Execute => ({ op: "execute", request: { method, url, ...extra }, capture });
-const get = (url: string, capture: Record<string, string> = {}) => send("GET", url, capture);
-const mint = (
-  capture: Record<string, string> = { token: "access_token" },
-  headers?: Record<string, string>,
-) => send("POST", "/v3/oauth/token", capture, headers ? { headers } : {});
-const bearer = (name: string) => ({ Authorization: `Bearer {{${name}}}` });
-const answer: GoldenStep = { op: "answer", fields: { x: "x" } };
-
-function exchange(method: string, url: string, body: JsonValue = null): ExchangeEvent {
-  return {
-    type: "exchange",
-    seq: 0,
-    protocol: "rest",
-    method,
-    url,
-    request_headers: {},
-    request_body: null,
-    status: 200,
-    response_headers: {},
-    response_body: body,
-  };
-}
-
-/**
- * The context of a segment: every execute step's exchange is its own request (URL resolved by
- * `urls`, body by `bodies`), unless `unsent` lists it.
- */
-function ctxOf(
-  steps: GoldenStep[],
-  opts: {
-    world?: World;
-    bodies?: Record<number, JsonValue>;
-    urls?: Record<number, string>;
-    unsent?: number[];
-    premises?: Premise[];
-    vault?: Record<string, JsonValue>;
-  } = {},
-): BlindContext {
-  const seen = new Map<number, ExchangeEvent>();
-  steps.forEach((s, i) => {
-    if (s.op !== "execute" || opts.unsent?.includes(i)) return;
-    seen.set(i, exchange(s.request.method, opts.urls?.[i] ?? s.request.url, opts.bodies?.[i] ?? null));
-  });
-  return {
-    world: opts.world ?? world(),
-    steps,
-    seen,
-    premises: opts.premises ?? [],
-    vault: opts.vault ?? {},
-  };
-}
-
-const whole = (axis: Axis, ctx: BlindContext) => blindSegment(axis, ctx, 0, ctx.steps.length);
-
-const call = (p: Partial<Extract<Premise, { kind: "call" }>>): Premise => ({
-  kind: "call",
-  method: "GET",
-  url: "/v3/vessels/V-204",
-  token: "fresh",
-  status: 200,
-  ...p,
-});
 
 describe("renameStep", () => {
   it("renames a store's source and a send's placeholders, each rename in turn", () => {
