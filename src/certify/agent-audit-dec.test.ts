@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  defaultBank,
   type Execute,
   isExecute,
   replayOnDefaultBank as replay,
@@ -312,5 +313,53 @@ describe("agent audit (dec): what a careful agent does differently still passes"
     ) as GoldenStep[];
     const r = await replay(task, steps, "move-link-swapped");
     expect(r.grade.failure_reason).toBe("");
+  });
+});
+
+/**
+ * The written body keys of `t` graded by a data flow into a PATCH/PUT body (the value the agent
+ * found, sent as `used_in_slot.key` of a golden write) with no end state on that field in the
+ * predicate's segment: what the agent wrote there could be undone afterwards unseen.
+ */
+function unheldFlowWrites(t: Task): string[] {
+  return t.grader.g1.flatMap((p) => {
+    if (p.kind !== "data_flow" || p.used_in_slot?.in !== "body" || !p.used_in_request_url_pattern) return [];
+    const into = new RegExp(p.used_in_request_url_pattern);
+    const written = t.golden.some(
+      (s) =>
+        isExecute(s) &&
+        ["PATCH", "PUT"].includes(s.request.method.toUpperCase()) &&
+        into.test(s.request.url.split("?")[0] ?? ""),
+    );
+    const key = p.used_in_slot.key;
+    const held = t.grader.g1.some(
+      (q) =>
+        q.kind === "end_state" &&
+        q.segment === p.segment &&
+        q.expect.is === "field" &&
+        q.expect.field === key,
+    );
+    return written && !held ? [`${t.id} ${p.id} ${key}`] : [];
+  });
+}
+
+describe("agent audit (dec): the class of the link hole, bank-wide", () => {
+  // The mar audit's class test holds every write graded by what it sent (a call's `sent`); the link
+  // was graded by a data flow into the PATCH body instead, so it slipped through (329 such
+  // predicates in the bank at the start of this session, every one a `link_written`).
+  it("every value a data flow writes into a PATCH/PUT body has the end state of its field in its segment", () => {
+    expect(defaultBank.tasks.flatMap(unheldFlowWrites)).toEqual([]);
+  });
+
+  it("a linking task without its link's end state is caught (built to fail the check)", () => {
+    const task = solo.find((t) => t.grader.g1.some((p) => p.id === "link_final"));
+    const link = task?.grader.g1.find((p) => p.id === "link_written");
+    if (!task || link?.kind !== "data_flow" || link.used_in_slot?.in !== "body")
+      throw new Error("no linking task in the default bank");
+    expect(unheldFlowWrites(task)).toEqual([]);
+    const g1 = task.grader.g1.filter((p) => p.id !== "link_final");
+    expect(unheldFlowWrites({ ...task, grader: { ...task.grader, g1 } })).toEqual([
+      `${task.id} link_written ${link.used_in_slot.key}`,
+    ]);
   });
 });
