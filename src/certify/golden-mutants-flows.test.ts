@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { blindExchange } from "../../test/support/blind-segments.js";
 import { positionalJobTask, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
 import { CHAIN, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
@@ -42,18 +43,8 @@ const dataFlow = (from_response_url_pattern: string, from_body_key = "vessel_id"
 function task(golden: GoldenStep[], g1: G1Predicate[], requirements: Requirement[] = [flow]): Task {
   return { ...job, golden, requirements, grader: { ...job.grader, g1: [...job.grader.g1, ...g1] } };
 }
-const exchange = (url: string): ExchangeEvent => ({
-  type: "exchange",
-  seq: 0,
-  protocol: "rest",
-  method: "GET",
-  url,
-  request_headers: {},
-  request_body: null,
-  status: 200,
-  response_headers: {},
-  response_body: {},
-});
+/** A GET of `url` a golden run logged (200, an empty object answered). */
+const exchange = (url: string): ExchangeEvent => blindExchange("GET", url, {});
 const mutants = (t: Task, exchanges: ExchangeEvent[] = []) =>
   requirementMutants(W, t, t.requirements ?? [], [], exchanges);
 const urlAt = (steps: GoldenStep[] | undefined, i: number) =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { blindExchange } from "../../test/support/blind-segments.js";
 import { positionalJobTask, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
 import { idIn, SUB02, skeletonIn, taskOf } from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
@@ -32,18 +33,8 @@ function task(
 ): Task {
   return { ...job, golden, requirements, grader: { ...job.grader, g1: [...job.grader.g1, ...g1] }, ...extra };
 }
-const sent = (url: string): ExchangeEvent => ({
-  type: "exchange",
-  seq: 0,
-  protocol: "rest",
-  method: "GET",
-  url,
-  request_headers: {},
-  request_body: null,
-  status: 200,
-  response_headers: {},
-  response_body: {},
-});
+/** A GET of `url` a golden run logged (200, an empty object answered). */
+const sent = (url: string): ExchangeEvent => blindExchange("GET", url, {});
 const names = (ms: GoldenMutant[]) => ms.map((m) => m.name);
 const mutants = (
   t: Task,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { blindExchange } from "../../test/support/blind-segments.js";
 import { positionalJobTask, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
 import { CHAIN, SUB03, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import { bankFromContent } from "../bank/bank.js";
@@ -56,20 +57,8 @@ function task(golden: GoldenStep[], ticket = "Move V-412 to `maritime-edge`."): 
   return { ...t, ticket, golden };
 }
 
-function exchangeOf(method: string, url: string): ExchangeEvent {
-  return {
-    type: "exchange",
-    seq: 0,
-    protocol: "rest",
-    method,
-    url,
-    request_headers: {},
-    request_body: null,
-    status: 200,
-    response_headers: {},
-    response_body: {},
-  };
-}
+/** A request a golden run logged (200, an empty object answered). */
+const exchangeOf = (method: string, url: string): ExchangeEvent => blindExchange(method, url, {});
 
 const names = (ms: GoldenMutant[]) => ms.map((m) => m.name);
 const byName = (ms: GoldenMutant[], name: string) => {
