@@ -224,6 +224,11 @@ export class StoryState {
   /** Work records a golden deleted (their index in `work` stays, so minted ids keep their numbers). */
   readonly removed = new Set<number>();
 
+  /** Whether a work record other than the one at `index` is still in the world (not deleted). */
+  hasLiveWorkBesides(index: number): boolean {
+    return this.work.some((_, i) => i !== index && !this.removed.has(i));
+  }
+
   /** Record that a golden deleted the work record at `index`. */
   removeWork(index: number): void {
     this.removed.add(index);
@@ -234,9 +239,12 @@ export class StoryState {
     this.variables[p.scope][p.variable] = this.seedValue(p.value);
   }
 
-  /** A planted work id no later position has consumed yet, if any (each is consumed once). */
-  takePlanted(rng: Rng): Planted | null {
-    const open = this.planted.filter((p) => !this.consumed.has(p.variable));
+  /**
+   * A planted work id no later position has consumed yet, if any (each is consumed once); with
+   * `fits`, only one it accepts.
+   */
+  takePlanted(rng: Rng, fits: (p: Planted) => boolean = () => true): Planted | null {
+    const open = this.planted.filter((p) => !this.consumed.has(p.variable) && fits(p));
     if (open.length === 0) return null;
     const chosen = rng.pick(open);
     this.consumed.add(chosen.variable);

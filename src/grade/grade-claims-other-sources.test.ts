@@ -63,6 +63,26 @@ describe("a segment's claim through a data flow's other source", () => {
     expect(results(two, events)).toEqual(["1:true:R-1", "2:false:-"]);
   });
 
+  it("a segment does not borrow an earlier segment's create on its other route (flows sharing a source claim in order)", () => {
+    // Segment 1 creates under its fleet (its only source); segment 2 admits that route too, but
+    // its own create's id never went to /start: it used a made-up one (hunter-7's irrigation chain).
+    const underFleet = started(1, { from_response_url_pattern: "^/v2/fleets/F-1/runs$", also_from: [] });
+    const events = trialLog()
+      .call("POST", "/v2/fleets/F-1/runs", 201, { run_id: "R-1" })
+      .call("POST", "/v2/runs/R-1/start", 200, {})
+      .call("POST", "/v2/runs", 201, { run_id: "R-2" })
+      .call("POST", "/v2/runs/MADE-UP/start", 404, {})
+      .events();
+    expect(results([underFleet, started(2)], events)).toEqual(["1:true:R-1", "2:false:-"]);
+    const done = trialLog()
+      .call("POST", "/v2/fleets/F-1/runs", 201, { run_id: "R-1" })
+      .call("POST", "/v2/runs/R-1/start", 200, {})
+      .call("POST", "/v2/runs", 201, { run_id: "R-2" })
+      .call("POST", "/v2/runs/R-2/start", 200, {})
+      .events();
+    expect(results([underFleet, started(2)], done)).toEqual(["1:true:R-1", "2:true:R-2"]);
+  });
+
   it("a flow with no destination still needs its own source response: no other response stands in", () => {
     const bare = (s: number): G1Predicate => {
       const p = started(s, { used_in_request_url_pattern: null }) as Extract<

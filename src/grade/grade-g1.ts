@@ -169,8 +169,9 @@ interface PreparedDataFlow {
   notEvaluated: string;
   fieldAbsent: string;
   /**
-   * A chain's data flows from the same source (URL pattern, status, key), by segment in segment
-   * order, when more than one segment has one (see `gradeDataFlowClaimed`).
+   * A chain's data flows that mint the same kind of value (a create's status and key; a refresh
+   * token's source), by segment in segment order, when more than one segment has one (see
+   * `gradeDataFlowClaimed`).
    */
   claimGroup?: Array<[number, PreparedDataFlow[]]>;
   notUsedOwn: string;
@@ -318,7 +319,11 @@ function rankSegments(g1: readonly G1Predicate[]): number[] {
   return ranks;
 }
 
-/** Sets `claimGroup` on a chain's data flows from a create (201, 202) or of a rotated refresh token that share their source with another segment's. */
+/**
+ * Sets `claimGroup` on a chain's data flows from a create (201, 202) that mint the same kind of
+ * value as another segment's, or of a rotated refresh token that share their source with another
+ * segment's.
+ */
 function groupClaims(predicates: readonly PreparedPredicate[]): void {
   const bySource = new Map<string, PreparedDataFlow[]>();
   for (const p of predicates) {
@@ -329,7 +334,13 @@ function groupClaims(predicates: readonly PreparedPredicate[]): void {
     const created = p.predicate.from_status === 201 || p.predicate.from_status === 202;
     if (!created && lastKey(p.predicate.from_body_key) !== "refresh_token") continue;
     const { from_response_url_pattern, from_status, from_body_key } = p.predicate;
-    const key = JSON.stringify([from_response_url_pattern, from_status, from_body_key]);
+    // Creates group by what they mint, not by route: one segment's flow may take its record from
+    // another create route (`also_from`: the nested create under the parent), which is the route
+    // another segment's own create goes to (hunter-7's irrigation chain: segment 11's nested create
+    // held segment 17's "the new id is used next" when segment 17 used no id of its own).
+    const key = created
+      ? JSON.stringify([from_status, lastKey(from_body_key)])
+      : JSON.stringify([from_response_url_pattern, from_status, from_body_key]);
     bySource.set(key, [...(bySource.get(key) ?? []), p]);
   }
   for (const members of bySource.values()) {
@@ -896,11 +907,14 @@ function gradeDataFlowClaimed(prepared: PreparedDataFlow, ctx: TrialContext, toC
 /** The exchange index before which the earlier segments of a data flow's source group claimed their sources (-1: none). */
 function claimedBefore(prepared: PreparedDataFlow, ctx: TrialContext): number {
   const segment = prepared.predicate.segment as number;
+  const group = prepared.claimGroup ?? [];
+  const sharing = ctx.claimSharing(group);
   let bound = -1;
-  for (const [s, members] of prepared.claimGroup ?? []) {
+  for (const [s, members] of group) {
     if (s >= segment) break;
     let earliest = Number.POSITIVE_INFINITY;
     for (const q of members) {
+      if (sharing.get(q) !== sharing.get(prepared)) continue;
       // Each earlier flow claims as it is graded: by the card's field when the card has it, else
       // (G2's to fail) by the rest of its destinations.
       const field = q.predicate.answer_field;
@@ -911,6 +925,39 @@ function claimedBefore(prepared: PreparedDataFlow, ctx: TrialContext): number {
     if (earliest !== Number.POSITIVE_INFINITY) bound = Math.max(bound, earliest);
   }
   return bound;
+}
+
+/**
+ * The members of a claim group, numbered by which share a source in this log: two flows share when
+ * one exchange could be the source of both, and sharing is transitive. Flows that mint the same
+ * kind of value from routes this agent never mixed keep their own claims, whatever the order of
+ * their segments' work.
+ */
+function sharedSources(
+  group: Array<[number, PreparedDataFlow[]]>,
+  log: LogIndex,
+): Map<PreparedDataFlow, number> {
+  const members = group.flatMap(([, m]) => m);
+  const parent = members.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i] as number] as number;
+    return i;
+  };
+  const firstAt = new Map<number, number>();
+  members.forEach((q, k) => {
+    const sources = [
+      { matches: log.urlMatches(q.from), status: q.predicate.from_status },
+      ...q.others.map((o) => ({ matches: log.urlMatches(o.url), status: o.source.status })),
+    ];
+    for (let i = 0; i < log.exchanges.length; i++) {
+      const status = (log.exchanges[i] as ExchangeEvent).status;
+      if (!sources.some((src) => src.matches[i] && status === src.status)) continue;
+      const other = firstAt.get(i);
+      if (other === undefined) firstAt.set(i, k);
+      else parent[find(k)] = find(other);
+    }
+  });
+  return new Map(members.map((q, k) => [q, find(k)]));
 }
 
 /**
@@ -1003,6 +1050,7 @@ class TrialContext {
   readonly log: LogIndex;
   private readonly resolvedValues = new Map<unknown, Resolved>();
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
+  private readonly sharing = new Map<unknown, Map<PreparedDataFlow, number>>();
 
   constructor(
     readonly events: readonly TrialEvent[],
@@ -1011,6 +1059,16 @@ class TrialContext {
     private readonly state: FinalState,
   ) {
     this.log = new LogIndex(events);
+  }
+
+  /** A claim group's members numbered by the sources they share in this log (see `sharedSources`). */
+  claimSharing(group: Array<[number, PreparedDataFlow[]]>): Map<PreparedDataFlow, number> {
+    let sharing = this.sharing.get(group);
+    if (!sharing) {
+      sharing = sharedSources(group, this.log);
+      this.sharing.set(group, sharing);
+    }
+    return sharing;
   }
 
   /** The final records, read from the state when first needed. */

@@ -300,7 +300,11 @@ function supersede(difficulty: "medium" | "hard"): SubtaskTemplate {
     axis: "statefulness",
     difficulty,
     build(ctx: TemplateContext) {
-      const planted = ctx.coupled ? ctx.state.takePlanted(ctx.rng) : null;
+      // "Delete no other" needs another record to spare: with the planted one alone in its
+      // collection, the requirement would hold whatever the agent deletes (hunter-7's clinic).
+      const planted = ctx.coupled
+        ? ctx.state.takePlanted(ctx.rng, (p) => ctx.state.hasLiveWorkBesides(p.workIndex))
+        : null;
       if (!planted) return fallback.build(ctx);
       const { built, state, grammar: g } = ctx;
       const t = built.template;
