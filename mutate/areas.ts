@@ -408,7 +408,7 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:508-794"],
+    mutate: ["src/grade/grade-g1.ts:508-822"],
     // G1_TESTS, and the determinism property test: this range holds the predicates it replays.
     tests: [...G1_TESTS, "src/grade/grade-trial.test.ts", "src/grade/grade-g1-order-covered-edges.test.ts"],
   },
@@ -422,13 +422,13 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:795-1038"],
+    mutate: ["src/grade/grade-g1.ts:823-1066"],
     tests: [...G1_TESTS, "src/grade/grade-claims-other-sources.test.ts"],
   },
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:1039-1371"],
+    mutate: ["src/grade/grade-g1.ts:1067-1399"],
     tests: G1_TESTS,
   },
   {

@@ -83,3 +83,72 @@ describe("covered: every record of the scope shown by a page of a listing", () =
     expect(gradeG1Predicate(p, log([{ url: "/v3/vessels", rows: [1] }]), null, "s").passed).toBe(false);
   });
 });
+
+describe("covered: a page read must say it is the last", () => {
+  // The scope (V-1..V-6) ends before the listing does: V-7 and V-8 are outside it, on the last page.
+  const all = ["V-1", "V-2", "V-3", "V-4", "V-5", "V-6", "V-7", "V-8"];
+  const scoped: G1Predicate = { ...covered, ids: all.slice(0, 6) };
+  type Paged = { url: string; body: Record<string, JsonValue>; headers?: Record<string, string> };
+  const logOf = (calls: readonly Paged[]) => {
+    const l = new EventLog();
+    for (const c of calls)
+      l.append({
+        type: "exchange",
+        protocol: "rest",
+        method: "GET",
+        url: c.url,
+        request_headers: {},
+        request_body: null,
+        status: 200,
+        response_headers: c.headers ?? {},
+        response_body: c.body,
+      });
+    return l.events;
+  };
+  const rows = (k: number) => all.slice(k * 3, (k + 1) * 3).map((id) => ({ vessel_id: id }));
+  const last = 2;
+  /** Page k (0-based) of three records in each pagination style: its pointer to the next, null on the last. */
+  const styles: Record<string, (k: number) => Paged> = {
+    page: (k) => ({
+      url: `/v3/vessels?page=${k + 1}&per_page=3`,
+      body: { vessels: rows(k), total: 8, next_page: k < last ? k + 2 : null },
+    }),
+    cursor: (k) => ({
+      url: `/v3/vessels?limit=3${k ? `&cursor=c${k}` : ""}`,
+      body: { vessels: rows(k), total: 8, next_cursor: k < last ? `c${k + 1}` : null },
+    }),
+    offset: (k) => ({
+      url: `/v3/vessels?offset=${k * 3}&limit=3`,
+      body: { vessels: rows(k), total: 8, next_offset: k < last ? (k + 1) * 3 : null },
+    }),
+    link: (k) => ({
+      url: `/v3/vessels?page=${k + 1}&per_page=3`,
+      body: { vessels: rows(k), total: 8 },
+      headers: {
+        link: `${k < last ? `</v3/vessels?page=${k + 2}&per_page=3>; rel="next", ` : ""}</v3/vessels?page=1&per_page=3>; rel="first"`,
+      },
+    }),
+  };
+  const grade = (calls: readonly Paged[]) => gradeG1Predicate(scoped, logOf(calls), null, "seed");
+
+  it.each(Object.keys(styles))(
+    "%s: a walk stopped before the last page fails though it showed the whole scope",
+    (style) => {
+      const page = styles[style] as (k: number) => Paged;
+      const stopped = grade([page(0), page(1)]);
+      expect(stopped).toMatchObject({ passed: false, value: 6 });
+      expect(stopped.reason).toBe(
+        "the listing was not read through to its end: every page of the 2 read pointed to a next one",
+      );
+      expect(grade([page(0), page(1), page(2)]).passed).toBe(true);
+      // The last page read first (to learn the total) and the rest after it: read through all the same.
+      expect(grade([page(2), page(0), page(1)]).passed).toBe(true);
+    },
+  );
+
+  it("a listing that is not paged (a registry answering in one call) is its own end", () => {
+    const registry = { url: "/v3/registry/vessels?kind=tug", body: { vessels: rows(0).concat(rows(1)) } };
+    expect(grade([registry]).passed).toBe(true);
+    expect(grade([styles.page?.(0) as Paged, registry]).passed).toBe(true);
+  });
+});

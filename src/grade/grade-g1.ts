@@ -574,21 +574,33 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
 
 /**
  * Covered: the ids shown at the predicate's key by the 200 responses of any of its
- * listings, against the ids it names; passes when none is missing (the value: how many were seen).
+ * listings, against the ids it names; passes when none is missing and some page read said it was
+ * the last (the value: how many were seen). Every record of the scope can sit before the last
+ * page; a walk that stopped there saw them all by luck and did not read to the end (orchid-11's
+ * irrigation scan: no clay zone on page 4 of 4).
  */
 function gradeCovered(prepared: PreparedCovered, ctx: TrialContext): G1Result {
   const { predicate, urls } = prepared;
   const matches = urls.map((u) => ctx.log.urlMatches(u));
   const seen = new Set<string>();
   let pages = 0;
+  let ended = false;
   ctx.log.exchanges.forEach((e, i) => {
     if (e.status !== 200 || !matches.some((m) => m[i])) return;
     pages++;
+    if (!ended && isLastPage(e)) ended = true;
     for (const v of valuesAtPath(e.response_body, predicate.body_key))
       if (v !== null && typeof v !== "object") seen.add(String(v));
   });
   const missing = predicate.ids.filter((id) => !seen.has(id));
-  if (missing.length === 0) return g1Result(predicate, true, predicate.ids.length);
+  if (missing.length === 0 && ended) return g1Result(predicate, true, predicate.ids.length);
+  if (missing.length === 0)
+    return g1Result(
+      predicate,
+      false,
+      predicate.ids.length,
+      `the listing was not read through to its end: every page of the ${pages} read pointed to a next one`,
+    );
   const listed = missing.slice(0, 3).join(", ") + (missing.length > 3 ? ", …" : "");
   return g1Result(
     predicate,
@@ -599,6 +611,22 @@ function gradeCovered(prepared: PreparedCovered, ctx: TrialContext): G1Result {
       : `the listing was not read through to its end: ${missing.length} of ${predicate.ids.length} records never shown at ${predicate.body_key} (${listed}) in ${pages} page(s) read`,
   );
 }
+
+/**
+ * Whether a listing response says nothing follows it: no pointer to a next page in its body
+ * (`next_cursor`, `next_page`, `next_offset`) nor a `Link` header with rel="next" (a GraphQL or
+ * MCP listing is logged as the REST reply it stands for). A listing that is not paged (a category
+ * registry) says nothing of a next page: it is its own end.
+ */
+function isLastPage(e: ExchangeEvent): boolean {
+  const link = e.response_headers.link;
+  if (link !== undefined && /rel="?next"?/i.test(link)) return false;
+  const body = e.response_body;
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return true;
+  return NEXT_POINTERS.every((key) => body[key] === undefined || body[key] === null);
+}
+
+const NEXT_POINTERS = ["next_cursor", "next_page", "next_offset"];
 
 /** Call count: how many exchanges match, against `min`..`max`. */
 function gradeCallCount(prepared: PreparedCallCount, ctx: TrialContext): G1Result {
