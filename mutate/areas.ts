@@ -445,6 +445,9 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-requirements.test.ts",
       "src/grade/grade-g1-unresolved.test.ts",
       "src/grade/grade-call-count.test.ts",
+      // Final records that answer by their text (a stored log's RECORDS_HOLDING), a selector mixing
+      // a canary with plain values.
+      "src/grade/final-state-mutants.test.ts",
     ],
   },
 ];
