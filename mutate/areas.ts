@@ -291,7 +291,9 @@ export const AREAS: MutationArea[] = [
     name: "certify-premises",
     about: "what a ticket claims the world did is what the world does",
     mutate: ["src/certify/premises.ts"],
-    tests: ["src/certify/premises-checks.test.ts"],
+    // premises-mutants.test.ts: the nonce-counter claims (solo, a chain's per segment, carried by a
+    // chain) on the harbour world with a signed read added, and the call checks left open.
+    tests: ["src/certify/premises-checks.test.ts", "src/certify/premises-mutants.test.ts"],
   },
   {
     name: "certify-triad",
