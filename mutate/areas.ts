@@ -76,6 +76,8 @@ export const AREAS: MutationArea[] = [
       // 76.1% re-measure ran without them (most of its survivors were NoCoverage there).
       "src/world/auth-schemes.test.ts",
       "src/world/request-signature.test.ts",
+      // hintLevel's terse routes and writable's jobs and staged writes, on the trial alone.
+      "src/world/trial-world-mutants.test.ts",
     ],
   },
   {
@@ -289,7 +291,9 @@ export const AREAS: MutationArea[] = [
     name: "certify-premises",
     about: "what a ticket claims the world did is what the world does",
     mutate: ["src/certify/premises.ts"],
-    tests: ["src/certify/premises-checks.test.ts"],
+    // premises-mutants.test.ts: the nonce-counter claims (solo, a chain's per segment, carried by a
+    // chain) on the harbour world with a signed read added, and the call checks left open.
+    tests: ["src/certify/premises-checks.test.ts", "src/certify/premises-mutants.test.ts"],
   },
   {
     name: "certify-triad",
@@ -443,6 +447,9 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-requirements.test.ts",
       "src/grade/grade-g1-unresolved.test.ts",
       "src/grade/grade-call-count.test.ts",
+      // Final records that answer by their text (a stored log's RECORDS_HOLDING), a selector mixing
+      // a canary with plain values.
+      "src/grade/final-state-mutants.test.ts",
     ],
   },
 ];
