@@ -59,6 +59,31 @@ describe("a plain read is not hard", () => {
     expect(f.live_values).toBe(1);
   });
 
+  it("no one feature makes a task hard: a hard task has several demands", () => {
+    const none: TaskFeatures = {
+      calls: 1,
+      pages: 0,
+      decoys: 0,
+      spelled: 1,
+      hint: "explicit",
+      live_values: 0,
+      repeats: 0,
+      fix_from_error: false,
+      plain: false,
+    };
+    const alone: Array<Partial<TaskFeatures>> = [
+      { calls: 40 },
+      { repeats: 9 },
+      { decoys: 9 },
+      { live_values: 9 },
+      { spelled: 0, hint: "implicit" },
+    ];
+    for (const one of alone)
+      expect(measuredDifficulty({ ...none, ...one }), JSON.stringify(one)).not.toBe("hard");
+    // Two of them are: a long sequence the ticket leaves unsaid.
+    expect(measuredDifficulty({ ...none, calls: 8, spelled: 0, hint: "implicit" })).toBe("hard");
+  });
+
   it("every hard solo task of the default bank is more than a plain read, with several features scoring", () => {
     const hard = solo.filter((t) => t.difficulty === "hard");
     expect(hard.length).toBeGreaterThanOrEqual(20);
@@ -135,5 +160,10 @@ describe("what makes a walk more than plain", () => {
       worldOf(scan),
     );
     expect(alone.plain).toBe(true);
+    // A send to no route of the world (what it does is not measured) is not taken for a read.
+    const unknown = edited((s) =>
+      s === read ? [s, { ...read, request: { ...read.request, url: "/nowhere/at-all" } }] : s,
+    );
+    expect(unknown.plain).toBe(false);
   });
 });
