@@ -20,7 +20,7 @@ export interface TaskFeatures {
   spelled: number;
   /** How explicit the ticket is, from `spelled`: `explicit` ≥ 0.75, `partial` ≥ 0.4, else `implicit`. */
   hint: "explicit" | "partial" | "implicit";
-  /** Further pages of a listing an earlier send began: one walk is one read, however many pages it takes. */
+  /** Further pages of a listing an earlier send began (among `calls`): a walk of many pages is still a plain read. */
   pages: number;
   /** Values the golden reads from a live response (not a token, not a walk's pointer to its next page) and sends in a later call. */
   live_values: number;
