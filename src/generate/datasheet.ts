@@ -4,7 +4,7 @@ import { taskHintLevel } from "../run/replay-setup.js";
 import type { CertificationLog } from "./certification-log.js";
 import { SIGNED_NOT_CARRIED } from "./protocol-variants.js";
 import { AXES } from "./story-state.js";
-import { DIFFICULTY_RULE, measuredDifficulty, taskFeatures } from "./task-features.js";
+import { DIFFICULTY_RULE, difficultyPoints, measuredDifficulty, taskFeatures } from "./task-features.js";
 import { worldDemandLine } from "./world-demands.js";
 import { archetypeTaskLine, worldStructureSection } from "./world-structure.js";
 
@@ -209,25 +209,38 @@ export function certificationLines(log: CertificationLog): string[] {
  * @example difficultySection(content).startsWith("## Difficulty") // true
  */
 export function difficultySection(content: BankContent): string {
+  const plainAxes = new Map<string, boolean>();
   const rows = content.tasks.flatMap((t) => {
     const world = content.worlds.find((w) => w.id === t.world);
     if (!world) return [];
     const f = taskFeatures(t, world);
+    if (t.kind === "solo") for (const a of t.axes) plainAxes.set(a, (plainAxes.get(a) ?? true) && f.plain);
     return [
-      `| ${t.id} | ${f.calls} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${measuredDifficulty(f)} | ${hintColumn(t)} |`,
+      `| ${t.id} | ${f.calls} | ${f.pages} | ${f.repeats} | ${f.decoys} | ${f.spelled.toFixed(2)} (${f.hint}) | ${f.live_values} | ${f.fix_from_error ? "yes" : "no"} | ${f.plain ? "yes" : "no"} | ${difficultyPoints(f)} | ${measuredDifficulty(f)} | ${hintColumn(t)} |`,
     ];
   });
   return `## Difficulty from measured features
 
 A task's difficulty is not its template's say-so: it follows one rule over features measured on
 the task's own data. **calls**: the API calls its golden solution sends (token mints included);
-**repeats**: those calls that repeat an earlier one's method and URL (a re-mint, a poll, a retry, a
-re-read); **decoys**: the routes on its path that have a deprecated or look-alike sibling serving
-the same resource and action; **spelled**: the share of the literals those calls send (the ids
-filling path parameters, query names and values, body keys and values) that the ticket spells out
-(hint explicit ≥ 0.75, partial ≥ 0.4, else implicit); **live values**: values read from a live
-response and sent in a later call; **fix from error**: the golden reads its fix (an allowed value,
-an expected name) off an error body. **error hints**: how explicit the world's errors are for the
+**pages**: those calls that read a further page of a listing an earlier call began (same route,
+same query but for the paging parameters); **repeats**: those calls that repeat an earlier one's
+method and URL (a re-mint, a poll, a retry, a re-read); **decoys**: the routes on its path that
+have a deprecated or look-alike sibling serving the same resource and action; **spelled**: the
+share of the literals those calls send (the ids filling path parameters, query names and values,
+body keys and values) that the ticket spells out (hint explicit ≥ 0.75, partial ≥ 0.4, else
+implicit); **live values**: values read from a live response and sent in a later call (a walk's
+pointer to its own next page, such as a cursor, is the walk, not a live value); **fix from
+error**: the golden reads its fix (an allowed value, an expected name) off an error body;
+**plain**: the golden is a plain read — apart from its token mints it only GETs, re-sends nothing,
+and goes to one record route and at most one listing walked by its paging parameters alone (no
+filter combined with the paging): a one-route read, or a walk of a listing to the record it
+names. A hard label means more than that: a plain read is at most medium however many pages it
+walks or parameters the ticket leaves unsaid, and no one feature's points reach the hard
+threshold, so a hard task has several demands (a long call sequence, re-sends the world forces,
+values only live responses reveal, a ticket that leaves what to send to the spec, decoys on the
+path). The scripted baseline agent, which reads the spec and GETs the routes the ticket points at,
+passes close to no hard task (a test runs it over the bank). **error hints**: how explicit the world's errors are for the
 task, by its difficulty (one policy, \`taskHintLevel\`): \`full\` at easy and medium, where an error
 may name its fix; \`terse\` for a hard solo task, whose errors say what is wrong and never name the
 fix (no hint, allowed values, expected or renamed field, allowed methods or \`Allow\` header: a
@@ -244,15 +257,21 @@ error or golden error then names its fix. GraphQL/MCP variants are checked the s
 quoted calls sent as operations of the variant's protocol (hints are worded for the protocol a
 request came by). The column shows a chain's terse segments.
 
-Rule: ${DIFFICULTY_RULE}.
+Rule: ${DIFFICULTY_RULE}.${plainLine([...plainAxes].filter(([, plain]) => plain).map(([a]) => a))}
 
 <details><summary>Every task's features (${rows.length} tasks)</summary>
 
-| task | calls | repeats | decoys | spelled (hint) | live values | fix from error | difficulty | error hints |
-|---|---:|---:|---:|---:|---:|---|---|---|
+| task | calls | pages | repeats | decoys | spelled (hint) | live values | fix from error | plain | points | difficulty | error hints |
+|---|---:|---:|---:|---:|---:|---:|---|---|---:|---|---|
 ${rows.join("\n")}
 
 </details>`;
+}
+
+/** The axes none of whose solo tasks can be hard: every one is a plain read. */
+function plainLine(axes: readonly string[]): string {
+  if (axes.length === 0) return "";
+  return `\n\nEvery solo task of ${axes.join(", ")} is a plain read, so none is hard in this bank: its templates ask for a walk or a read and nothing more.`;
 }
 
 /** A task's error hints in the datasheet: its level, and a chain's terse segments. */

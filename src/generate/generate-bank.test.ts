@@ -81,9 +81,14 @@ describe("the default bank", () => {
       const world = bank.worlds.find((w) => w.id === t.world) as World;
       expect(t.difficulty, t.id).toBe(measuredDifficulty(taskFeatures(t, world)));
     }
+    // Hard is the rarest level: a plain read (a walk, a one-route read) is at most medium.
     const stats = bankStats(bank.tasks);
-    for (const level of ["easy", "medium", "hard"])
-      expect(stats.soloByDifficulty[level], level).toBeGreaterThanOrEqual(30);
+    for (const [level, floor] of [
+      ["easy", 30],
+      ["medium", 30],
+      ["hard", 25],
+    ] as const)
+      expect(stats.soloByDifficulty[level], level).toBeGreaterThanOrEqual(floor);
   });
 
   it("never repeats a ticket", () => {

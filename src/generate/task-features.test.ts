@@ -22,12 +22,14 @@ describe("difficulty from measured features", () => {
   it("labels by the rule: a one-call task the ticket spells out is easy, a long implicit one with decoys is hard", () => {
     const f = {
       calls: 1,
+      pages: 0,
       decoys: 0,
       spelled: 1,
       hint: "explicit",
       live_values: 0,
       repeats: 0,
       fix_from_error: false,
+      plain: false,
     } as const;
     expect(measuredDifficulty(f)).toBe("easy");
     expect(measuredDifficulty({ ...f, calls: 5, spelled: 0.5, hint: "partial" })).toBe("medium");
@@ -42,7 +44,16 @@ describe("difficulty from measured features", () => {
   });
 
   it("caps at medium a task whose golden reads its fix off an error (a hard error does not name it)", () => {
-    const f = { calls: 9, decoys: 2, spelled: 0.2, hint: "implicit", live_values: 3, repeats: 2 } as const;
+    const f = {
+      calls: 9,
+      pages: 0,
+      decoys: 2,
+      spelled: 0.2,
+      hint: "implicit",
+      live_values: 3,
+      repeats: 2,
+      plain: false,
+    } as const;
     expect(measuredDifficulty({ ...f, fix_from_error: false })).toBe("hard");
     expect(measuredDifficulty({ ...f, fix_from_error: true })).toBe("medium");
     const reader = bank.tasks.find(
@@ -64,22 +75,16 @@ describe("difficulty from measured features", () => {
     expect(f.repeats).toBe(0);
   });
 
-  it("spreads every axis: each has hard solo tasks and at least two levels", () => {
-    for (const axis of [
-      "auth",
-      "discovery",
-      "schema_repair",
-      "multistep",
-      "error_recovery",
-      "pagination",
-      "statefulness",
-    ]) {
-      const levels = new Set(
-        bank.tasks.filter((t) => t.kind === "solo" && t.axes[0] === axis).map((t) => t.difficulty),
-      );
-      expect(levels.has("hard"), axis).toBe(true);
-      expect(levels.size, axis).toBeGreaterThanOrEqual(2);
+  it("spreads the axes: hard tasks in five axes, and two levels or more in every axis but pagination", () => {
+    const levels = (axis: string) =>
+      new Set(bank.tasks.filter((t) => t.kind === "solo" && t.axes[0] === axis).map((t) => t.difficulty));
+    for (const axis of ["auth", "schema_repair", "multistep", "error_recovery", "statefulness"]) {
+      expect(levels(axis).has("hard"), axis).toBe(true);
+      expect(levels(axis).size, axis).toBeGreaterThanOrEqual(2);
     }
+    expect(levels("discovery")).toEqual(new Set(["easy", "medium"]));
+    // Every pagination task of this bank is a plain walk of its listing to the end: medium, none hard.
+    expect(levels("pagination")).toEqual(new Set(["medium"]));
   });
 
   it("a ticket that spells out what to send lowers the hint points", () => {
@@ -92,6 +97,8 @@ describe("difficulty from measured features", () => {
   it("publishes the rule and every task's features in the datasheet", () => {
     const section = difficultySection(content);
     expect(section).toMatch(/Rule: points = calls/);
+    expect(section).toMatch(/a plain read \(apart from token mints, only GETs/);
+    expect(section).toMatch(/Every solo task of pagination is a plain read, so none is hard/);
     const rows = section.split("\n").filter((l) => /^\| [a-z-]+-(sub|chain-1to)\d+ \|/.test(l));
     expect(rows).toHaveLength(content.tasks.length);
     // How explicit the errors are: terse for exactly the hard solo tasks, full for the rest.
