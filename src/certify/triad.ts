@@ -7,6 +7,7 @@ import { isRecordRef } from "../grade/final-state.js";
 import type { TrialGrade } from "../grade/grade-schema.js";
 import type { AgentFactory } from "../trial/agent.js";
 import { resolveCanaries } from "../world/canary.js";
+import type { ExchangeEvent } from "../world/event-log.js";
 import {
   answerBindings,
   capturesOf,
@@ -22,6 +23,7 @@ import {
   worldOf,
 } from "./certify-kit.js";
 import { type GateFailure, type GateReport, gateReport } from "./certify-schema.js";
+import { goldenExchanges } from "./golden-edits.js";
 import { graderCoverageFindings } from "./grader-coverage.js";
 import { restOf } from "./native-rest.js";
 import { sharedTrials, type TrialRunner } from "./trial-tree.js";
@@ -51,11 +53,18 @@ export interface Exam {
  * - `stale_token` — the minted token is never minted: the stale token in the vault is sent instead.
  *
  * `answerKey` is the grade of the answer key's trial (epoch 1): without it, a record reference
- * stays in the canary exam's card as the task writes it, a card that fails alone.
+ * stays in the canary exam's card as the task writes it, a card that fails alone. `played` is the
+ * exchange each golden step got in that trial (see `goldenExchanges`): two steps that sent one
+ * request reveal the same value.
  *
  * @example const exams = triadExams(bank, task, golden.grade); // [{ name: "answer_key", mustPass: true, … }, …]
  */
-export function triadExams(bank: Bank, task: Task, answerKey?: TrialGrade): Exam[] {
+export function triadExams(
+  bank: Bank,
+  task: Task,
+  answerKey?: TrialGrade,
+  played: ReadonlyArray<ExchangeEvent | undefined> = [],
+): Exam[] {
   const world = worldOf(bank, task);
   const exams: Exam[] = [
     { name: "answer_key", mustPass: true, agent: goldenAgentFactory },
@@ -89,7 +98,15 @@ export function triadExams(bank: Bank, task: Task, answerKey?: TrialGrade): Exam
     // Every call that could reveal the value goes: the same request elsewhere in a chain reveals it
     // too, and so does any call to another route the grader takes the record's value from (a
     // listing a later segment walks).
-    const sameCall = (a: GoldenStep, b: GoldenStep) => isSendStep(a) && isSendStep(b) && sameRequest(a, b);
+    // Two steps written apart may send one request: each segment's walk of a cursor listing
+    // follows its own cursor bindings to the same pages (kestrel-3's satellite chain).
+    const samePlayed = (a: GoldenStep, b: GoldenStep) => {
+      const x = played[task.golden.indexOf(a)];
+      const y = played[task.golden.indexOf(b)];
+      return x !== undefined && y !== undefined && x.method === y.method && x.url === y.url;
+    };
+    const sameCall = (a: GoldenStep, b: GoldenStep) =>
+      isSendStep(a) && isSendStep(b) && (sameRequest(a, b) || samePlayed(a, b));
     const others = task.grader.g1.flatMap((p) =>
       p.kind === "data_flow" && p.answer_field === field.field && p.segment === field.segment
         ? (p.also_from ?? []).map((o) => new RegExp(o.url_pattern))
@@ -203,7 +220,7 @@ export async function triadFindings(bank: Bank, task: Task, runner: TrialRunner)
   const failures: GateFailure[] = graderCoverageFindings(task);
   // The answer key first: the canary exams type in the record references its grade resolved.
   const answerKey = await runner.run(task, goldenAgentFactory, 1);
-  for (const exam of triadExams(bank, task, answerKey.grade)) {
+  for (const exam of triadExams(bank, task, answerKey.grade, goldenExchanges(task, answerKey.events))) {
     // Only the verdict is read, and a must-fail exam may stop at its first forbidden call.
     const r =
       exam.agent === goldenAgentFactory

@@ -6,6 +6,7 @@ import { worldOf } from "./certify-kit.js";
 import { goldenExchanges } from "./golden-edits.js";
 import { goldenMutants } from "./golden-mutants.js";
 import { requirementMutantFindings } from "./requirement-gates.js";
+import { triadExams, triadFindings } from "./triad.js";
 import { sharedTrials } from "./trial-tree.js";
 
 /**
@@ -60,5 +61,35 @@ describe("hunter-7: requirement mutants fail naming their requirement", () => {
       const { failures } = await requirementMutantFindings(bank, task, runner);
       expect(failures, task.id).toEqual([]);
     }
+  }, 120_000);
+});
+
+/**
+ * kestrel-3's satellite chain: two segments walk one cursor listing, each through its own cursor
+ * bindings, so the page showing segment 13's runner-up is one request written twice. The canary
+ * exam that leaves out the calls revealing the runner-up must leave out both.
+ */
+describe("kestrel-3: the triad's canary exam leaves out every step that sent the revealing request", () => {
+  const bank = bankFromContent(defaultBankContent("kestrel-3"));
+  const runner = sharedTrials(bank);
+  const task = bank.tasks.find((t) => t.id === "satellite-ground-chain-1to13");
+
+  it("the grader is load-bearing for the runner-up's value", async () => {
+    if (!task) throw new Error("no satellite-ground-chain-1to13 in the kestrel-3 bank");
+    expect(await triadFindings(bank, task, runner)).toEqual([]);
+  }, 120_000);
+
+  it("without the played requests, the exam keeps the other segment's read of the page, and passes", async () => {
+    if (!task) throw new Error("no satellite-ground-chain-1to13 in the kestrel-3 bank");
+    const answerKey = await runner.run(task, goldenAgentFactory, 1);
+    const exam = (played: Parameters<typeof triadExams>[3]) =>
+      triadExams(bank, task, answerKey.grade, played).find(
+        (e) => e.name === "sabotage:canary_without_call:runner_up_obsw_build",
+      );
+    const blind = exam([]);
+    const seeing = exam(goldenExchanges(task, answerKey.events));
+    if (!blind || !seeing) throw new Error("no canary exam of runner_up_obsw_build");
+    expect((await runner.run(task, blind.agent, 1)).grade.passed).toBe(true);
+    expect((await runner.run(task, seeing.agent, 1)).grade.passed).toBe(false);
   }, 120_000);
 });
