@@ -239,6 +239,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/axis-necessity-checks.test.ts",
       "src/certify/axis-necessity-lookups.test.ts",
       "src/certify/axis-blind.test.ts",
+      // The second play of a statefulness task (blind to the re-read only), on the harbour world.
+      "src/certify/axis-necessity-reread.test.ts",
     ],
   },
   {
