@@ -256,6 +256,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/axis-blind.test.ts",
       "src/certify/axis-blind-pages-auth.test.ts",
       "src/certify/axis-blind-calls.test.ts",
+      "src/certify/axis-blind-reread-segments.test.ts",
     ],
   },
   {
@@ -267,6 +268,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/axis-blind.test.ts",
       "src/certify/axis-blind-pages-auth.test.ts",
       "src/certify/axis-blind-calls.test.ts",
+      "src/certify/axis-blind-reread-segments.test.ts",
     ],
   },
   {
