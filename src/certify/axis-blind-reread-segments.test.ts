@@ -120,10 +120,14 @@ describe("the view that stands in for a read after a change: the write's own rep
     expect(rereadBlind(steps, { 0: v204({ berth: "B-9" }) })).toEqual(kept(steps));
   });
 
-  it.each([300, 409])("a write answered %i changed nothing: the read after it is kept", (status) => {
-    const steps = [send("PATCH", V204), get(V204, { berth: "berth" })];
-    expect(rereadBlind(steps, { 0: v204({ berth: "B-9" }) }, { 0: status })).toEqual(kept(steps));
-  });
+  it.each([300, 409])(
+    "a write answered %i changed nothing: the read after it is kept, though a view shows it",
+    (status) => {
+      const steps = [get(LIST), send("PATCH", V204), get(V204, { berth: "berth" })];
+      const bodies = { 0: { vessels: [v204({ berth: "B-1" })] }, 1: v204({ berth: "B-9" }) };
+      expect(rereadBlind(steps, bodies, { 1: status })).toEqual(kept(steps));
+    },
+  );
 
   it("a write to another record is no change of this one, nor its reply a view", () => {
     const steps = [get(LIST), send("PATCH", V311), get(V204, { berth: "berth" })];
@@ -243,6 +247,13 @@ describe("the view that stands in for a read after a change: the record's row in
     const dock = "/v3/docks/D-1";
     const steps = [send("PATCH", dock), get("/v3/docks"), get(dock, { berth: "berth" })];
     const bodies = { 0: { dock_id: "D-1" }, 1: { docks: [{ dock_id: "D-1", berth: "B-9" }] } };
+    expect(rereadBlind(steps, bodies)).toEqual(kept(steps));
+  });
+
+  it("a record of a resource the world does not describe (a job) has no listing view", () => {
+    const job = "/v3/jobs/J-1";
+    const steps = [send("PATCH", job), get("/v3/jobs"), get(job, { state: "state" })];
+    const bodies = { 0: { job_id: "J-1" }, 1: { jobs: [{ job_id: "J-1", state: "done" }] } };
     expect(rereadBlind(steps, bodies)).toEqual(kept(steps));
   });
 
