@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ctxOf, get, send, whole } from "../../test/support/blind-segments.js";
+import type { JsonValue } from "../bank/json.js";
 import type { GoldenStep } from "../bank/task-schema.js";
 import type { BlindContext } from "./axis-blind.js";
 
@@ -95,13 +96,9 @@ function withStatuses(ctx: BlindContext, statuses: Record<number, number>): Blin
 /** The whole of `steps` blind to the re-read only, the golden's responses `bodies`. */
 const rereadBlind = (
   steps: GoldenStep[],
-  bodies: Record<number, unknown>,
+  bodies: Record<number, JsonValue>,
   statuses: Record<number, number> = {},
-) =>
-  whole(
-    "statefulness",
-    rereadOnly(withStatuses(ctxOf(steps, { bodies: bodies as Record<number, never> }), statuses)),
-  );
+) => whole("statefulness", rereadOnly(withStatuses(ctxOf(steps, { bodies }), statuses)));
 /** The same rewrite with nothing left out: the steps as they are. */
 const kept = (steps: GoldenStep[]) => ({ steps, renames: [], what: [] });
 
