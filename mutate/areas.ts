@@ -241,6 +241,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/axis-necessity-checks.test.ts",
       "src/certify/axis-necessity-lookups.test.ts",
       "src/certify/axis-blind.test.ts",
+      // The second play of a statefulness task (blind to the re-read only), on the harbour world.
+      "src/certify/axis-necessity-reread.test.ts",
     ],
   },
   {
@@ -256,6 +258,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/axis-blind.test.ts",
       "src/certify/axis-blind-pages-auth.test.ts",
       "src/certify/axis-blind-calls.test.ts",
+      "src/certify/axis-blind-reread-segments.test.ts",
     ],
   },
   {
@@ -267,6 +270,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/axis-blind.test.ts",
       "src/certify/axis-blind-pages-auth.test.ts",
       "src/certify/axis-blind-calls.test.ts",
+      "src/certify/axis-blind-reread-segments.test.ts",
     ],
   },
   {
