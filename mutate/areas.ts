@@ -171,6 +171,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/exploit-kit-session.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
+      "src/certify/exploit-audit-trials.test.ts",
+      "src/certify/exploits/exploit-kit-released.test.ts",
     ],
     // The other gates are areas of their own below (certify-axis-necessity, certify-legitimate-
     // variants, certify-premises, certify-triad, certify-chain-replay, certify-golden-edits and the
