@@ -105,6 +105,9 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-trial-edges.test.ts",
       "src/grade/grade-trial-resolved.test.ts",
       "src/grade/answer-card-edges.test.ts",
+      "src/grade/failed-requirement.test.ts",
+      "src/grade/grade-trial-segments.test.ts",
+      "src/grade/values-equal-world.test.ts",
     ],
   },
   {
@@ -205,6 +208,10 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/wrong-response-value.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
+      "src/certify/exploits/wrong-response-value-reads.test.ts",
+      "src/certify/exploits/replay-other-run-name.test.ts",
+      // The replays' verdict-only shortcut: they answer at once where the other card fails alone.
+      "src/certify/card-fails-alone.test.ts",
     ],
   },
   {
@@ -314,6 +321,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/chain-replay.test.ts",
       "src/certify/chain-replay-steps.test.ts",
       "src/certify/triad-exam-steps.test.ts",
+      "src/certify/chain-replay-reads.test.ts",
     ],
   },
   {

@@ -1,0 +1,268 @@
+import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../bank/json.js";
+import type { AnswerField, G1Predicate, GraderSpec } from "../bank/task-schema.js";
+import { EventLog } from "../world/event-log.js";
+import { gradeTrial, ungradedFail, VERDICT_ONLY_FAIL } from "./grade-trial.js";
+
+/**
+ * What a grade says beyond its verdict (issue 21: mutation testing): a chain's per-segment results
+ * (which requirements failed where, the failure stage and its requirement), the verdict-only grade
+ * certification's must-fail trials get, and the placeholder grade of a trial not graded.
+ */
+
+function events(...calls: Array<[string, string, number, JsonValue?]>) {
+  const log = new EventLog();
+  for (const [method, url, status, body] of calls)
+    log.append({
+      type: "exchange",
+      protocol: "rest",
+      method,
+      url,
+      request_headers: {},
+      request_body: body ?? null,
+      status,
+      response_headers: {},
+      response_body: {},
+    });
+  return log.events;
+}
+
+/** A PATCH of note `n` to `status`, in `segment`, holding `requirement`. */
+function patched(id: string, n: string, status: string, segment?: number, requirement?: string): G1Predicate {
+  return {
+    kind: "call",
+    id,
+    explain: "",
+    ...(segment !== undefined ? { segment } : {}),
+    ...(requirement !== undefined ? { requirement } : {}),
+    method: "PATCH",
+    url_pattern: `^/notes/${n}$`,
+    status: 200,
+    body_has_keys: [],
+    sent: { status },
+  };
+}
+
+function field(name: string, expected: JsonValue, segment?: number, requirement?: string): AnswerField {
+  return {
+    field: name,
+    comparator: "string",
+    expected,
+    explain: "",
+    ...(segment !== undefined ? { segment } : {}),
+    ...(requirement !== undefined ? { requirement } : {}),
+  };
+}
+
+const grader = (
+  g1: G1Predicate[],
+  answer: AnswerField[],
+  constraints: GraderSpec["constraints"] = [],
+): GraderSpec => ({
+  answer,
+  g1,
+  constraints,
+  checkpoints: [],
+});
+
+const forbid = (id: string, n: string, segment: number, requirement: string) => ({
+  kind: "forbid" as const,
+  id,
+  explain: "",
+  segment,
+  requirement,
+  method: "DELETE",
+  url_pattern: `^/notes/${n}$`,
+});
+
+const card = (fields: Record<string, JsonValue>) => `\`\`\`json\n${JSON.stringify(fields)}\n\`\`\``;
+
+describe("a chain's per-segment results", () => {
+  it("are tallied when only the G1 predicates name segments (the card's fields name none)", () => {
+    const g = grader(
+      [patched("a", "CN-1", "settled", 1), patched("b", "CN-2", "void", 2)],
+      [field("note", "CN-2")],
+    );
+    const grade = gradeTrial({
+      grader: g,
+      trialSeed: "s",
+      events: events(["PATCH", "/notes/CN-1", 200, { status: "settled" }]),
+      finalMessage: card({ note: "CN-2" }),
+    });
+    expect(grade.segments?.failure_stage).toBe(2);
+    expect(grade.segments?.per_segment).toEqual({
+      "1": { passed: 1, total: 1, g1_passed: true, g2_passed: true },
+      "2": { passed: 0, total: 1, g1_passed: false, g2_passed: true },
+    });
+  });
+
+  it("are tallied when only some answer fields name a segment and no G1 predicate does", () => {
+    const g = grader([patched("a", "CN-1", "settled")], [field("note", "CN-2", 2), field("total", "3")]);
+    const grade = gradeTrial({
+      grader: g,
+      trialSeed: "s",
+      events: events(["PATCH", "/notes/CN-1", 200, { status: "settled" }]),
+      finalMessage: card({ note: "CN-9", total: "3" }),
+    });
+    expect(grade.segments?.per_segment).toEqual({
+      "2": { passed: 0, total: 1, g1_passed: true, g2_passed: false },
+    });
+    expect(grade.segments?.failure_stage).toBe(2);
+  });
+
+  it("are none for a solo task", () => {
+    const solo = gradeTrial({
+      grader: grader([patched("a", "CN-1", "settled")], [field("note", "CN-2")]),
+      trialSeed: "s",
+      events: events(),
+      finalMessage: card({ note: "CN-2" }),
+    });
+    expect(solo.passed).toBe(false);
+    expect(solo).not.toHaveProperty("segments");
+  });
+
+  it("name a requirement once per segment, however many of its checks failed there", () => {
+    const g = grader(
+      [patched("a", "CN-1", "settled", 1, "moved"), patched("b", "CN-2", "settled", 1, "moved")],
+      [field("note", "CN-2", 1, "reported")],
+    );
+    const grade = gradeTrial({
+      grader: g,
+      trialSeed: "s",
+      events: events(),
+      finalMessage: card({ note: "x" }),
+    });
+    expect(grade.segments?.per_segment["1"]?.failed_requirements).toEqual(["moved", "reported"]);
+    expect(grade.segments?.failure_requirement).toEqual({ id: "moved" });
+  });
+
+  it("put a violated constraint's requirement first (as the failure reason does), named once, the first violated first", () => {
+    const g = grader(
+      [patched("a", "CN-1", "settled", 1, "moved"), patched("b", "CN-2", "settled", 1, "kept")],
+      [],
+      [forbid("no_delete_3", "CN-3", 1, "kept"), forbid("no_delete_4", "CN-4", 1, "spared")],
+    );
+    const grade = gradeTrial({
+      grader: g,
+      trialSeed: "s",
+      events: events(["DELETE", "/notes/CN-3", 204], ["DELETE", "/notes/CN-4", 204]),
+      finalMessage: card({}),
+    });
+    expect(grade.failure_reason).toContain(
+      "first failure: constraint no_delete_3 (requirement kept) violated",
+    );
+    expect(grade.segments?.per_segment["1"]?.failed_requirements).toEqual(["kept", "spared", "moved"]);
+    expect(grade.segments?.failure_requirement).toEqual({ id: "kept" });
+  });
+
+  it("mark a segment's labour failed by a constraint violated there, and no other segment's", () => {
+    const g = grader(
+      [patched("a", "CN-1", "settled", 1), patched("b", "CN-2", "void", 2)],
+      [],
+      [forbid("no_delete_3", "CN-3", 2, "spared")],
+    );
+    const grade = gradeTrial({
+      grader: g,
+      trialSeed: "s",
+      events: events(
+        ["PATCH", "/notes/CN-1", 200, { status: "settled" }],
+        ["PATCH", "/notes/CN-2", 200, { status: "void" }],
+        ["DELETE", "/notes/CN-3", 204],
+      ),
+      finalMessage: card({}),
+    });
+    expect(grade.segments?.per_segment["1"]?.g1_passed).toBe(true);
+    expect(grade.segments?.per_segment["2"]).toEqual({
+      passed: 1,
+      total: 1,
+      g1_passed: false,
+      g2_passed: true,
+      failed_requirements: ["spared"],
+    });
+    expect(grade.segments?.failure_stage).toBe(2);
+  });
+
+  it("name no failure requirement when the failing segment's checks hold none", () => {
+    const g = grader([patched("a", "CN-1", "settled", 1, "moved"), patched("b", "CN-2", "void", 2)], []);
+    const grade = gradeTrial({
+      grader: g,
+      trialSeed: "s",
+      events: events(["PATCH", "/notes/CN-1", 200, { status: "settled" }]),
+      finalMessage: card({}),
+    });
+    expect(grade.segments?.failure_stage).toBe(2);
+    expect(grade.segments).not.toHaveProperty("failure_requirement");
+    expect(grade.segments?.per_segment["2"]).not.toHaveProperty("failed_requirements");
+  });
+});
+
+describe("a verdict-only grade", () => {
+  const g = grader(
+    [patched("a", "CN-1", "settled", 1), patched("b", "CN-2", "void", 2)],
+    [field("note", "CN-2", 2)],
+  );
+  const done = events(
+    ["PATCH", "/notes/CN-1", 200, { status: "settled" }],
+    ["PATCH", "/notes/CN-2", 200, { status: "void" }],
+  );
+
+  it("is cut short on a failing answer field, a failing predicate or a violated constraint", () => {
+    const cut = ungradedFail(VERDICT_ONLY_FAIL);
+    const wrongCard = { grader: g, trialSeed: "s", events: done, finalMessage: card({ note: "CN-9" }) };
+    expect(gradeTrial(wrongCard, { verdictOnly: true })).toEqual(cut);
+    const noWork = { grader: g, trialSeed: "s", events: events(), finalMessage: card({ note: "CN-2" }) };
+    expect(gradeTrial(noWork, { verdictOnly: true })).toEqual(cut);
+    const withForbid = grader(g.g1, g.answer, [forbid("no_delete", "CN-3", 1, "spared")]);
+    const violated = {
+      grader: withForbid,
+      trialSeed: "s",
+      events: [...done, ...events(["DELETE", "/notes/CN-3", 204])],
+      finalMessage: card({ note: "CN-2" }),
+    };
+    expect(gradeTrial(violated, { verdictOnly: true })).toEqual(cut);
+    // The full grade of each says why.
+    expect(gradeTrial(wrongCard).failure_reason).toContain("answer field 'note'");
+  });
+
+  it("is the full grade when the trial passes", () => {
+    const input = { grader: g, trialSeed: "s", events: done, finalMessage: card({ note: "CN-2" }) };
+    const full = gradeTrial(input);
+    expect(full.passed).toBe(true);
+    expect(gradeTrial(input, { verdictOnly: true })).toEqual(full);
+  });
+
+  it("reads only the graded segments: a selective chain's ungraded field or predicate fails nothing", () => {
+    const input = {
+      grader: g,
+      gradedSegments: [1],
+      trialSeed: "s",
+      events: events(["PATCH", "/notes/CN-1", 200, { status: "settled" }]),
+      finalMessage: card({ note: "CN-9" }),
+    };
+    const full = gradeTrial(input);
+    expect(full.passed).toBe(true);
+    expect(gradeTrial(input, { verdictOnly: true })).toEqual(full);
+  });
+});
+
+describe("ungradedFail", () => {
+  it("is a failing grade with nothing graded: no card, no predicate, no score, the reason given", () => {
+    const constraints = [{ id: "no_v2", explain: "", violated: true, detail: "GET /v2/x" }];
+    expect(ungradedFail("not graded: the harness failed", constraints)).toEqual({
+      grader_version: expect.any(String),
+      passed: false,
+      g1_passed: false,
+      g2_passed: false,
+      card_found: false,
+      g1: [],
+      g2: [],
+      constraints,
+      checkpoints: [],
+      predicates_passed: 0,
+      predicates_total: 0,
+      partial_score: 0,
+      failure_reason: "not graded: the harness failed",
+    });
+    expect(ungradedFail("x").constraints).toEqual([]);
+  });
+});
