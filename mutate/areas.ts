@@ -210,6 +210,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/matching-exploits.test.ts",
       "src/certify/exploits/wrong-response-value-reads.test.ts",
       "src/certify/exploits/replay-other-run-name.test.ts",
+      "src/certify/exploits/exploit-null-values.test.ts",
       // The replays' verdict-only shortcut: they answer at once where the other card fails alone.
       "src/certify/card-fails-alone.test.ts",
     ],

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../bank/json.js";
 import type { AnswerField, G1Predicate, GraderSpec } from "../bank/task-schema.js";
 import { EventLog } from "../world/event-log.js";
-import { gradeTrial, ungradedFail, VERDICT_ONLY_FAIL } from "./grade-trial.js";
+import {
+  failedRequirementOf,
+  gradeTrial,
+  type RequirementNote,
+  ungradedFail,
+  VERDICT_ONLY_FAIL,
+} from "./grade-trial.js";
 
 /**
  * What a grade says beyond its verdict (issue 21: mutation testing): a chain's per-segment results
@@ -133,7 +139,8 @@ describe("a chain's per-segment results", () => {
       finalMessage: card({ note: "x" }),
     });
     expect(grade.segments?.per_segment["1"]?.failed_requirements).toEqual(["moved", "reported"]);
-    expect(grade.segments?.failure_requirement).toEqual({ id: "moved" });
+    // Without the task's requirements the note is the id alone (no sentence key).
+    expect(grade.segments?.failure_requirement).toStrictEqual({ id: "moved" });
   });
 
   it("put a violated constraint's requirement first (as the failure reason does), named once, the first violated first", () => {
@@ -193,6 +200,84 @@ describe("a chain's per-segment results", () => {
     expect(grade.segments?.failure_stage).toBe(2);
     expect(grade.segments).not.toHaveProperty("failure_requirement");
     expect(grade.segments?.per_segment["2"]).not.toHaveProperty("failed_requirements");
+  });
+});
+
+describe("a chain's per-segment results (continued)", () => {
+  it("are tallied when some G1 predicates name a segment and others none", () => {
+    const g = grader(
+      [patched("a", "CN-1", "settled", 1), patched("b", "CN-2", "void")],
+      [field("note", "CN-2")],
+    );
+    const grade = gradeTrial({
+      grader: g,
+      trialSeed: "s",
+      events: events(),
+      finalMessage: card({ note: "CN-2" }),
+    });
+    expect(grade.segments?.per_segment).toEqual({
+      "1": { passed: 0, total: 1, g1_passed: false, g2_passed: true },
+    });
+  });
+});
+
+describe("a failed check's requirement, named with its sentence", () => {
+  const failing = (segment: number | undefined, requirements: RequirementNote[]) =>
+    gradeTrial({
+      grader: grader([patched("a", "CN-1", "settled", segment, "moved")], []),
+      trialSeed: "s",
+      events: events(),
+      finalMessage: card({}),
+      requirements,
+    }).failure_reason;
+
+  it("is the sentence of the requirement with the check's id, not another's", () => {
+    const reason = failing(1, [
+      { id: "other", segment: 1, sentence: "Leave CN-9." },
+      { id: "moved", segment: 1, sentence: "Move CN-1." },
+    ]);
+    expect(failedRequirementOf(reason)).toEqual({ id: "moved", sentence: "Move CN-1." });
+  });
+
+  it("matches a requirement naming no segment, and a check naming none matches any segment's", () => {
+    expect(failedRequirementOf(failing(2, [{ id: "moved", sentence: "Move CN-1." }]))).toEqual({
+      id: "moved",
+      sentence: "Move CN-1.",
+    });
+    expect(
+      failedRequirementOf(failing(undefined, [{ id: "moved", segment: 3, sentence: "Move CN-1." }])),
+    ).toEqual({
+      id: "moved",
+      sentence: "Move CN-1.",
+    });
+    // Another segment's requirement of the same id is not this one.
+    expect(failedRequirementOf(failing(2, [{ id: "moved", segment: 1, sentence: "Move CN-1." }]))).toEqual({
+      id: "moved",
+      sentence: null,
+    });
+  });
+
+  it("is the id alone when the given requirements hold none of that id", () => {
+    const grade = gradeTrial({
+      grader: grader([patched("a", "CN-1", "settled", 1, "moved")], []),
+      trialSeed: "s",
+      events: events(),
+      finalMessage: card({}),
+      requirements: [{ id: "other", segment: 1, sentence: "Leave CN-9." }],
+    });
+    expect(failedRequirementOf(grade.failure_reason)).toEqual({ id: "moved", sentence: null });
+    expect(grade.segments?.failure_requirement).toStrictEqual({ id: "moved" });
+  });
+});
+
+describe("failedRequirementOf", () => {
+  it("reads the requirement of the first failure only, wherever the reason starts", () => {
+    expect(failedRequirementOf("first failure: call x (requirement r1): no")).toEqual({
+      id: "r1",
+      sentence: null,
+    });
+    // A requirement named before the first failure is not its requirement.
+    expect(failedRequirementOf("retried (requirement r0); first failure: call x: no")).toBeNull();
   });
 });
 
