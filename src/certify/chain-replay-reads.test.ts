@@ -2,9 +2,8 @@ import { describe, expect, it } from "vitest";
 import { bankWith, CHAIN, selectiveChain, skeletonContent, taskOf } from "../../test/support/test-banks.js";
 import type { Bank } from "../bank/bank.js";
 import { bankFromContent } from "../bank/bank.js";
-import type { RunOptions } from "../run/run-trial.js";
 import { chainReplayFindings } from "./chain-replay.js";
-import { sharedTrials, type TrialRunner } from "./trial-tree.js";
+import { type RunOptions, sharedTrials, type TrialRunner } from "./trial-tree.js";
 
 /**
  * Which negative replays the chain gate reads past their verdict (issue 21: mutation testing): a

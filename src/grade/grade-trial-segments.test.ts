@@ -332,7 +332,9 @@ describe("a verdict-only grade", () => {
 
 describe("ungradedFail", () => {
   it("is a failing grade with nothing graded: no card, no predicate, no score, the reason given", () => {
-    const constraints = [{ id: "no_v2", explain: "", violated: true, detail: "GET /v2/x" }];
+    const constraints = [
+      { kind: "forbid" as const, id: "no_v2", explain: "", violated: true, detail: "GET /v2/x" },
+    ];
     expect(ungradedFail("not graded: the harness failed", constraints)).toEqual({
       grader_version: expect.any(String),
       passed: false,
