@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { trialLog } from "../../test/support/trial-log.js";
 import type { JsonValue } from "../bank/json.js";
 import type { AnswerField, G1Predicate, GraderSpec } from "../bank/task-schema.js";
-import { EventLog } from "../world/event-log.js";
 import {
   failedRequirementOf,
   gradeTrial,
@@ -16,21 +16,11 @@ import {
  * certification's must-fail trials get, and the placeholder grade of a trial not graded.
  */
 
+/** A log of REST calls: method, URL, status and the body sent. */
 function events(...calls: Array<[string, string, number, JsonValue?]>) {
-  const log = new EventLog();
-  for (const [method, url, status, body] of calls)
-    log.append({
-      type: "exchange",
-      protocol: "rest",
-      method,
-      url,
-      request_headers: {},
-      request_body: body ?? null,
-      status,
-      response_headers: {},
-      response_body: {},
-    });
-  return log.events;
+  const log = trialLog();
+  for (const [method, url, status, body] of calls) log.call(method, url, status, {}, body ?? null);
+  return log.events();
 }
 
 /** A PATCH of note `n` to `status`, in `segment`, holding `requirement`. */
@@ -331,25 +321,26 @@ describe("a verdict-only grade", () => {
 });
 
 describe("ungradedFail", () => {
+  // A grade of a solo task (no segments, no chain mode): the keys every grade has.
+  const passingInput = {
+    grader: grader([], [field("note", "CN-2")]),
+    trialSeed: "s",
+    events: events(),
+    finalMessage: card({ note: "CN-2" }),
+  };
+
   it("is a failing grade with nothing graded: no card, no predicate, no score, the reason given", () => {
     const constraints = [
       { kind: "forbid" as const, id: "no_v2", explain: "", violated: true, detail: "GET /v2/x" },
     ];
-    expect(ungradedFail("not graded: the harness failed", constraints)).toEqual({
-      grader_version: expect.any(String),
-      passed: false,
-      g1_passed: false,
-      g2_passed: false,
-      card_found: false,
-      g1: [],
-      g2: [],
-      constraints,
-      checkpoints: [],
-      predicates_passed: 0,
-      predicates_total: 0,
-      partial_score: 0,
-      failure_reason: "not graded: the harness failed",
-    });
+    const g = ungradedFail("not graded: the harness failed", constraints);
+    for (const flag of ["passed", "g1_passed", "g2_passed", "card_found"] as const)
+      expect(g[flag], flag).toBe(false);
+    expect([g.g1, g.g2, g.checkpoints]).toEqual([[], [], []]);
+    expect([g.predicates_passed, g.predicates_total, g.partial_score]).toEqual([0, 0, 0]);
+    expect(g.constraints).toBe(constraints);
+    expect(g.failure_reason).toBe("not graded: the harness failed");
+    expect(Object.keys(g).sort()).toEqual(Object.keys(gradeTrial(passingInput)).sort());
     expect(ungradedFail("x").constraints).toEqual([]);
   });
 });
