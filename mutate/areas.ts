@@ -107,6 +107,9 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-trial-edges.test.ts",
       "src/grade/grade-trial-resolved.test.ts",
       "src/grade/answer-card-edges.test.ts",
+      "src/grade/failed-requirement.test.ts",
+      "src/grade/grade-trial-segments.test.ts",
+      "src/grade/values-equal-world.test.ts",
     ],
   },
   {
@@ -173,6 +176,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/exploit-kit-session.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
+      "src/certify/exploit-audit-trials.test.ts",
+      "src/certify/exploits/exploit-kit-released.test.ts",
     ],
     // The other gates are areas of their own below (certify-axis-necessity, certify-legitimate-
     // variants, certify-premises, certify-triad, certify-chain-replay, certify-golden-edits and the
@@ -205,6 +210,11 @@ export const AREAS: MutationArea[] = [
       "src/certify/exploits/wrong-response-value.test.ts",
       "src/certify/exploits/positive-controls.test.ts",
       "src/certify/exploits/matching-exploits.test.ts",
+      "src/certify/exploits/wrong-response-value-reads.test.ts",
+      "src/certify/exploits/replay-other-run-name.test.ts",
+      "src/certify/exploits/exploit-null-values.test.ts",
+      // The replays' verdict-only shortcut: they answer at once where the other card fails alone.
+      "src/certify/card-fails-alone.test.ts",
     ],
   },
   {
@@ -320,6 +330,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/chain-replay.test.ts",
       "src/certify/chain-replay-steps.test.ts",
       "src/certify/triad-exam-steps.test.ts",
+      "src/certify/chain-replay-reads.test.ts",
     ],
   },
   {
