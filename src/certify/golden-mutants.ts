@@ -14,7 +14,6 @@ import { resolveCanaries } from "../world/canary.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { convertStep } from "../world/protocol-step.js";
 import { chainSegments, isSendStep, occursAsToken, renamePlaceholder } from "./certify-kit.js";
-import { restOf } from "./native-rest.js";
 import {
   capturesUsedLater,
   dependsOn,
@@ -34,6 +33,7 @@ import {
   withoutCaptures,
   withoutHeader,
 } from "./golden-edits.js";
+import { restOf } from "./native-rest.js";
 
 /** How a mutant breaks the golden (the five operators, plus the card and decoy for requirements of those kinds). */
 export type MutationOperator =

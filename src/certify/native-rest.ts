@@ -132,7 +132,12 @@ export function refusedVerbCall(
   if (onPath.length === 0 || onPath.some((r) => r.method === method)) return null;
   // The path's update route when it has one (a wrong update verb), else its first: its arguments.
   const route = onPath.find((r) => r.action === "update") ?? (onPath[0] as Route);
-  const asRoute = convertStep(world, protocol, { ...step, request: { ...step.request, method: route.method } }, "");
+  const asRoute = convertStep(
+    world,
+    protocol,
+    { ...step, request: { ...step.request, method: route.method } },
+    "",
+  );
   if (typeof asRoute === "string" || asRoute.op !== "execute_native") return null;
   const name = `${method.toLowerCase()}_${route.id.replace(/^[a-z]+_/, "")}`;
   const r = asRoute.request;
