@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { defaultVariant } from "../../test/support/default-variant-bank.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
-import { type Bank, bankFromContent } from "../bank/bank.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import { defaultBankContent } from "../generate/default-bank.js";
-import { protocolVariant, type VariantProtocol } from "../generate/protocol-variants.js";
+import type { VariantProtocol } from "../generate/protocol-variants.js";
 import { playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import { goldenExchanges, headerName } from "./golden-edits.js";
 import { goldenMutants } from "./golden-mutants.js";
@@ -23,25 +23,9 @@ import { sharedTrials } from "./trial-tree.js";
 const content = defaultBankContent();
 const COUNTS = ["committed_once", "one_record_written", "only_it_goes"];
 
-/** The world of `task` and its variant in `protocol`, as one bank. */
-function variantBank(worldId: string, protocol: VariantProtocol): Bank {
-  const world = content.worlds.find((w) => w.id === worldId);
-  if (!world) throw new Error(`no world ${worldId}`);
-  const v = protocolVariant(world, content.tasks, protocol);
-  if (!v.success) throw new Error(v.error.message);
-  return bankFromContent({
-    ...content,
-    worlds: [world, v.data.world],
-    tasks: [...content.tasks.filter((t) => t.world === world.id), ...v.data.tasks],
-  });
-}
-
 /** The variant of `original` in `protocol`, its golden run and its mutants. */
 async function variantMutants(original: Task, protocol: VariantProtocol) {
-  const bank = variantBank(original.world, protocol);
-  const id = `${original.world}-${protocol}${original.id.slice(original.world.length)}`;
-  const task = bank.tasks.find((t) => t.id === id);
-  if (!task) throw new Error(`no ${protocol} variant of ${original.id}`);
+  const { bank, task } = defaultVariant(original, protocol);
   const runner = sharedTrials(bank);
   const golden = await runner.run(task, goldenAgentFactory);
   const exchanges = goldenExchanges(task, golden.events);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { type Bank, bankFromContent } from "../bank/bank.js";
+import { defaultVariant } from "../../test/support/default-variant-bank.js";
 import type { Premise } from "../bank/premise-schema.js";
 import type { GoldenStep, Task } from "../bank/task-schema.js";
 import { defaultBankContent } from "../generate/default-bank.js";
-import { protocolVariant, type VariantProtocol } from "../generate/protocol-variants.js";
+import type { VariantProtocol } from "../generate/protocol-variants.js";
 import { axisNecessityFindings } from "./axis-necessity.js";
 import { playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import { refusedVerbCall } from "./native-rest.js";
@@ -26,26 +26,8 @@ const original = content.tasks.find(
 );
 if (!original) throw new Error("the default bank has no wrong-verb error-recovery task");
 
-/** The world of the task and its variant in `protocol`, the variant task edited by `edit`. */
-function variant(protocol: VariantProtocol, edit: (t: Task) => Task = (t) => t): { bank: Bank; task: Task } {
-  const o = original as Task;
-  const world = content.worlds.find((w) => w.id === o.world);
-  if (!world) throw new Error(`no world ${o.world}`);
-  const v = protocolVariant(world, content.tasks, protocol);
-  if (!v.success) throw new Error(v.error.message);
-  const id = `${o.world}-${protocol}${o.id.slice(o.world.length)}`;
-  const bank = bankFromContent({
-    ...content,
-    worlds: [world, v.data.world],
-    tasks: [
-      ...content.tasks.filter((t) => t.world === world.id),
-      ...v.data.tasks.map((t) => (t.id === id ? edit(t) : t)),
-    ],
-  });
-  const task = bank.tasks.find((t) => t.id === id);
-  if (!task) throw new Error(`no ${protocol} variant of ${o.id}`);
-  return { bank, task };
-}
+const variant = (protocol: VariantProtocol, edit?: (t: Task) => Task) =>
+  defaultVariant(original as Task, protocol, edit);
 
 const clientStep = (p: CallPremise): GoldenStep => ({
   op: "execute",
