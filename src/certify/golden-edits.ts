@@ -188,7 +188,7 @@ export function repeated(group: readonly GoldenStep[], suffix = "__again"): Gold
       const capture = Object.fromEntries(Object.entries(step.capture).map(([k, v]) => [`${k}${suffix}`, v]));
       step = { ...step, capture } as GoldenStep;
     }
-    // A GraphQL/MCP step carries the REST headers too: its key is the world's the same way.
+    // A GraphQL/MCP step carries the REST headers as they are: its idempotency key too.
     if (step.op === "execute" || step.op === "execute_native") {
       const key = headerName(step, "idempotency-key");
       if (key)
