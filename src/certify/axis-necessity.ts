@@ -6,7 +6,7 @@ import { convertStep } from "../world/protocol-step.js";
 import { blindSegment, renameStep } from "./axis-blind.js";
 import { chainSegments, isSendStep, playAndAnswer, scripted, worldOf } from "./certify-kit.js";
 import type { GateFailure } from "./certify-schema.js";
-import { restOf } from "./native-rest.js";
+import { refusedVerbCall, restOf } from "./native-rest.js";
 import type { TrialRunner } from "./trial-tree.js";
 
 export const AXIS_NECESSITY_VERSION = "2.1.0";
@@ -124,10 +124,15 @@ export async function axisNecessityFindings(
   if (exchanges.length !== sendAt.length)
     return fail("unmapped", `the golden's ${sendAt.length} calls produced ${exchanges.length} exchanges`);
   const seen = new Map(sendAt.map((i, n) => [i, exchanges[n] as ExchangeEvent]));
+  // The blind agent's wrong verb (the client's quoted call) goes out as the operation a client
+  // copying it would name, which the variant refuses as REST answers 405 (see `refusedVerbCall`).
   const toNative = (steps: readonly GoldenStep[]) =>
     protocol === "rest"
       ? [...steps]
-      : steps.map((s, i) => convertStep(world, protocol, s, `axis-blind step ${i}`));
+      : steps.map((s, i) => {
+          const native = convertStep(world, protocol, s, `axis-blind step ${i}`);
+          return typeof native === "string" ? (refusedVerbCall(world, protocol, s) ?? native) : native;
+        });
   const variant = axisBlindVariant(
     bank,
     { ...task, golden: restGolden as GoldenStep[] },

@@ -188,7 +188,8 @@ export function repeated(group: readonly GoldenStep[], suffix = "__again"): Gold
       const capture = Object.fromEntries(Object.entries(step.capture).map(([k, v]) => [`${k}${suffix}`, v]));
       step = { ...step, capture } as GoldenStep;
     }
-    if (step.op === "execute") {
+    // A GraphQL/MCP step carries the REST headers as they are: its idempotency key too.
+    if (step.op === "execute" || step.op === "execute_native") {
       const key = headerName(step, "idempotency-key");
       if (key)
         step = {
@@ -197,7 +198,7 @@ export function repeated(group: readonly GoldenStep[], suffix = "__again"): Gold
             ...step.request,
             headers: { ...step.request.headers, [key]: `${step.request.headers?.[key]}${suffix}` },
           },
-        };
+        } as GoldenStep;
     }
     return step;
   });

@@ -582,32 +582,70 @@ describe("sibling_also: a delete under a most sent to another record too", () =>
   });
 });
 
-describe("sibling_also is a REST edit: a GraphQL delete under a most is repeated as it is", () => {
-  it("the GraphQL variant's delete, known by the golden run's log, sent twice", () => {
-    const deleteRoute = {
-      ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
-      id: "deleteVessel",
-      method: "DELETE" as const,
-      action: "delete" as const,
-      validator: undefined,
-    };
-    const rest = task([mint, send("DELETE", "/v3/vessels/V-204"), answer]);
-    const v = protocolVariant({ ...W, routes: [...W.routes, deleteRoute] }, [rest], "graphql");
+describe("sibling_also in a GraphQL or MCP variant: the delete goes to a sibling too, in its protocol", () => {
+  const deleteRoute = {
+    ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
+    id: "deleteVessel",
+    method: "DELETE" as const,
+    action: "delete" as const,
+    validator: undefined,
+  };
+  const withDelete: World = { ...W, routes: [...W.routes, deleteRoute] };
+  const vessels = W.resources.vessels as World["resources"][string];
+  const only412: World = {
+    ...withDelete,
+    resources: { ...withDelete.resources, vessels: { ...vessels, records: [vessels.records[2] as never] } },
+  };
+  const most: Requirement = {
+    id: "n",
+    kind: "call_count",
+    predicates: ["p"],
+    call: { method: "DELETE", url_pattern: "^/v3/vessels/" },
+    max: 1,
+  };
+  // What the mutant adds, as the REST mutant adds it, converted to the variant (the check's oracle).
+  const variantOf = (world: World, protocol: "graphql" | "mcp", golden: GoldenStep[]) => {
+    const v = protocolVariant(world, [task(golden)], protocol);
     if (!v.success) throw new Error(v.error.message);
-    const t = v.data.tasks[0] as Task;
-    const most: Requirement = {
-      id: "n",
-      kind: "call_count",
-      predicates: ["p"],
-      call: { method: "DELETE", url_pattern: "^/v3/vessels/" },
-      max: 1,
-    };
+    return { world: v.data.world, steps: v.data.tasks[0]?.golden as GoldenStep[] };
+  };
+
+  it.each(["graphql", "mcp"] as const)("%s: a seeded sibling (it was the delete repeated, a no-op)", (p) => {
+    const del = (id: string) => send("DELETE", `/v3/vessels/${id}`);
+    const v = variantOf(withDelete, p, [mint, del("V-204"), answer]);
+    const expected = variantOf(withDelete, p, [mint, del("V-204"), del("V-311"), answer]).steps;
     const logged = { ...exchangeOf("DELETE", "/v3/vessels/V-204") };
-    const [m, ...others] = requirementMutants(v.data.world, t, [most], [], [undefined, logged]);
+    const t = { ...task(v.steps), world: v.world.id, golden: v.steps };
+    const [m, ...others] = requirementMutants(v.world, t, [most], [], [undefined, logged]);
     expect(others).toEqual([]);
-    expect(m?.name).toBe("n:repeat@2");
-    expect(m?.steps("s")).toEqual([t.golden[0], t.golden[1], t.golden[1], t.golden[2]]);
+    expect(m?.name).toBe("n:sibling_also@2");
+    expect(m?.steps("s")).toEqual(expected);
   });
+
+  it.each(["graphql", "mcp"] as const)(
+    "%s: else the first record the listing shows, read in the protocol",
+    (p) => {
+      const del = (id: string) => send("DELETE", `/v3/vessels/${id}`);
+      const v = variantOf(only412, p, [mint, del("V-412"), answer]);
+      const list: GoldenStep = {
+        op: "execute",
+        request: { method: "GET", url: "/v3/vessels", headers: bearer },
+        capture: { sibling__also: "vessels.vessel_id" },
+      };
+      const expected = variantOf(only412, p, [
+        mint,
+        del("V-412"),
+        list,
+        del("{{sibling__also}}"),
+        answer,
+      ]).steps;
+      const logged = { ...exchangeOf("DELETE", "/v3/vessels/V-412") };
+      const t = { ...task(v.steps), world: v.world.id, golden: v.steps };
+      const [m] = requirementMutants(v.world, t, [most], [], [undefined, logged]);
+      expect(m?.name).toBe("n:sibling_also@2");
+      expect(m?.steps("s")).toEqual(expected);
+    },
+  );
 });
 
 describe("a record the requirement means is no sibling", () => {

@@ -33,6 +33,7 @@ import {
   withoutCaptures,
   withoutHeader,
 } from "./golden-edits.js";
+import { restOf } from "./native-rest.js";
 
 /** How a mutant breaks the golden (the issue's five operators, plus the card and decoy for requirements of those kinds). */
 export type MutationOperator =
@@ -313,13 +314,20 @@ function siblingMutant(
   return null;
 }
 
+/** A REST call the mutant adds, as the world serves it: a GraphQL or MCP world's field or tool. */
+function inWorldProtocol(world: World, rest: GoldenStep, where: string): GoldenStep | string {
+  const protocol = world.protocol;
+  return protocol === "graphql" || protocol === "mcp" ? convertStep(world, protocol, rest, where) : rest;
+}
+
 /**
  * Right after write `f`, the same write aimed at another record of its collection too (a sibling
  * deleted as well): a seeded sibling, else the first record the collection's listing then shows
  * (a world whose records of the kind were all opened during the storyline).
  */
 function siblingAlsoMutant(world: World, golden: readonly GoldenStep[], f: StepFacts): GoldenMutant | null {
-  if (!f.route || f.step.op !== "execute") return null;
+  const send = f.send;
+  if (!f.route || !send) return null;
   for (const [param, written] of Object.entries(f.params)) {
     const resource = resourceOfParam(world, f.route, param);
     if (!resource) continue;
@@ -328,17 +336,22 @@ function siblingAlsoMutant(world: World, golden: readonly GoldenStep[], f: StepF
       (r) => r.resource === resource && r.action === "list" && r.method === "GET" && r.status === "canonical",
     );
     const listed = "sibling__also";
-    const extra: GoldenStep[] = seeded
-      ? [retargeted(withoutCaptures(f.step), written, seeded)]
-      : list && !list.path.includes("{")
-        ? [
+    const listing =
+      list && !list.path.includes("{")
+        ? inWorldProtocol(
+            world,
             {
               op: "execute",
-              request: { method: "GET", url: list.path, headers: f.step.request.headers ?? {} },
+              request: { method: "GET", url: list.path, headers: send.request.headers ?? {} },
               capture: { [listed]: `${resource}.${world.resources[resource]?.id_field}` },
             },
-            retargeted(withoutCaptures(f.step), written, `{{${listed}}}`),
-          ]
+            `sibling_also@${f.index + 1}`,
+          )
+        : null;
+    const extra: GoldenStep[] = seeded
+      ? [retargeted(withoutCaptures(send), written, seeded)]
+      : listing && typeof listing !== "string"
+        ? [listing, retargeted(withoutCaptures(send), written, `{{${listed}}}`)]
         : [];
     if (extra.length === 0) continue;
     return {
@@ -465,7 +478,7 @@ export function requirementMutants(
         else if (r.max !== undefined) {
           // A job's poll or confirm is repeated with its submit: the whole job runs twice.
           const create = facts.find((c) => c.route?.action === "create" && mintGroup(facts, c).includes(f));
-          add(r, repeatMutant(golden, facts, create ?? f, task.kind === "chain"));
+          add(r, repeatMutant(world, golden, facts, create ?? f, task.kind === "chain"));
         } else add(r, dropMutant(golden, f));
         break;
       }
@@ -579,7 +592,7 @@ function endStateMutant(
       const creates = writes.filter((s) => s.route?.action === "create");
       const create = creates[0];
       if (r.expect.max !== undefined && create)
-        return repeatMutant(golden, facts, create, task.kind === "chain");
+        return repeatMutant(world, golden, facts, create, task.kind === "chain");
       const last = creates.at(-1) ?? writes.at(-1);
       return last ? dropMutant(golden, last) : null;
     }
@@ -595,6 +608,7 @@ function endStateMutant(
  * would break nothing).
  */
 function repeatMutant(
+  world: World,
   golden: readonly GoldenStep[],
   facts: readonly StepFacts[],
   create: StepFacts,
@@ -611,7 +625,7 @@ function repeatMutant(
     step: create.index + 1,
     steps: fixed([
       ...golden.slice(0, last.index + 1),
-      ...(mint ? [withNewestRefreshToken(facts, mint, create.index)] : []),
+      ...(mint ? [withNewestRefreshToken(world, facts, mint, create.index)] : []),
       ...repeated(group.map((g) => g.step)),
       ...golden.slice(last.index + 1),
     ]),
@@ -620,26 +634,31 @@ function repeatMutant(
 
 /**
  * A mint step whose body sends a refresh token from a placeholder, sending instead the refresh
- * token captured last before step `before` (the one a rotating token endpoint still accepts).
+ * token captured last before step `before` (the one a rotating token endpoint still accepts). A
+ * GraphQL/MCP step is read as the REST call it stands for (its argument, its capture paths).
  */
-function withNewestRefreshToken(facts: readonly StepFacts[], mint: StepFacts, before: number): GoldenStep {
-  const send = mint.send;
-  const sent =
-    send?.op === "execute"
-      ? (send.request.body as Record<string, JsonValue> | null)?.refresh_token
-      : undefined;
-  if (!send || typeof sent !== "string" || wholePlaceholder(sent) === null) return mint.step;
+function withNewestRefreshToken(
+  world: World,
+  facts: readonly StepFacts[],
+  mint: StepFacts,
+  before: number,
+): GoldenStep {
+  const asRest = (f: StepFacts) => {
+    const r = f.send ? restOf(world, f.send) : null;
+    return r?.op === "execute" ? r : null;
+  };
+  const sent = (asRest(mint)?.request.body as Record<string, JsonValue> | null | undefined)?.refresh_token;
+  const from = typeof sent === "string" ? wholePlaceholder(sent) : null;
+  if (!mint.send || from === null) return mint.step;
   const newest = facts
     .slice(0, before)
     .flatMap((f) =>
-      f.send?.op === "execute"
-        ? Object.entries(f.send.capture)
-            .filter(([, path]) => path === "refresh_token")
-            .map(([name]) => name)
-        : [],
+      Object.entries(asRest(f)?.capture ?? {})
+        .filter(([, path]) => path === "refresh_token")
+        .map(([name]) => name),
     )
     .at(-1);
-  return newest === undefined ? mint.step : withBodyValue(send, "refresh_token", `{{${newest}}}`);
+  return newest === undefined ? mint.step : renamePlaceholder(mint.send, from, newest);
 }
 
 /**
@@ -957,10 +976,7 @@ function forbiddenCallMutants(
       },
       capture: {},
     };
-    // A GraphQL or MCP world is asked in its own protocol: the decoy's field or tool.
-    const protocol = world.protocol;
-    const call =
-      protocol === "graphql" || protocol === "mcp" ? convertStep(world, protocol, rest, c.id) : rest;
+    const call = inWorldProtocol(world, rest, c.id);
     if (typeof call === "string") continue;
     out.push({
       name: `forbidden_call:${c.id}`,

@@ -5,6 +5,7 @@ import { GRAPHQL_TOKEN_FIELD, graphqlFieldName } from "../world/graphql-schema.j
 import { MCP_TOKEN_TOOL } from "../world/mcp-world.js";
 import { convertStep, type VariantProtocol } from "../world/protocol-step.js";
 import { errorKeyPath } from "../world/reply.js";
+import { routesOnPath } from "../world/route-path.js";
 
 const GRAPHQL_PAGINATION: Record<string, string> = {
   after: "cursor",
@@ -106,4 +107,47 @@ export function restOf(world: World, step: GoldenStep): GoldenStep | null {
   // Only an exact inverse is used: converted forward again, it must be the step itself.
   const back = convertStep(world, r.protocol as VariantProtocol, rest, "inverse");
   return JSON.stringify(back) === JSON.stringify(step) ? rest : null;
+}
+
+/**
+ * A REST call with a verb no route of its path takes (the REST world answers it `405
+ * method_not_allowed`), as a GraphQL/MCP client that copies it would send it: the operation the
+ * variant's naming would give that verb on that path (`PUT` beside `update_zone` → tool
+ * `put_zone`, field `putZone`), with the arguments the path's route takes. The variant serves no
+ * such operation, so it answers with its protocol's own refusal (MCP `unknown_tool`, a GraphQL
+ * validation error naming the fields it has), as REST answers 405: the error-recovery-blind agent
+ * retries the client's wrong verb in the variant this way. Null when the call's path has no route,
+ * or a route of that path takes its verb.
+ *
+ * @example refusedVerbCall(world, "mcp", { op: "execute", request: { method: "PUT", url: "/v3/farm/zones/z-1", body: {} }, capture: {} }) // tool "put_zone"
+ */
+export function refusedVerbCall(
+  world: World,
+  protocol: VariantProtocol,
+  step: GoldenStep,
+): Extract<GoldenStep, { op: "execute_native" }> | null {
+  if (step.op !== "execute") return null;
+  const method = step.request.method.toUpperCase();
+  const onPath = routesOnPath(world.routes, step.request.url.split("?")[0] ?? "");
+  if (onPath.length === 0 || onPath.some((r) => r.method === method)) return null;
+  // The path's update route when it has one (a wrong update verb), else its first: its arguments.
+  const route = onPath.find((r) => r.action === "update") ?? (onPath[0] as Route);
+  const asRoute = convertStep(
+    world,
+    protocol,
+    { ...step, request: { ...step.request, method: route.method } },
+    "",
+  );
+  if (typeof asRoute === "string" || asRoute.op !== "execute_native") return null;
+  const name = `${method.toLowerCase()}_${route.id.replace(/^[a-z]+_/, "")}`;
+  const r = asRoute.request;
+  if (r.protocol === "mcp") return { ...asRoute, request: { ...r, tool: name } };
+  const field = graphqlFieldName(route.id);
+  return {
+    ...asRoute,
+    request: {
+      ...r,
+      query: r.query.replace(`r: ${field}`, `r: ${graphqlFieldName(name)}`).replace(/^query\b/, "mutation"),
+    },
+  };
 }

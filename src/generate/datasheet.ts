@@ -171,7 +171,7 @@ ${
 function protocolLine(content: BankContent): string {
   const variants = content.worlds.filter((w) => w.protocol === "graphql" || w.protocol === "mcp");
   if (variants.length === 0) return "";
-  return `\nGraphQL/MCP variants: ${variants.length} worlds, ${content.tasks.filter((t) => variants.some((w) => w.id === t.world)).length} tasks. A task whose golden signs a request has no variant: ${SIGNED_NOT_CARRIED}. Variants are served without a version carrier (fields and tools are named, not versioned by path). Variant tasks pass the same gates as REST tasks, but for \`premises\`: a variant's ticket quotes its REST original's calls and spec, which the gate checked on the REST world (same records and storyline) before the variant was made; the variant world serves no REST route to send them to.\n`;
+  return `\nGraphQL/MCP variants: ${variants.length} worlds, ${content.tasks.filter((t) => variants.some((w) => w.id === t.world)).length} tasks. A task whose golden signs a request has no variant: ${SIGNED_NOT_CARRIED}. Variants are served without a version carrier (fields and tools are named, not versioned by path). Variant tasks pass the same gates as REST tasks, but for \`premises\`: a variant's ticket quotes its REST original's calls and spec, which the gate checked on the REST world (same records and storyline) before the variant was made; the variant world serves no REST route to send them to. For \`axis_necessity\`, the error-recovery-blind agent retries a client's wrong verb as the operation that verb would name (\`PUT\` beside \`update_zone\`: \`put_zone\`), which the variant refuses as REST answers 405.\n`;
 }
 
 /** The requirement mutants' score, when that gate ran: killed / generated. */
