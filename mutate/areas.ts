@@ -356,7 +356,7 @@ export const AREAS: MutationArea[] = [
     // them against a grader): its trials made each mutant ~8 s on the loaded machine.
     name: "certify-golden-mutants",
     about: "each requirement broken alone: the mutant of each requirement kind, at the step it names",
-    mutate: ["src/certify/golden-mutants.ts:371-540"],
+    mutate: ["src/certify/golden-mutants.ts:384-553"],
     tests: ["src/certify/golden-mutants-requirements.test.ts"],
   },
   {
@@ -365,7 +365,7 @@ export const AREAS: MutationArea[] = [
     // value and their small helpers.
     name: "certify-golden-mutants-operators",
     about: "the requirement operators: end state, repeat, sibling before, header",
-    mutate: ["src/certify/golden-mutants.ts:541-759"],
+    mutate: ["src/certify/golden-mutants.ts:554-778"],
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
@@ -376,7 +376,7 @@ export const AREAS: MutationArea[] = [
     // Value flows (fabricated uses, a dropped store, a wrong card) and the stopped walk of `covered`.
     name: "certify-golden-mutants-flows",
     about: "the value-flow operators: fabricated uses, dropped store, wrong card, stopped walk",
-    mutate: ["src/certify/golden-mutants.ts:760-923"],
+    mutate: ["src/certify/golden-mutants.ts:779-942"],
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
@@ -388,7 +388,7 @@ export const AREAS: MutationArea[] = [
     // The forbidden call of stay_canonical and its concrete URL; the chain segment of a step.
     name: "certify-golden-mutants-forbidden",
     about: "the forbidden-call operator and its URL; a step's chain segment",
-    mutate: ["src/certify/golden-mutants.ts:924-1033"],
+    mutate: ["src/certify/golden-mutants.ts:943-1049"],
     tests: [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
@@ -399,7 +399,7 @@ export const AREAS: MutationArea[] = [
     // The per-step mutants of banks without requirements as data (the five operators of issue 9).
     name: "certify-golden-mutants-steps",
     about: "per-step mutants of banks without requirements: other value, sibling, repeat, drop, swap",
-    mutate: ["src/certify/golden-mutants.ts:1-198"],
+    mutate: ["src/certify/golden-mutants.ts:1-199"],
     tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
   },
   {
@@ -407,7 +407,7 @@ export const AREAS: MutationArea[] = [
     // sent again, the order that matters, a job's group, other values, the sibling target).
     name: "certify-golden-mutants-step-values",
     about: "the per-step mutants' helpers: repeats, other values, sibling target",
-    mutate: ["src/certify/golden-mutants.ts:199-314"],
+    mutate: ["src/certify/golden-mutants.ts:200-315"],
     tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
   },
   {
@@ -416,7 +416,7 @@ export const AREAS: MutationArea[] = [
     // records a requirement's `where` means.
     name: "certify-golden-mutants-siblings",
     about: "sibling_also's other record, and which records are siblings",
-    mutate: ["src/certify/golden-mutants.ts:315-370"],
+    mutate: ["src/certify/golden-mutants.ts:316-383"],
     tests: ["src/certify/golden-mutants-requirements.test.ts", "src/certify/golden-mutants-steps.test.ts"],
   },
   {
