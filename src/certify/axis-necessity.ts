@@ -9,7 +9,7 @@ import type { GateFailure } from "./certify-schema.js";
 import { refusedVerbCall, restOf } from "./native-rest.js";
 import type { TrialRunner } from "./trial-tree.js";
 
-export const AXIS_NECESSITY_VERSION = "2.1.0";
+export const AXIS_NECESSITY_VERSION = "2.2.0";
 
 /**
  * Whether `axis_necessity` failures fail certification (`ok`, and the regeneration loop's drops).

@@ -4,6 +4,7 @@ import { serializeBank } from "../bank/bank.js";
 import { harborTasks } from "../generate/harbor-tasks.js";
 import { certifyBank, dropUncertified, recordGates } from "./certify-bank.js";
 import { CertifyReportSchema, GATE_NAMES } from "./certify-schema.js";
+import { TRIAD_VERSION } from "./triad.js";
 import { freshTrials } from "./trial-tree.js";
 
 describe("certifyBank", () => {
@@ -30,7 +31,7 @@ describe("certifyBank", () => {
     const report = await certifyBank(content, { gates: ["leak", "triad"] });
     const recorded = recordGates(content, report);
     expect(recorded.gates).toEqual([
-      { name: "triad", version: "1.0.0", checked: 4, passed: 4 },
+      { name: "triad", version: TRIAD_VERSION, checked: 4, passed: 4 },
       { name: "leak", version: "1.0.0", checked: 4, passed: 4 },
     ]);
     const before = serializeBank(content).manifest;

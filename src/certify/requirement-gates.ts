@@ -9,7 +9,7 @@ import { type GoldenMutant, goldenMutants, mutatedRequirements } from "./golden-
 import { legitimateVariants, runVariant } from "./legitimate-variants.js";
 import type { TrialRunner } from "./trial-tree.js";
 
-export const REQUIREMENT_MUTANTS_VERSION = "1.1.0";
+export const REQUIREMENT_MUTANTS_VERSION = "1.2.0";
 export const LEGITIMATE_VARIANTS_VERSION = "1.0.0";
 
 /** Mutants of a task: how many were generated and how many the grader killed. */

@@ -28,7 +28,7 @@ import { graderCoverageFindings } from "./grader-coverage.js";
 import { restOf } from "./native-rest.js";
 import { sharedTrials, type TrialRunner } from "./trial-tree.js";
 
-export const TRIAD_VERSION = "1.0.0";
+export const TRIAD_VERSION = "1.1.0";
 
 /** One exam of the triad: an agent and whether the grader must pass it. */
 export interface Exam {

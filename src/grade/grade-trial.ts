@@ -14,7 +14,7 @@ import type { G1Result, TrialGrade } from "./grade-schema.js";
  * counts, ordering), canonical request forms, values in their slot, identity-based expectations,
  * delivery-first failure attribution. The published 1.0 sample re-grades unchanged under it.
  */
-export const GRADER_VERSION = "1.1.0";
+export const GRADER_VERSION = "1.2.0";
 
 /**
  * A failing grade whose predicates and card were not graded: a trial that never ran (a harness
