@@ -431,7 +431,12 @@ export const AREAS: MutationArea[] = [
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
     mutate: ["src/grade/grade-g1.ts:823-1066"],
-    tests: [...G1_TESTS, "src/grade/grade-claims-other-sources.test.ts"],
+    tests: [
+      ...G1_TESTS,
+      "src/grade/grade-claims-other-sources.test.ts",
+      // Which create flows share a source in the log (sharedSources): by route and status.
+      "src/grade/grade-claims-sharing.test.ts",
+    ],
   },
   {
     name: "grade-g1-index",
