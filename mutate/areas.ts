@@ -418,7 +418,13 @@ export const AREAS: MutationArea[] = [
     about: "the G1 grader: dispatch, call counts, orderings, end state",
     mutate: ["src/grade/grade-g1.ts:508-822"],
     // G1_TESTS, and the determinism property test: this range holds the predicates it replays.
-    tests: [...G1_TESTS, "src/grade/grade-trial.test.ts", "src/grade/grade-g1-order-covered-edges.test.ts"],
+    tests: [
+      ...G1_TESTS,
+      "src/grade/grade-trial.test.ts",
+      "src/grade/grade-g1-order-covered-edges.test.ts",
+      // isLastPage's edges: an unquoted rel=next, a bare-array listing, a bodiless 200.
+      "src/grade/grade-covered-last-page.test.ts",
+    ],
   },
   {
     name: "grade-g1-prepare",
