@@ -430,7 +430,12 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
     mutate: ["src/grade/grade-g1.ts:1-507"],
-    tests: [...G1_TESTS, "src/grade/grade-g1-prepare-edges.test.ts"],
+    tests: [
+      ...G1_TESTS,
+      "src/grade/grade-g1-prepare-edges.test.ts",
+      // groupClaims' key: creates by what they mint, refresh tokens by their source as written.
+      "src/grade/grade-claim-groups-key.test.ts",
+    ],
   },
   {
     name: "grade-g1-flows",
