@@ -309,6 +309,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/triad-canary-exams.test.ts",
       "src/certify/triad-exam-steps.test.ts",
       "src/certify/triad-expected-card.test.ts",
+      // sameCall through the answer key's played exchanges (method and URL).
+      "src/certify/triad-played-requests.test.ts",
     ],
   },
   {
