@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { bankWith, CHAIN, taskOf } from "../../test/support/test-banks.js";
+import { trialLog } from "../../test/support/trial-log.js";
 import type { GoldenStep } from "../bank/task-schema.js";
-import { EventLog, type ExchangeEvent } from "../world/event-log.js";
+import type { ExchangeEvent } from "../world/event-log.js";
 import { playedName } from "./certify-kit.js";
 import { triadExams } from "./triad.js";
 
@@ -17,19 +18,9 @@ const golden = task.golden;
 // 0 mint, 1 GET V-204 (firmware, channel), 2 read_spec, 3 mint, 4 GET V-311 (berth, port), 5 mint,
 // 6 GET V-204 (firmware), 7 POST order, 8 store, 9 GET order, 10 answer.
 
-const log = new EventLog();
-const exchange = (method: string, url: string): ExchangeEvent =>
-  log.append({
-    type: "exchange",
-    protocol: "rest",
-    method,
-    url,
-    request_headers: {},
-    request_body: null,
-    status: 200,
-    response_headers: {},
-    response_body: {},
-  }) as ExchangeEvent;
+/** One exchange the trial sent (what it got back does not matter here). */
+const exchange = (method: string, url: string) =>
+  trialLog().call(method, url, 200).events()[0] as ExchangeEvent;
 
 /** What each send step sent as written (`{{order}}` as the trial's id); `edits` replace some. */
 const played = (edits: Record<number, ExchangeEvent | undefined> = {}) =>
