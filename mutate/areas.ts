@@ -319,6 +319,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/triad-canary-exams.test.ts",
       "src/certify/triad-exam-steps.test.ts",
       "src/certify/triad-expected-card.test.ts",
+      // sameCall through the answer key's played exchanges (method and URL).
+      "src/certify/triad-played-requests.test.ts",
     ],
   },
   {
@@ -429,20 +431,36 @@ export const AREAS: MutationArea[] = [
     about: "the G1 grader: dispatch, call counts, orderings, end state",
     mutate: ["src/grade/grade-g1.ts:508-822"],
     // G1_TESTS, and the determinism property test: this range holds the predicates it replays.
-    tests: [...G1_TESTS, "src/grade/grade-trial.test.ts", "src/grade/grade-g1-order-covered-edges.test.ts"],
+    tests: [
+      ...G1_TESTS,
+      "src/grade/grade-trial.test.ts",
+      "src/grade/grade-g1-order-covered-edges.test.ts",
+      // isLastPage's edges: an unquoted rel=next, a bare-array listing, a bodiless 200.
+      "src/grade/grade-covered-last-page.test.ts",
+    ],
   },
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
     mutate: ["src/grade/grade-g1.ts:1-507"],
-    tests: [...G1_TESTS, "src/grade/grade-g1-prepare-edges.test.ts"],
+    tests: [
+      ...G1_TESTS,
+      "src/grade/grade-g1-prepare-edges.test.ts",
+      // groupClaims' key: creates by what they mint, refresh tokens by their source as written.
+      "src/grade/grade-claim-groups-key.test.ts",
+    ],
   },
   {
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
     mutate: ["src/grade/grade-g1.ts:823-1066"],
-    tests: [...G1_TESTS, "src/grade/grade-claims-other-sources.test.ts"],
+    tests: [
+      ...G1_TESTS,
+      "src/grade/grade-claims-other-sources.test.ts",
+      // Which create flows share a source in the log (sharedSources): by route and status.
+      "src/grade/grade-claims-sharing.test.ts",
+    ],
   },
   {
     name: "grade-g1-index",
