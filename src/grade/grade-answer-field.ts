@@ -111,6 +111,26 @@ export function gradeAnswerCard(fields: readonly AnswerFieldSpec[], finalMessage
   return result;
 }
 
+/**
+ * Whether G2 would pass the card value `got` for a field expecting `expected`, by the field's
+ * comparator and tolerance. G1 reads a card value the same way where it checks that the card
+ * carries what the API returned (a data flow to the card), so it never fails a value G2 accepts:
+ * a numeric field reported within its tolerance of the API's value passes both, or neither.
+ *
+ * @example answerAccepts({ comparator: "numeric" }, 60.705, 60.7) // true (±0.01)
+ */
+export function answerAccepts(
+  spec: Pick<AnswerFieldSpec, "comparator" | "tolerance">,
+  got: JsonValue,
+  expected: JsonValue,
+): boolean {
+  const { comparator, tolerance } = spec;
+  return (
+    compare({ field: "", comparator, expected, ...(tolerance === undefined ? {} : { tolerance }) }, got) ===
+    undefined
+  );
+}
+
 /** The failure reason, or undefined when the value passes. */
 function compare(spec: AnswerFieldSpec, got: JsonValue): string | undefined {
   switch (spec.comparator) {

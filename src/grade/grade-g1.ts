@@ -2,6 +2,7 @@ import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
 import { lastKey, valuesAtPath } from "../bank/key-path.js";
 import type {
+  AnswerField,
   CallMatch,
   Checkpoint,
   ForbidConstraint,
@@ -22,6 +23,7 @@ import {
   resolveExpected,
   selectRecords,
 } from "./final-state.js";
+import { answerAccepts } from "./grade-answer-field.js";
 import type { CheckpointResult, ConstraintResult, G1Result } from "./grade-schema.js";
 import { sameInWorld, valuesEqual } from "./values-equal.js";
 
@@ -168,6 +170,8 @@ interface PreparedDataFlow {
   notUsed: string;
   notEvaluated: string;
   fieldAbsent: string;
+  /** The answer field's comparator, when the grader declares it: the card is read as G2 reads it. */
+  cardField?: Pick<AnswerField, "comparator" | "tolerance">;
   /**
    * A chain's data flows from the same source (URL pattern, status, key), by segment in segment
    * order, when more than one segment has one (see `gradeDataFlowClaimed`).
@@ -276,7 +280,13 @@ function prepareGrader(grader: GraderSpec): PreparedGrader {
   let prepared = preparedGraders.get(grader);
   if (!prepared) {
     const ranks = rankSegments(grader.g1);
-    const predicates = grader.g1.map((p, i) => preparePredicate(p, ranks[i] ?? 0));
+    const predicates = grader.g1.map((p, i) =>
+      preparePredicate(
+        p,
+        ranks[i] ?? 0,
+        p.kind === "data_flow" ? grader.answer.find((a) => a.field === p.answer_field) : undefined,
+      ),
+    );
     groupClaims(predicates);
     groupCounts(predicates);
     prepared = {
@@ -375,7 +385,7 @@ function groupCounts(predicates: readonly PreparedPredicate[]): void {
   }
 }
 
-function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
+function preparePredicate(predicate: G1Predicate, rank = 0, answer?: AnswerField): PreparedPredicate {
   switch (predicate.kind) {
     case "data_flow": {
       const key = predicate.from_body_key;
@@ -394,6 +404,7 @@ function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
         notUsed: `the ${key} was not used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`,
         notEvaluated: `not evaluated: no readable answer card to find '${predicate.answer_field}' in`,
         fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
+        ...(answer ? { cardField: cardFieldOf(answer) } : {}),
         notUsedOwn: predicate.used_in_request_url_pattern
           ? `used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`
           : predicate.must_be_stored
@@ -441,6 +452,13 @@ function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
     case "covered":
       return { kind: "covered", predicate, urls: predicate.url_patterns.map(pattern) };
   }
+}
+
+/** What G1 needs of an answer field to read a card value as G2 does. */
+function cardFieldOf(answer: AnswerField): Pick<AnswerField, "comparator" | "tolerance"> {
+  return answer.tolerance === undefined
+    ? { comparator: answer.comparator }
+    : { comparator: answer.comparator, tolerance: answer.tolerance };
 }
 
 function prepareSource(source: OtherSource): PreparedSource {
@@ -826,7 +844,7 @@ function gradeDataFlow(
       if (
         toCard &&
         predicate.answer_field !== undefined &&
-        (got === undefined || !valuesEqual(got as JsonValue, value))
+        (got === undefined || !cardCarries(prepared, got as JsonValue, value))
       ) {
         lastReason = prepared.notInCard;
         continue;
@@ -844,6 +862,16 @@ function gradeDataFlow(
   }
   if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
   return g1Result(predicate, false, undefined, anyValue ? lastReason : prepared.noValue);
+}
+
+/**
+ * Whether the card's value is the API's: equal as G1 compares what the card reports, or passing
+ * the answer field's own G2 comparator (a numeric field within its tolerance). G1 and G2 then
+ * agree on a card value, and a value G2 accepts is never charged to the labour (agent audit 20).
+ */
+function cardCarries(prepared: PreparedDataFlow, got: JsonValue, value: JsonValue): boolean {
+  if (valuesEqual(got, value)) return true;
+  return prepared.cardField !== undefined && answerAccepts(prepared.cardField, got, value);
 }
 
 /** The values at another source's key held by an object with every field of its `where`. */
@@ -944,7 +972,7 @@ function claimFrom(
       if (
         toCard &&
         predicate.answer_field !== undefined &&
-        (got === undefined || !valuesEqual(got as JsonValue, value))
+        (got === undefined || !cardCarries(prepared, got as JsonValue, value))
       )
         continue;
       if (predicate.must_be_stored && !log.storedAfter(value, source.seq)) continue;
@@ -1145,7 +1173,7 @@ class LogIndex {
     if (!matches) {
       matches = new Array<boolean>(this.exchanges.length);
       for (let i = 0; i < this.exchanges.length; i++)
-        matches[i] = re.test((this.exchanges[i] as ExchangeEvent).url);
+        matches[i] = urlMatchesPattern(re, (this.exchanges[i] as ExchangeEvent).url);
       this.byPattern.set(re, matches);
     }
     return matches;
@@ -1248,6 +1276,22 @@ class LogIndex {
     }
     return text;
   }
+}
+
+/**
+ * Whether a predicate's URL pattern matches a logged (canonical) URL: the URL as logged, or its
+ * path alone when it has a query. A pattern anchored on a route (`^/v3/vessels/V-916$`) names the
+ * call whatever query the client added, which that route ignores (`?fields=all`, or the empty pair
+ * of `?api-version=3&` that a query-versioned world leaves as `?`): the world served the same
+ * call, so it is the same call to every predicate and forbid (agent audit 20). A pattern that
+ * names a query (`\?category=`) still needs it.
+ *
+ * @example urlMatchesPattern(/^\/v3\/vessels\/V-9$/, "/v3/vessels/V-9?fields=all") // true
+ */
+export function urlMatchesPattern(re: RegExp, url: string): boolean {
+  if (re.test(url)) return true;
+  const q = url.indexOf("?");
+  return q !== -1 && re.test(url.slice(0, q));
 }
 
 /** Whether an exchange's request carries the value in the slot. */
