@@ -9,6 +9,7 @@ import {
 import type { JsonValue } from "../bank/json.js";
 import type { AnswerField, G1Predicate, GoldenStep, Task } from "../bank/task-schema.js";
 import { gradeConstraint } from "../grade/grade-g1.js";
+import { isCredentialHeader } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { cardFrom, cardMessage, playAndAnswer, scripted, trial } from "./certify-kit.js";
 
@@ -235,6 +236,79 @@ describe("agent audit (20): G1 reads a numeric card value as G2 does", () => {
     expect(r.grade.g2_passed).toBe(false);
     const flow = dataFlows(numeric).find((p) => p.answer_field === field.field);
     expect(r.grade.g1.find((g) => g.id === flow?.id)).toMatchObject({ passed: false });
+  });
+});
+
+describe("agent audit (20): a value counts as used only in a request the world took", () => {
+  // harbor-telemetry-sub05 of seed audit-20-kestrel (schema repair): "The `firmware_build` must be
+  // what V-916 reports right now". The agent read V-916, sent the create once with the live
+  // firmware_build and no token (401, nothing written), then created the order with a made-up
+  // FW-MADEUP (201). copy_field_read_live PASSED: the live value sat in the body slot of a request
+  // to the create's URL, whatever the world answered (only 400 and 422 were set aside). The trial
+  // failed by its card alone (the order_id names no record carrying the live value), so a labour
+  // failure was counted as delivery-only; where no card field names the record, it would pass.
+  // Closed: a request answered 4xx used nothing (a 5xx may have been applied and still counts).
+  type BodyFlow = DataFlow & { used_in_slot: { in: "body"; key: string } };
+  function bodyUse(t: Task): { flow: BodyFlow; at: number } | null {
+    for (const flow of dataFlows(t)) {
+      const slot = flow.used_in_slot;
+      if (slot?.in !== "body" || !flow.used_in_request_url_pattern) continue;
+      const used = new RegExp(flow.used_in_request_url_pattern);
+      const at = t.golden.findIndex((s) => {
+        if (!isExecute(s) || s.request.method !== "POST" || !used.test(s.request.url)) return false;
+        const body = s.request.body as Record<string, JsonValue> | undefined;
+        return typeof body?.[slot.key] === "string" && /^\{\{.+\}\}$/.test(body[slot.key] as string);
+      });
+      const step = t.golden[at];
+      if (at >= 0 && isExecute(step) && Object.keys(step.request.headers ?? {}).some(isCredentialHeader))
+        return { flow: flow as BodyFlow, at };
+    }
+    return null;
+  }
+  const task = solo.find((t) => t.axes.includes("schema_repair") && bodyUse(t) !== null);
+
+  it("the task this test needs exists in the default bank", () => {
+    expect(task).toBeDefined();
+  });
+
+  it("the live value sent without a token (401), then a made-up one written, fails the labour", async () => {
+    if (!task) throw new Error("no task");
+    const { flow, at } = bodyUse(task) as { flow: BodyFlow; at: number };
+    const create = task.golden[at] as Execute;
+    const headers = Object.fromEntries(
+      Object.entries(create.request.headers ?? {}).filter(([name]) => !isCredentialHeader(name)),
+    );
+    const refused: Execute = { ...create, capture: {}, request: { ...create.request, headers } };
+    const body = create.request.body as Record<string, JsonValue>;
+    const madeUp: Execute = {
+      ...create,
+      request: { ...create.request, body: { ...body, [flow.used_in_slot.key]: "MADE-UP-20" } },
+    };
+    const steps = [...task.golden.slice(0, at), refused, madeUp, ...task.golden.slice(at + 1)];
+    const r = await replay(task, steps, "refused-then-made-up");
+    const posts = r.events.filter((e): e is ExchangeEvent => e.type === "exchange" && e.method === "POST");
+    // Honest: the refused call carried the live value, and the world wrote the made-up one.
+    expect(posts.some((e) => e.status === 401)).toBe(true);
+    expect(posts.at(-1)?.status).toBeLessThan(300);
+    expect(r.grade.passed).toBe(false);
+    expect(r.grade.g1.find((g) => g.id === flow.id)).toMatchObject({ passed: false });
+    expect(r.grade.g1_passed).toBe(false);
+  });
+
+  it("the golden with the same refused call first still passes", async () => {
+    if (!task) throw new Error("no task");
+    const { at } = bodyUse(task) as { at: number };
+    const create = task.golden[at] as Execute;
+    const headers = Object.fromEntries(
+      Object.entries(create.request.headers ?? {}).filter(([name]) => !isCredentialHeader(name)),
+    );
+    const refused: Execute = { ...create, capture: {}, request: { ...create.request, headers } };
+    const r = await replay(
+      task,
+      [...task.golden.slice(0, at), refused, ...task.golden.slice(at)],
+      "refused-first",
+    );
+    expect(r.grade.failure_reason).toBe("");
   });
 });
 

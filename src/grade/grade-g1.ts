@@ -1235,14 +1235,17 @@ class LogIndex {
   }
 
   /**
-   * A request the API refused as invalid (400, 422) used nothing: the value it carried did not
-   * count (a rejected first attempt that sent `ELEVATED`, equal to `elevated` but for case).
+   * A request the API refused (any 4xx: invalid, unauthenticated, forbidden, conflicting,
+   * throttled) used nothing: the value it carried did not count (a rejected first attempt that
+   * sent `ELEVATED`, equal to `elevated` but for case; the live value sent once without a token,
+   * answered 401, before a made-up one was written — agent audit 20). A 5xx may have been applied
+   * (a partial write), so it still counts.
    */
   private usedInSlot(re: RegExp, value: JsonValue, seq: number, slot: UseSlot): boolean {
     const matches = this.urlMatches(re);
     for (let i = 0; i < this.exchanges.length; i++) {
       const e = this.exchanges[i] as ExchangeEvent;
-      if (e.seq <= seq || !matches[i] || e.status === 400 || e.status === 422) continue;
+      if (e.seq <= seq || !matches[i] || (e.status >= 400 && e.status < 500)) continue;
       if (slot.in === "path" ? anyEqual(this.pathOf(i), value) : inSlot(e, slot, value)) return true;
     }
     return false;
