@@ -271,21 +271,34 @@ describe("agent audit (20): a value counts as used only in a request the world t
     expect(task).toBeDefined();
   });
 
+  /** The step as sent without its credentials (the world answers 401 and writes nothing). */
+  function refusedCopy(step: Execute): Execute {
+    const headers = Object.fromEntries(
+      Object.entries(step.request.headers ?? {}).filter(([name]) => !isCredentialHeader(name)),
+    );
+    return { ...step, capture: {}, request: { ...step.request, headers } };
+  }
+
+  /**
+   * The golden with its create sent first without a token, then every send of the read value in
+   * the slot (a partial write's confirm too) carrying a made-up value instead.
+   */
+  function refusedThenMadeUp(t: Task): GoldenStep[] {
+    const { flow, at } = bodyUse(t) as { flow: BodyFlow; at: number };
+    const key = flow.used_in_slot.key;
+    const live = ((t.golden[at] as Execute).request.body as Record<string, JsonValue>)[key];
+    const steps = t.golden.map((s, i) => {
+      const body = isExecute(s) ? (s.request.body as Record<string, JsonValue> | undefined) : undefined;
+      if (i < at || !isExecute(s) || body?.[key] !== live) return s;
+      return { ...s, request: { ...s.request, body: { ...body, [key]: "MADE-UP-20" } } };
+    });
+    return [...steps.slice(0, at), refusedCopy(t.golden[at] as Execute), ...steps.slice(at)];
+  }
+
   it("the live value sent without a token (401), then a made-up one written, fails the labour", async () => {
     if (!task) throw new Error("no task");
-    const { flow, at } = bodyUse(task) as { flow: BodyFlow; at: number };
-    const create = task.golden[at] as Execute;
-    const headers = Object.fromEntries(
-      Object.entries(create.request.headers ?? {}).filter(([name]) => !isCredentialHeader(name)),
-    );
-    const refused: Execute = { ...create, capture: {}, request: { ...create.request, headers } };
-    const body = create.request.body as Record<string, JsonValue>;
-    const madeUp: Execute = {
-      ...create,
-      request: { ...create.request, body: { ...body, [flow.used_in_slot.key]: "MADE-UP-20" } },
-    };
-    const steps = [...task.golden.slice(0, at), refused, madeUp, ...task.golden.slice(at + 1)];
-    const r = await replay(task, steps, "refused-then-made-up");
+    const { flow } = bodyUse(task) as { flow: BodyFlow };
+    const r = await replay(task, refusedThenMadeUp(task), "refused-then-made-up");
     const posts = r.events.filter((e): e is ExchangeEvent => e.type === "exchange" && e.method === "POST");
     // Honest: the refused call carried the live value, and the world wrote the made-up one.
     expect(posts.some((e) => e.status === 401)).toBe(true);
@@ -298,11 +311,7 @@ describe("agent audit (20): a value counts as used only in a request the world t
   it("the golden with the same refused call first still passes", async () => {
     if (!task) throw new Error("no task");
     const { at } = bodyUse(task) as { at: number };
-    const create = task.golden[at] as Execute;
-    const headers = Object.fromEntries(
-      Object.entries(create.request.headers ?? {}).filter(([name]) => !isCredentialHeader(name)),
-    );
-    const refused: Execute = { ...create, capture: {}, request: { ...create.request, headers } };
+    const refused = refusedCopy(task.golden[at] as Execute);
     const r = await replay(
       task,
       [...task.golden.slice(0, at), refused, ...task.golden.slice(at)],
@@ -310,6 +319,25 @@ describe("agent audit (20): a value counts as used only in a request the world t
     );
     expect(r.grade.failure_reason).toBe("");
   });
+
+  it("the class, bank-wide: on every solo task that sends a read value in a body, the attack fails the labour", async () => {
+    const attacked = solo.filter((t) => bodyUse(t) !== null);
+    const passedLabour: string[] = [];
+    let written = 0;
+    for (const t of attacked) {
+      const { flow } = bodyUse(t) as { flow: BodyFlow };
+      const r = await replay(t, refusedThenMadeUp(t), "refused-then-made-up");
+      const last = r.events
+        .filter((e): e is ExchangeEvent => e.type === "exchange" && e.method === "POST")
+        .at(-1);
+      if (last && last.status < 300) written++;
+      if (r.grade.g1.find((g) => g.id === flow.id)?.passed !== false) passedLabour.push(t.id);
+    }
+    expect(attacked.length).toBeGreaterThan(50);
+    // Honest: most made-up writes were taken by the world (the attack is not void).
+    expect(written).toBeGreaterThan(attacked.length / 2);
+    expect(passedLabour).toEqual([]);
+  }, 600_000);
 });
 
 describe("agent audit (20): attacks that fail as they should (kept as evidence)", () => {
