@@ -230,6 +230,31 @@ describe("agent audit (20): G1 reads a numeric card value as G2 does", () => {
     expect(r.grade.failure_reason).toBe("");
   });
 
+  it("the class, bank-wide: every solo card with its numeric fields moved by half their tolerance passes", async () => {
+    const numericTasks = solo.filter((t) => t.grader.answer.some((a) => a.comparator === "numeric"));
+    const failed: string[] = [];
+    for (const t of numericTasks) {
+      const r = await trial(
+        defaultBank,
+        t,
+        scripted(defaultBank, "nudged-half", async (session) => {
+          await playAndAnswer(session, t, t.golden, (card) => {
+            const out = { ...card };
+            for (const a of t.grader.answer) {
+              const v = out[a.field];
+              if (a.comparator === "numeric" && typeof v === "number")
+                out[a.field] = Math.round((v + (a.tolerance ?? 0.01) / 2) * 1e6) / 1e6;
+            }
+            return out;
+          });
+        }),
+      );
+      if (!r.grade.passed) failed.push(`${t.id}: ${r.grade.failure_reason}`);
+    }
+    expect(numericTasks.length).toBeGreaterThan(50);
+    expect(failed).toEqual([]);
+  }, 600_000);
+
   it("a value outside the tolerance fails G2 and the provenance flow both", async () => {
     if (!numeric || !field) throw new Error("no numeric task");
     const r = await nudged(numeric, field, 0.05);
