@@ -285,7 +285,11 @@ describe("agent audit (20): a value counts as used only in a request the world t
         return typeof body?.[slot.key] === "string" && /^\{\{.+\}\}$/.test(body[slot.key] as string);
       });
       const step = t.golden[at];
-      if (at >= 0 && isExecute(step) && Object.keys(step.request.headers ?? {}).some(isCredentialHeader))
+      if (
+        step !== undefined &&
+        isExecute(step) &&
+        Object.keys(step.request.headers ?? {}).some(isCredentialHeader)
+      )
         return { flow: flow as BodyFlow, at };
     }
     return null;
