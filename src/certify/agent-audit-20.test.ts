@@ -8,6 +8,7 @@ import {
 } from "../../test/support/default-bank-replay.js";
 import type { JsonValue } from "../bank/json.js";
 import type { AnswerField, G1Predicate, GoldenStep, Task } from "../bank/task-schema.js";
+import { explainVerdict } from "../grade/explain-verdict.js";
 import { gradeConstraint } from "../grade/grade-g1.js";
 import { isCredentialHeader } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
@@ -347,6 +348,27 @@ describe("agent audit (20): a value counts as used only in a request the world t
       "refused-first",
     );
     expect(r.grade.failure_reason).toBe("");
+  });
+
+  it("the explanation of that golden cites the accepted create as the use, not the refused one", async () => {
+    if (!task) throw new Error("no task");
+    const { flow, at } = bodyUse(task) as { flow: BodyFlow; at: number };
+    const refused = refusedCopy(task.golden[at] as Execute);
+    const r = await replay(
+      task,
+      [...task.golden.slice(0, at), refused, ...task.golden.slice(at)],
+      "refused-first",
+    );
+    const ex = explainVerdict({
+      grader: task.grader,
+      trialSeed: r.trial_seed,
+      events: r.events,
+      finalMessage: r.final_message ?? null,
+      ...(r.final_records ? { finalRecords: r.final_records } : {}),
+    });
+    const use = ex.predicates.find((p) => p.id === flow.id)?.evidence.find((e) => e.role === "used_in");
+    const cited = r.events.find((e) => e.seq === use?.seq);
+    expect(cited?.type === "exchange" && cited.status).toBeLessThan(300);
   });
 
   it("the class, bank-wide: on every solo task that sends a read value in a body, the attack fails the labour", async () => {

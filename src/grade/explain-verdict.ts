@@ -279,10 +279,14 @@ function predicateDetail(
         if (predicate.used_in_request_url_pattern) {
           const used = new RegExp(predicate.used_in_request_url_pattern);
           const needle = String(value);
+          // A slotted use counts only in a request the world took (see the grader's usedInSlot).
+          const refused = (e: ExchangeEvent) =>
+            predicate.used_in_slot !== undefined && e.status >= 400 && e.status < 500;
           const use = exchanges.find(
             (e) =>
               e.seq > source.seq &&
               urlMatchesPattern(used, e.url) &&
+              !refused(e) &&
               (e.url.includes(needle) ||
                 JSON.stringify(e.request_body ?? "").includes(needle) ||
                 Object.values(e.request_headers).some((h) => h.includes(needle))),
