@@ -8,11 +8,13 @@ import {
 } from "../../test/support/default-bank-replay.js";
 import type { JsonValue } from "../bank/json.js";
 import type { AnswerField, G1Predicate, GoldenStep, Task } from "../bank/task-schema.js";
+import type { World } from "../bank/world-schema.js";
 import { explainVerdict } from "../grade/explain-verdict.js";
 import { gradeConstraint } from "../grade/grade-g1.js";
 import { isCredentialHeader } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { cardFrom, cardMessage, playAndAnswer, scripted, trial } from "./certify-kit.js";
+import { encodedDecoyExploit } from "./exploits/encoded-decoy.js";
 
 // Holes the issue-20 agent audit found by playing a private bank (`generate --seed
 // audit-20-kestrel`) over `apiflow mcp --http` as an agent would, then attacking the grader's
@@ -181,6 +183,33 @@ describe("agent audit (20): the class, bank-wide — every golden written anothe
     expect(calls.some((e) => e.raw_url?.includes("%2d"))).toBe(true);
     expect(calls.every((e) => !e.url.includes("%2d") && e.url.includes("audit=20"))).toBe(true);
   });
+});
+
+describe("agent audit (20): the encoded-decoy exploit reaches the decoy in every versioning style", () => {
+  // The exploit audit's encoded-decoy counted 0 passes over 438 default-bank tasks, but in a world
+  // versioned by header or query its encoded decoy (`/%762/vessels/…`) kept its version in the
+  // path, which such a world refuses with 404: the decoy was never read (0 of 128 solo tasks), so
+  // the 0 said nothing there. Closed: the decoy is put in its wire form, then encoded.
+  for (const style of ["header", "query"] as const) {
+    const task = solo.find(
+      (t) => worldOf(t)?.versioning?.style === style && encodedDecoyExploit.applies(t, worldOf(t) as World),
+    );
+    it(`a ${style}-versioned world: the encoded decoy is served (200) and breaks its forbid`, async () => {
+      if (!task) throw new Error(`no ${style}-versioned task`);
+      const r = await trial(
+        defaultBank,
+        task,
+        scripted(defaultBank, "exploit-encoded-decoy", (s, ctx) => encodedDecoyExploit.play(s, ctx)),
+      );
+      const decoy = r.events.find(
+        (e): e is ExchangeEvent =>
+          e.type === "exchange" && (e.raw_url ?? "").includes("%") && e.status === 200,
+      );
+      expect(decoy).toBeDefined();
+      expect(r.grade.passed).toBe(false);
+      expect(r.grade.constraints.some((c) => c.violated)).toBe(true);
+    });
+  }
 });
 
 describe("agent audit (20): G1 reads a numeric card value as G2 does", () => {
