@@ -10,7 +10,8 @@ import type { JsonValue } from "../bank/json.js";
 import type { AnswerField, G1Predicate, GoldenStep, Task } from "../bank/task-schema.js";
 import type { World } from "../bank/world-schema.js";
 import { explainVerdict } from "../grade/explain-verdict.js";
-import { gradeConstraint } from "../grade/grade-g1.js";
+import { answerAccepts } from "../grade/grade-answer-field.js";
+import { gradeConstraint, urlMatchesPattern } from "../grade/grade-g1.js";
 import { isCredentialHeader } from "../world/credential.js";
 import type { ExchangeEvent } from "../world/event-log.js";
 import { cardFrom, cardMessage, playAndAnswer, scripted, trial } from "./certify-kit.js";
@@ -495,5 +496,34 @@ describe("agent audit (20): attacks that fail as they should (kept as evidence)"
           `${name} ${p.id}`,
         ).toMatchObject({ not_evaluated: true });
     }
+  });
+});
+
+describe("agent audit (20): the two matching rules, unit by unit", () => {
+  it("a route's anchored pattern matches its URL with any query; one naming a query, or another route, does not", () => {
+    const record = /^\/v3\/vessels\/V-9$/;
+    expect(urlMatchesPattern(record, "/v3/vessels/V-9")).toBe(true);
+    expect(urlMatchesPattern(record, "/v3/vessels/V-9?fields=all")).toBe(true);
+    expect(urlMatchesPattern(record, "/v3/vessels/V-9?")).toBe(true);
+    expect(urlMatchesPattern(record, "/v3/vessels/V-90?fields=all")).toBe(false);
+    expect(urlMatchesPattern(record, "/v3/vessels?id=V-9")).toBe(false);
+    const filtered = /^\/v3\/registry\/vessels\?/;
+    expect(urlMatchesPattern(filtered, "/v3/registry/vessels")).toBe(false);
+    expect(urlMatchesPattern(filtered, "/v3/registry/vessels?firmware_channel=x")).toBe(true);
+    expect(urlMatchesPattern(/^\/v2\//, "/v2/vessels/V-9?x=1")).toBe(true);
+  });
+
+  it("answerAccepts is G2's comparator: numeric within its tolerance, Python's float grammar, strings by the one equality", () => {
+    expect(answerAccepts({ comparator: "numeric" }, 60.705, 60.7)).toBe(true);
+    expect(answerAccepts({ comparator: "numeric" }, " 60.71 ", 60.7)).toBe(true);
+    expect(answerAccepts({ comparator: "numeric" }, 60.72, 60.7)).toBe(false);
+    expect(answerAccepts({ comparator: "numeric", tolerance: 0.5 }, 60.9, 60.7)).toBe(true);
+    expect(answerAccepts({ comparator: "numeric", tolerance: 0 }, 60.71, 60.7)).toBe(false);
+    expect(answerAccepts({ comparator: "numeric" }, "abc", 60.7)).toBe(false);
+    expect(answerAccepts({ comparator: "numeric" }, 60.7, "n/a")).toBe(false);
+    expect(answerAccepts({ comparator: "numeric" }, null, 0)).toBe(false);
+    expect(answerAccepts({ comparator: "string" }, " Queued ", "queued")).toBe(true);
+    expect(answerAccepts({ comparator: "string" }, true, "true")).toBe(true);
+    expect(answerAccepts({ comparator: "string" }, "queued", "failed")).toBe(false);
   });
 });

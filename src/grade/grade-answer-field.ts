@@ -125,9 +125,24 @@ export function answerAccepts(
   expected: JsonValue,
 ): boolean {
   const { comparator, tolerance } = spec;
+  // The numeric case without building a spec: G1 asks it of every candidate value of a flow.
+  if (comparator === "numeric") return withinTolerance(pyFloat(got), pyFloat(expected), tolerance);
   return (
     compare({ field: "", comparator, expected, ...(tolerance === undefined ? {} : { tolerance }) }, got) ===
     undefined
+  );
+}
+
+/** The numeric comparator's test on two parsed values (a value Python cannot parse never passes). */
+function withinTolerance(
+  value: number | undefined,
+  expected: number | undefined,
+  tolerance?: number,
+): boolean {
+  return (
+    value !== undefined &&
+    expected !== undefined &&
+    Math.abs(value - expected) <= (tolerance ?? TOLERANCE_DEFAULT)
   );
 }
 
@@ -144,7 +159,7 @@ function compare(spec: AnswerFieldSpec, got: JsonValue): string | undefined {
       const expected = pyFloat(spec.expected);
       if (expected === undefined) return `expected ${pyRepr(spec.expected)} is not numeric`;
       const tolerance = spec.tolerance ?? TOLERANCE_DEFAULT;
-      return Math.abs(value - expected) <= tolerance
+      return withinTolerance(value, expected, tolerance)
         ? undefined
         : `${pyFloatRepr(value)} != ${pyFloatRepr(expected)} (tol ±${pyFloatRepr(tolerance)})`;
     }

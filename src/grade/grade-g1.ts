@@ -171,7 +171,7 @@ interface PreparedDataFlow {
   notEvaluated: string;
   fieldAbsent: string;
   /** The answer field's comparator, when the grader declares it: the card is read as G2 reads it. */
-  cardField?: Pick<AnswerField, "comparator" | "tolerance">;
+  cardField: Pick<AnswerField, "comparator" | "tolerance"> | undefined;
   /**
    * A chain's data flows from the same source (URL pattern, status, key), by segment in segment
    * order, when more than one segment has one (see `gradeDataFlowClaimed`).
@@ -404,7 +404,7 @@ function preparePredicate(predicate: G1Predicate, rank = 0, answer?: AnswerField
         notUsed: `the ${key} was not used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`,
         notEvaluated: `not evaluated: no readable answer card to find '${predicate.answer_field}' in`,
         fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
-        ...(answer ? { cardField: cardFieldOf(answer) } : {}),
+        cardField: answer ? cardFieldOf(answer) : undefined,
         notUsedOwn: predicate.used_in_request_url_pattern
           ? `used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`
           : predicate.must_be_stored
@@ -871,7 +871,12 @@ function gradeDataFlow(
  */
 function cardCarries(prepared: PreparedDataFlow, got: JsonValue, value: JsonValue): boolean {
   if (valuesEqual(got, value)) return true;
-  return prepared.cardField !== undefined && answerAccepts(prepared.cardField, got, value);
+  const field = prepared.cardField;
+  if (field === undefined) return false;
+  // Two strings G2 would equate are already equal here (the one string equality), but for a
+  // numeric field's tolerance: the comparator is asked only where it can differ.
+  if (typeof got === "string" && typeof value === "string" && field.comparator !== "numeric") return false;
+  return answerAccepts(field, got, value);
 }
 
 /** The values at another source's key held by an object with every field of its `where`. */
@@ -1128,6 +1133,7 @@ class LogIndex {
   private readonly byPattern = new Map<RegExp, boolean[]>();
   private bodies: Array<string | undefined> | undefined;
   private paths: Array<string[] | undefined> | undefined;
+  private pathsOnly: Array<string | null | undefined> | undefined;
 
   constructor(private readonly events: readonly TrialEvent[]) {
     for (const e of events) {
@@ -1167,16 +1173,36 @@ class LogIndex {
     return this.finals;
   }
 
-  /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`). */
+  /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`; see `urlMatchesPattern`). */
   urlMatches(re: RegExp): boolean[] {
     let matches = this.byPattern.get(re);
     if (!matches) {
       matches = new Array<boolean>(this.exchanges.length);
-      for (let i = 0; i < this.exchanges.length; i++)
-        matches[i] = urlMatchesPattern(re, (this.exchanges[i] as ExchangeEvent).url);
+      const onPath = pathMayMatch(re);
+      for (let i = 0; i < this.exchanges.length; i++) {
+        const url = (this.exchanges[i] as ExchangeEvent).url;
+        if (re.test(url)) matches[i] = true;
+        else {
+          const path = onPath ? this.queryless(i) : undefined;
+          matches[i] = path !== undefined && re.test(path);
+        }
+      }
       this.byPattern.set(re, matches);
     }
     return matches;
+  }
+
+  /** Exchange `i`'s URL without its query; undefined when it has none. Cut at most once. */
+  private queryless(i: number): string | undefined {
+    this.pathsOnly ??= new Array<string | null | undefined>(this.exchanges.length);
+    let path = this.pathsOnly[i];
+    if (path === undefined) {
+      const url = (this.exchanges[i] as ExchangeEvent).url;
+      const q = url.indexOf("?");
+      path = q === -1 ? null : url.slice(0, q);
+      this.pathsOnly[i] = path;
+    }
+    return path ?? undefined;
   }
 
   /** The first exchange matching the URL pattern, method (upper case) and status, if any. */
@@ -1294,7 +1320,16 @@ class LogIndex {
 export function urlMatchesPattern(re: RegExp, url: string): boolean {
   if (re.test(url)) return true;
   const q = url.indexOf("?");
-  return q !== -1 && re.test(url.slice(0, q));
+  return q !== -1 && pathMayMatch(re) && re.test(url.slice(0, q));
+}
+
+/**
+ * Whether a pattern may match a URL's path and not the URL: one anchored at its end with no query
+ * part. A prefix pattern or one allowing any query (`(\?.*)?$`) that matches the path matches the
+ * URL too, so it is tested once.
+ */
+function pathMayMatch(re: RegExp): boolean {
+  return re.source.endsWith("$") && !re.source.endsWith("(\\?.*)?$");
 }
 
 /** Whether an exchange's request carries the value in the slot. */
