@@ -4,7 +4,7 @@ import { valuesAtPath } from "../bank/key-path.js";
 import type { G1Predicate } from "../bank/task-schema.js";
 import type { ExchangeEvent, TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
-import { checkpointHit, gradeConstraint, gradeG1Predicate } from "./grade-g1.js";
+import { checkpointHit, gradeConstraint, gradeG1Predicate, urlMatchesPattern } from "./grade-g1.js";
 import type { TrialGrade } from "./grade-schema.js";
 import { declaredFields, type GradeInput, gradeTrial } from "./grade-trial.js";
 import { valuesEqual } from "./values-equal.js";
@@ -254,7 +254,7 @@ function predicateDetail(
   const exchanges = events.filter((e): e is ExchangeEvent => e.type === "exchange");
   if (predicate.kind === "data_flow") {
     const from = new RegExp(predicate.from_response_url_pattern);
-    const sources = exchanges.filter((e) => from.test(e.url));
+    const sources = exchanges.filter((e) => urlMatchesPattern(from, e.url));
     if (value !== undefined) {
       const source = sources.find(
         (e) =>
@@ -279,10 +279,14 @@ function predicateDetail(
         if (predicate.used_in_request_url_pattern) {
           const used = new RegExp(predicate.used_in_request_url_pattern);
           const needle = String(value);
+          // A slotted use counts only in a request the world took (see the grader's usedInSlot).
+          const refused = (e: ExchangeEvent) =>
+            predicate.used_in_slot !== undefined && e.status >= 400 && e.status < 500;
           const use = exchanges.find(
             (e) =>
               e.seq > source.seq &&
-              used.test(e.url) &&
+              urlMatchesPattern(used, e.url) &&
+              !refused(e) &&
               (e.url.includes(needle) ||
                 JSON.stringify(e.request_body ?? "").includes(needle) ||
                 Object.values(e.request_headers).some((h) => h.includes(needle))),

@@ -111,6 +111,41 @@ export function gradeAnswerCard(fields: readonly AnswerFieldSpec[], finalMessage
   return result;
 }
 
+/**
+ * Whether G2 would pass the card value `got` for a field expecting `expected`, by the field's
+ * comparator and tolerance. G1 reads a card value the same way where it checks that the card
+ * carries what the API returned (a data flow to the card), so it never fails a value G2 accepts:
+ * a numeric field reported within its tolerance of the API's value passes both, or neither.
+ *
+ * @example answerAccepts({ comparator: "numeric" }, 60.705, 60.7) // true (±0.01)
+ */
+export function answerAccepts(
+  spec: Pick<AnswerFieldSpec, "comparator" | "tolerance">,
+  got: JsonValue,
+  expected: JsonValue,
+): boolean {
+  const { comparator, tolerance } = spec;
+  // The numeric case without building a spec: G1 asks it of every candidate value of a flow.
+  if (comparator === "numeric") return withinTolerance(pyFloat(got), pyFloat(expected), tolerance);
+  return (
+    compare({ field: "", comparator, expected, ...(tolerance === undefined ? {} : { tolerance }) }, got) ===
+    undefined
+  );
+}
+
+/** The numeric comparator's test on two parsed values (a value Python cannot parse never passes). */
+function withinTolerance(
+  value: number | undefined,
+  expected: number | undefined,
+  tolerance?: number,
+): boolean {
+  return (
+    value !== undefined &&
+    expected !== undefined &&
+    Math.abs(value - expected) <= (tolerance ?? TOLERANCE_DEFAULT)
+  );
+}
+
 /** The failure reason, or undefined when the value passes. */
 function compare(spec: AnswerFieldSpec, got: JsonValue): string | undefined {
   switch (spec.comparator) {
@@ -124,7 +159,7 @@ function compare(spec: AnswerFieldSpec, got: JsonValue): string | undefined {
       const expected = pyFloat(spec.expected);
       if (expected === undefined) return `expected ${pyRepr(spec.expected)} is not numeric`;
       const tolerance = spec.tolerance ?? TOLERANCE_DEFAULT;
-      return Math.abs(value - expected) <= tolerance
+      return withinTolerance(value, expected, tolerance)
         ? undefined
         : `${pyFloatRepr(value)} != ${pyFloatRepr(expected)} (tol ±${pyFloatRepr(tolerance)})`;
     }

@@ -140,14 +140,14 @@ describe("used later, in a slot", () => {
     expect(passes(flow(slot, "^/v3/work(\\?.*)?$"), log("A-7", { url: "/v3/work?asset=A-7" }))).toBe(true);
   });
 
-  it("a request the API refused as invalid (400, 422) used nothing; another answer counts", () => {
+  it("a request the API refused (any 4xx) used nothing; a 2xx or a 5xx (maybe applied) counts", () => {
     const slot: UseSlot = { in: "body", key: "asset_id" };
     const post = (status: number) =>
       log("A-7", { method: "POST", url: "/v3/work", body: { asset_id: "A-7" }, status });
-    expect(passes(flow(slot), post(400))).toBe(false);
-    expect(passes(flow(slot), post(422))).toBe(false);
-    expect(passes(flow(slot), post(201))).toBe(true);
-    expect(passes(flow(slot), post(409))).toBe(true);
+    for (const refused of [400, 401, 403, 404, 409, 422, 429, 499])
+      expect(passes(flow(slot), post(refused)), String(refused)).toBe(false);
+    for (const counted of [200, 201, 202, 204, 500, 503])
+      expect(passes(flow(slot), post(counted)), String(counted)).toBe(true);
   });
 
   it("a header: the value whole passes; another value, after a scheme or redacted, fails", () => {

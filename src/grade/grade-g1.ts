@@ -2,6 +2,7 @@ import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
 import { lastKey, valuesAtPath } from "../bank/key-path.js";
 import type {
+  AnswerField,
   CallMatch,
   Checkpoint,
   ForbidConstraint,
@@ -22,6 +23,7 @@ import {
   resolveExpected,
   selectRecords,
 } from "./final-state.js";
+import { answerAccepts } from "./grade-answer-field.js";
 import type { CheckpointResult, ConstraintResult, G1Result } from "./grade-schema.js";
 import { sameInWorld, valuesEqual } from "./values-equal.js";
 
@@ -168,6 +170,8 @@ interface PreparedDataFlow {
   notUsed: string;
   notEvaluated: string;
   fieldAbsent: string;
+  /** The answer field's comparator, when the grader declares it: the card is read as G2 reads it. */
+  cardField: Pick<AnswerField, "comparator" | "tolerance"> | undefined;
   /**
    * A chain's data flows that mint the same kind of value (a create's status and key; a refresh
    * token's source), by segment in segment order, when more than one segment has one (see
@@ -277,7 +281,13 @@ function prepareGrader(grader: GraderSpec): PreparedGrader {
   let prepared = preparedGraders.get(grader);
   if (!prepared) {
     const ranks = rankSegments(grader.g1);
-    const predicates = grader.g1.map((p, i) => preparePredicate(p, ranks[i] ?? 0));
+    const predicates = grader.g1.map((p, i) =>
+      preparePredicate(
+        p,
+        ranks[i] ?? 0,
+        p.kind === "data_flow" ? grader.answer.find((a) => a.field === p.answer_field) : undefined,
+      ),
+    );
     groupClaims(predicates);
     groupCounts(predicates);
     prepared = {
@@ -386,7 +396,7 @@ function groupCounts(predicates: readonly PreparedPredicate[]): void {
   }
 }
 
-function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
+function preparePredicate(predicate: G1Predicate, rank = 0, answer?: AnswerField): PreparedPredicate {
   switch (predicate.kind) {
     case "data_flow": {
       const key = predicate.from_body_key;
@@ -405,6 +415,7 @@ function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
         notUsed: `the ${key} was not used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`,
         notEvaluated: `not evaluated: no readable answer card to find '${predicate.answer_field}' in`,
         fieldAbsent: `not evaluated: the answer card has no field '${predicate.answer_field}'`,
+        cardField: answer ? cardFieldOf(answer) : undefined,
         notUsedOwn: predicate.used_in_request_url_pattern
           ? `used in a later request to /${used}/${slotWords(predicate.used_in_slot)}`
           : predicate.must_be_stored
@@ -452,6 +463,13 @@ function preparePredicate(predicate: G1Predicate, rank = 0): PreparedPredicate {
     case "covered":
       return { kind: "covered", predicate, urls: predicate.url_patterns.map(pattern) };
   }
+}
+
+/** What G1 needs of an answer field to read a card value as G2 does. */
+function cardFieldOf(answer: AnswerField): Pick<AnswerField, "comparator" | "tolerance"> {
+  return answer.tolerance === undefined
+    ? { comparator: answer.comparator }
+    : { comparator: answer.comparator, tolerance: answer.tolerance };
 }
 
 function prepareSource(source: OtherSource): PreparedSource {
@@ -865,7 +883,7 @@ function gradeDataFlow(
       if (
         toCard &&
         predicate.answer_field !== undefined &&
-        (got === undefined || !valuesEqual(got as JsonValue, value))
+        (got === undefined || !cardCarries(prepared, got as JsonValue, value))
       ) {
         lastReason = prepared.notInCard;
         continue;
@@ -883,6 +901,21 @@ function gradeDataFlow(
   }
   if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
   return g1Result(predicate, false, undefined, anyValue ? lastReason : prepared.noValue);
+}
+
+/**
+ * Whether the card's value is the API's: equal as G1 compares what the card reports, or passing
+ * the answer field's own G2 comparator (a numeric field within its tolerance). G1 and G2 then
+ * agree on a card value, and a value G2 accepts is never charged to the labour (agent audit 20).
+ */
+function cardCarries(prepared: PreparedDataFlow, got: JsonValue, value: JsonValue): boolean {
+  if (valuesEqual(got, value)) return true;
+  const field = prepared.cardField;
+  if (field === undefined) return false;
+  // Two strings G2 would equate are already equal here (the one string equality), but for a
+  // numeric field's tolerance: the comparator is asked only where it can differ.
+  if (typeof got === "string" && typeof value === "string" && field.comparator !== "numeric") return false;
+  return answerAccepts(field, got, value);
 }
 
 /** The values at another source's key held by an object with every field of its `where`. */
@@ -1019,7 +1052,7 @@ function claimFrom(
       if (
         toCard &&
         predicate.answer_field !== undefined &&
-        (got === undefined || !valuesEqual(got as JsonValue, value))
+        (got === undefined || !cardCarries(prepared, got as JsonValue, value))
       )
         continue;
       if (predicate.must_be_stored && !log.storedAfter(value, source.seq)) continue;
@@ -1186,6 +1219,7 @@ class LogIndex {
   private readonly byPattern = new Map<RegExp, boolean[]>();
   private bodies: Array<string | undefined> | undefined;
   private paths: Array<string[] | undefined> | undefined;
+  private pathsOnly: Array<string | null | undefined> | undefined;
 
   constructor(private readonly events: readonly TrialEvent[]) {
     for (const e of events) {
@@ -1225,16 +1259,36 @@ class LogIndex {
     return this.finals;
   }
 
-  /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`). */
+  /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`; see `urlMatchesPattern`). */
   urlMatches(re: RegExp): boolean[] {
     let matches = this.byPattern.get(re);
     if (!matches) {
       matches = new Array<boolean>(this.exchanges.length);
-      for (let i = 0; i < this.exchanges.length; i++)
-        matches[i] = re.test((this.exchanges[i] as ExchangeEvent).url);
+      const onPath = pathMayMatch(re);
+      for (let i = 0; i < this.exchanges.length; i++) {
+        const url = (this.exchanges[i] as ExchangeEvent).url;
+        if (re.test(url)) matches[i] = true;
+        else {
+          const path = onPath ? this.queryless(i) : undefined;
+          matches[i] = path !== undefined && re.test(path);
+        }
+      }
       this.byPattern.set(re, matches);
     }
     return matches;
+  }
+
+  /** Exchange `i`'s URL without its query; undefined when it has none. Cut at most once. */
+  private queryless(i: number): string | undefined {
+    this.pathsOnly ??= new Array<string | null | undefined>(this.exchanges.length);
+    let path = this.pathsOnly[i];
+    if (path === undefined) {
+      const url = (this.exchanges[i] as ExchangeEvent).url;
+      const q = url.indexOf("?");
+      path = q === -1 ? null : url.slice(0, q);
+      this.pathsOnly[i] = path;
+    }
+    return path ?? undefined;
   }
 
   /** The first exchange matching the URL pattern, method (upper case) and status, if any. */
@@ -1293,14 +1347,17 @@ class LogIndex {
   }
 
   /**
-   * A request the API refused as invalid (400, 422) used nothing: the value it carried did not
-   * count (a rejected first attempt that sent `ELEVATED`, equal to `elevated` but for case).
+   * A request the API refused (any 4xx: invalid, unauthenticated, forbidden, conflicting,
+   * throttled) used nothing: the value it carried did not count (a rejected first attempt that
+   * sent `ELEVATED`, equal to `elevated` but for case; the live value sent once without a token,
+   * answered 401, before a made-up one was written — agent audit 20). A 5xx may have been applied
+   * (a partial write), so it still counts.
    */
   private usedInSlot(re: RegExp, value: JsonValue, seq: number, slot: UseSlot): boolean {
     const matches = this.urlMatches(re);
     for (let i = 0; i < this.exchanges.length; i++) {
       const e = this.exchanges[i] as ExchangeEvent;
-      if (e.seq <= seq || !matches[i] || e.status === 400 || e.status === 422) continue;
+      if (e.seq <= seq || !matches[i] || (e.status >= 400 && e.status < 500)) continue;
       if (slot.in === "path" ? anyEqual(this.pathOf(i), value) : inSlot(e, slot, value)) return true;
     }
     return false;
@@ -1334,6 +1391,31 @@ class LogIndex {
     }
     return text;
   }
+}
+
+/**
+ * Whether a predicate's URL pattern matches a logged (canonical) URL: the URL as logged, or its
+ * path alone when it has a query. A pattern anchored on a route (`^/v3/vessels/V-916$`) names the
+ * call whatever query the client added, which that route ignores (`?fields=all`, or the empty pair
+ * of `?api-version=3&` that a query-versioned world leaves as `?`): the world served the same
+ * call, so it is the same call to every predicate and forbid (agent audit 20). A pattern that
+ * names a query (`\?category=`) still needs it.
+ *
+ * @example urlMatchesPattern(/^\/v3\/vessels\/V-9$/, "/v3/vessels/V-9?fields=all") // true
+ */
+export function urlMatchesPattern(re: RegExp, url: string): boolean {
+  if (re.test(url)) return true;
+  const q = url.indexOf("?");
+  return q !== -1 && pathMayMatch(re) && re.test(url.slice(0, q));
+}
+
+/**
+ * Whether a pattern may match a URL's path and not the URL: one anchored at its end with no query
+ * part. A prefix pattern or one allowing any query (`(\?.*)?$`) that matches the path matches the
+ * URL too, so it is tested once.
+ */
+function pathMayMatch(re: RegExp): boolean {
+  return re.source.endsWith("$") && !re.source.endsWith("(\\?.*)?$");
 }
 
 /** Whether an exchange's request carries the value in the slot. */
