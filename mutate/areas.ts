@@ -429,7 +429,7 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:508-822"],
+    mutate: ["src/grade/grade-g1.ts:526-840"],
     // G1_TESTS, and the determinism property test: this range holds the predicates it replays.
     tests: [
       ...G1_TESTS,
@@ -442,7 +442,7 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
-    mutate: ["src/grade/grade-g1.ts:1-507"],
+    mutate: ["src/grade/grade-g1.ts:1-525"],
     tests: [
       ...G1_TESTS,
       "src/grade/grade-g1-prepare-edges.test.ts",
@@ -454,7 +454,7 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:823-1066"],
+    mutate: ["src/grade/grade-g1.ts:841-1099"],
     tests: [
       ...G1_TESTS,
       "src/grade/grade-claims-other-sources.test.ts",
@@ -465,7 +465,7 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:1067-1399"],
+    mutate: ["src/grade/grade-g1.ts:1100-1481"],
     tests: G1_TESTS,
   },
   {
