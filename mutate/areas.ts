@@ -460,13 +460,16 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-claims-other-sources.test.ts",
       // Which create flows share a source in the log (sharedSources): by route and status.
       "src/grade/grade-claims-sharing.test.ts",
+      // A card value read with the answer field's G2 comparator (cardCarries): tolerance, sets, booleans.
+      "src/grade/grade-g1-card-comparator.test.ts",
     ],
   },
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
     mutate: ["src/grade/grade-g1.ts:1100-1481"],
-    tests: G1_TESTS,
+    // A route pattern names a call whatever query it carries (urlMatches, urlMatchesPattern).
+    tests: [...G1_TESTS, "src/grade/grade-g1-route-query.test.ts"],
   },
   {
     name: "grade-final-state",

@@ -912,9 +912,9 @@ function cardCarries(prepared: PreparedDataFlow, got: JsonValue, value: JsonValu
   if (valuesEqual(got, value)) return true;
   const field = prepared.cardField;
   if (field === undefined) return false;
-  // Two strings G2 would equate are already equal here (the one string equality), but for a
-  // numeric field's tolerance: the comparator is asked only where it can differ.
-  if (typeof got === "string" && typeof value === "string" && field.comparator !== "numeric") return false;
+  // Two strings the string comparator would equate are already equal here (the one string equality):
+  // the comparator is asked only where it can differ (a tolerance; a set's order, "b, a" for "a, b").
+  if (typeof got === "string" && typeof value === "string" && field.comparator === "string") return false;
   return answerAccepts(field, got, value);
 }
 
