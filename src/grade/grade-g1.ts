@@ -797,6 +797,8 @@ function gradeDataFlow(
 ): G1Result {
   const { predicate, others } = prepared;
   const { log, card } = ctx;
+  // No exchange, no source (a trial that called nothing: a third of a run's blank baseline).
+  if (log.exchanges.length === 0) return g1Result(predicate, false, undefined, prepared.noResponse);
   if (claims && prepared.claimGroup) return gradeDataFlowClaimed(prepared, ctx, toCard);
   const matches = log.urlMatches(prepared.from);
   const otherMatches = others.length === 0 ? NO_MATCHES : others.map((o) => log.urlMatches(o.url));
@@ -879,7 +881,9 @@ function pushHeld(
 }
 
 /** No other sources: nothing to match. */
-const NO_MATCHES: readonly boolean[][] = [];
+const NO_MATCHES: ReadonlyArray<readonly boolean[]> = [];
+/** A log without exchanges: no URL matches. */
+const NO_EXCHANGES: readonly boolean[] = [];
 
 /** Whether the value is used after `seq` in a request to the predicate's destination or one of its others. */
 function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, seq: number): boolean {
@@ -1138,7 +1142,7 @@ class LogIndex {
   /** Variable writes outside the vault, in log order (the vault is the task's, not the agent's). */
   private readonly writes: VariableWriteEvent[] = [];
   private finals: Map<string, JsonValue> | undefined;
-  private readonly byPattern = new Map<RegExp, boolean[]>();
+  private readonly byPattern = new Map<RegExp, readonly boolean[]>();
   private bodies: Array<string | undefined> | undefined;
   private paths: Array<string[] | undefined> | undefined;
 
@@ -1181,13 +1185,15 @@ class LogIndex {
   }
 
   /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`). */
-  urlMatches(re: RegExp): boolean[] {
+  urlMatches(re: RegExp): readonly boolean[] {
+    if (this.exchanges.length === 0) return NO_EXCHANGES;
     let matches = this.byPattern.get(re);
     if (!matches) {
-      matches = new Array<boolean>(this.exchanges.length);
+      const tested = new Array<boolean>(this.exchanges.length);
       for (let i = 0; i < this.exchanges.length; i++)
-        matches[i] = re.test((this.exchanges[i] as ExchangeEvent).url);
-      this.byPattern.set(re, matches);
+        tested[i] = re.test((this.exchanges[i] as ExchangeEvent).url);
+      this.byPattern.set(re, tested);
+      matches = tested;
     }
     return matches;
   }

@@ -244,9 +244,13 @@ function segmentResults(
   const per: NonNullable<TrialGrade["segments"]>["per_segment"] = {};
   let failureStage: number | null = null;
   for (const s of [...tally.keys()].sort((a, b) => a - b)) {
-    const { failed, ...t } = tally.get(s) as Tally;
-    per[String(s)] = failed.length > 0 ? { ...t, failed_requirements: failed } : t;
-    if (failureStage === null && !(t.g1_passed && t.g2_passed)) failureStage = s;
+    // Written as literals in the result's key order (a rest copy per segment cost more).
+    const { passed, total, g1_passed, g2_passed, failed } = tally.get(s) as Tally;
+    per[String(s)] =
+      failed.length > 0
+        ? { passed, total, g1_passed, g2_passed, failed_requirements: failed }
+        : { passed, total, g1_passed, g2_passed };
+    if (failureStage === null && !(g1_passed && g2_passed)) failureStage = s;
   }
   const first = failureStage === null ? undefined : tally.get(failureStage)?.failed[0];
   return {
@@ -322,7 +326,16 @@ function gradeResolvedField(
   if (!isRecordRef(field.expected)) return gradeAnswerField(answerSpec(field, trialSeed), card);
   const resolved = finalState.resolve(field.expected);
   if (!resolved.ok) {
-    const graded = gradeAnswerField({ ...answerSpec(field, trialSeed), expected: null }, card);
+    // The reference's own canaries are never minted: its value is unknown (null) here.
+    const graded = gradeAnswerField(
+      {
+        field: field.field,
+        comparator: field.comparator,
+        expected: null,
+        ...(field.tolerance !== undefined ? { tolerance: field.tolerance } : {}),
+      },
+      card,
+    );
     const { reason: _reason, ...rest } = graded;
     return { ...rest, passed: false, reason: `expected ${resolved.reason}` };
   }
