@@ -408,27 +408,27 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:497-783"],
+    mutate: ["src/grade/grade-g1.ts:498-784"],
     // G1_TESTS, and the determinism property test: this range holds the predicates it replays.
     tests: [...G1_TESTS, "src/grade/grade-trial.test.ts", "src/grade/grade-g1-order-covered-edges.test.ts"],
   },
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
-    mutate: ["src/grade/grade-g1.ts:1-496"],
+    mutate: ["src/grade/grade-g1.ts:1-497"],
     tests: [...G1_TESTS, "src/grade/grade-g1-prepare-edges.test.ts"],
   },
   {
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:784-991"],
+    mutate: ["src/grade/grade-g1.ts:785-1012"],
     tests: [...G1_TESTS, "src/grade/grade-claims-other-sources.test.ts"],
   },
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:992-1313"],
+    mutate: ["src/grade/grade-g1.ts:1013-1360"],
     tests: G1_TESTS,
   },
   {
@@ -443,6 +443,7 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-requirements.test.ts",
       "src/grade/grade-g1-unresolved.test.ts",
       "src/grade/grade-call-count.test.ts",
+      "src/grade/trial-final-state.test.ts",
     ],
   },
 ];
