@@ -49,11 +49,19 @@ export function selectRecords(
   records: FinalRecords,
   trialSeed: string,
 ): JsonObject[] {
-  const prepared = prepareSelector(selector);
+  return selectPrepared(prepareSelector(selector), selector.resource, records, trialSeed);
+}
+
+function selectPrepared(
+  prepared: PreparedSelector,
+  resource: string,
+  records: FinalRecords,
+  trialSeed: string,
+): JsonObject[] {
   const where = prepared.fixed ?? resolvedWhere(prepared, trialSeed);
   const holding = (records as RecordsHolding)[RECORDS_HOLDING];
   const texts = holding ? (prepared.fixed ? prepared.texts : textsOf(where)) : undefined;
-  const list = (texts && holding?.(selector.resource, texts)) ?? records[selector.resource] ?? [];
+  const list = (texts && holding?.(resource, texts)) ?? records[resource] ?? [];
   const out: JsonObject[] = [];
   for (const r of list) if (holdsAll(r, where)) out.push(r);
   return out;
@@ -89,6 +97,8 @@ function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValu
  * none holds a canary (the same for every trial) those fields resolved and the texts they show.
  */
 interface PreparedSelector {
+  /** The selector as written, known by its resource and fields (see `TrialFinalState`). */
+  key: string;
   entries: ReadonlyArray<readonly [string, unknown]>;
   fixed: ReadonlyArray<readonly [string, JsonValue]> | null;
   texts: string[] | undefined;
@@ -104,7 +114,12 @@ function prepareSelector(selector: RecordSelector): PreparedSelector {
     const fixed = entries.every(([, v]) => !holdsCanary(v))
       ? entries.map(([k, v]) => [k, resolveCanaries(v, "")] as const)
       : null;
-    prepared = { entries, fixed, texts: fixed ? textsOf(fixed) : undefined };
+    prepared = {
+      key: JSON.stringify([selector.resource, selector.where]),
+      entries,
+      fixed,
+      texts: fixed ? textsOf(fixed) : undefined,
+    };
     preparedSelectors.set(selector, prepared);
   }
   return prepared;
@@ -258,26 +273,13 @@ function pickOnce(
   records: FinalRecords,
   trialSeed: string,
 ): readonly JsonObject[] {
-  const key = selectorKey(selector);
-  let picked = picks.get(key);
+  const prepared = prepareSelector(selector);
+  let picked = picks.get(prepared.key);
   if (picked === undefined) {
-    picked = selectRecords(selector, records, trialSeed);
-    picks.set(key, picked);
+    picked = selectPrepared(prepared, selector.resource, records, trialSeed);
+    picks.set(prepared.key, picked);
   }
   return picked;
-}
-
-// A selector as written, known by its resource and fields; keyed by the selector object (bank
-// data, never mutated once graded), so each is written once.
-const selectorKeys = new WeakMap<RecordSelector, string>();
-
-function selectorKey(selector: RecordSelector): string {
-  let key = selectorKeys.get(selector);
-  if (key === undefined) {
-    key = JSON.stringify([selector.resource, selector.where]);
-    selectorKeys.set(selector, key);
-  }
-  return key;
 }
 
 /**
