@@ -429,7 +429,7 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:526-840"],
+    mutate: ["src/grade/grade-g1.ts:527-841"],
     // G1_TESTS, and the determinism property test: this range holds the predicates it replays.
     tests: [
       ...G1_TESTS,
@@ -442,7 +442,7 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
-    mutate: ["src/grade/grade-g1.ts:1-525"],
+    mutate: ["src/grade/grade-g1.ts:1-526"],
     tests: [
       ...G1_TESTS,
       "src/grade/grade-g1-prepare-edges.test.ts",
@@ -454,7 +454,7 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:841-1099"],
+    mutate: ["src/grade/grade-g1.ts:842-1120"],
     tests: [
       ...G1_TESTS,
       "src/grade/grade-claims-other-sources.test.ts",
@@ -467,7 +467,7 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:1100-1481"],
+    mutate: ["src/grade/grade-g1.ts:1121-1528"],
     // A route pattern names a call whatever query it carries (urlMatches, urlMatchesPattern).
     tests: [...G1_TESTS, "src/grade/grade-g1-route-query.test.ts"],
   },
@@ -486,6 +486,7 @@ export const AREAS: MutationArea[] = [
       // Final records that answer by their text (a stored log's RECORDS_HOLDING), a selector mixing
       // a canary with plain values.
       "src/grade/final-state-mutants.test.ts",
+      "src/grade/trial-final-state.test.ts",
     ],
   },
 ];

@@ -107,6 +107,26 @@ describe("variants of worlds that version by header or query, or sign requests",
     }
   }, 60_000);
 
+  it("say nothing the protocol makes false: a GraphQL field or MCP tool lists the parameter REST leaves undocumented", () => {
+    const claims = /lists no parameters|Nothing in the published spec|parameter is undocumented/;
+    const rest = bank.tasks.filter((t) => claims.test(t.ticket));
+    expect(rest.some((t) => claims.test(t.ticket))).toBe(true);
+    for (const protocol of ["graphql", "mcp"] as const)
+      for (const world of bank.worlds) {
+        const v = protocolVariant(world, rest, protocol);
+        if (!v.success) throw new Error(v.error.message);
+        for (const task of v.data.tasks) {
+          expect(task.ticket, task.id).not.toMatch(claims);
+          // What the ticket asks stays: the record by name, from the registry view.
+          const original = rest.find(
+            (t) => task.id.endsWith(t.id.slice(world.id.length)) && t.world === world.id,
+          );
+          const name = original?.ticket.match(/"([^"]+)"/)?.[1];
+          if (name) expect(task.ticket).toContain(`"${name}"`);
+        }
+      }
+  });
+
   it("leave out a task whose golden signs a request, saying why", () => {
     const signed = bank.tasks.find((t) => t.golden.some((s) => s.op === "execute" && s.request.sign));
     if (!signed) throw new Error("the default bank has no task that signs a request");

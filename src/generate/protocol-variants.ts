@@ -23,6 +23,21 @@ const NOTES: Record<VariantProtocol, string> = {
   mcp: "Note: this API is served as MCP tools at POST /mcp. Every REST route named above is a tool named after it (its description names the route; `issue_token` mints tokens); send the bearer token as the request's Authorization header. The tool list is the workspace's spec entity.",
 };
 
+/**
+ * A ticket's claims that hold of the REST spec only. A GraphQL field and an MCP tool list every
+ * argument they take (the registry's filter among them, with its allowed values), so "the spec
+ * documents no parameter" is false there (agent audit 20: harbor-telemetry-graphql-sub01).
+ */
+const REST_ONLY_CLAIMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/The spec lists no parameters for it, and the (\S+) view/g, "The $1 view"],
+  [/Nothing in the published spec says what it wants; we need/g, "We need"],
+  [/ \(the parameter is undocumented\)/g, ""],
+];
+
+function withoutRestOnlyClaims(ticket: string): string {
+  return REST_ONLY_CLAIMS.reduce((text, [claim, instead]) => text.replace(claim, instead), ticket);
+}
+
 function withNote(ticket: string, protocol: VariantProtocol): string {
   const marker = "\n\nWhen you have finished";
   const at = ticket.indexOf(marker);
@@ -95,7 +110,7 @@ export function protocolVariant(
       ...task,
       id: variantId(task.id),
       world: id,
-      ticket: withNote(task.ticket, protocol),
+      ticket: withNote(withoutRestOnlyClaims(task.ticket), protocol),
       setup: setup as GoldenStep[],
       golden: golden as GoldenStep[],
     });

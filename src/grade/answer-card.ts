@@ -108,6 +108,8 @@ export function extractAnswerCard(
   // Two cards of one shape that disagree on a declared field: the message hedges between answers.
   if (card.success) {
     for (const rival of candidates) {
+      // The card agrees with itself: not compared (its fields written twice per trial, for nothing).
+      if (rival.index === best.index) continue;
       if (rival.declared !== declared || rival.others !== others || !rival.parsed.success) continue;
       const theirs = rival.parsed.data;
       const differs = [...fields].find(

@@ -49,10 +49,19 @@ export function selectRecords(
   records: FinalRecords,
   trialSeed: string,
 ): JsonObject[] {
-  const where = whereOf(selector, trialSeed);
+  return selectPrepared(prepareSelector(selector), selector.resource, records, trialSeed);
+}
+
+function selectPrepared(
+  prepared: PreparedSelector,
+  resource: string,
+  records: FinalRecords,
+  trialSeed: string,
+): JsonObject[] {
+  const where = prepared.fixed ?? resolvedWhere(prepared, trialSeed);
   const holding = (records as RecordsHolding)[RECORDS_HOLDING];
-  const texts = holding ? textsOf(where) : undefined;
-  const list = (texts && holding?.(selector.resource, texts)) ?? records[selector.resource] ?? [];
+  const texts = holding ? (prepared.fixed ? prepared.texts : textsOf(where)) : undefined;
+  const list = (texts && holding?.(resource, texts)) ?? records[resource] ?? [];
   const out: JsonObject[] = [];
   for (const r of list) if (holdsAll(r, where)) out.push(r);
   return out;
@@ -83,20 +92,41 @@ function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValu
   return true;
 }
 
-// A selector's fields, keyed by the selector object (bank data, never mutated once graded): those
-// holding no canary are the same for every trial, so they are resolved once, not per trial.
-const fixedWheres = new WeakMap<RecordSelector, ReadonlyArray<readonly [string, JsonValue]> | null>();
+/**
+ * A selector with what picking its records needs from the selector alone: its fields, and when
+ * none holds a canary (the same for every trial) those fields resolved and the texts they show.
+ */
+interface PreparedSelector {
+  /** The selector as written, known by its resource and fields (see `TrialFinalState`). */
+  key: string;
+  entries: ReadonlyArray<readonly [string, unknown]>;
+  fixed: ReadonlyArray<readonly [string, JsonValue]> | null;
+  texts: string[] | undefined;
+}
 
-function whereOf(selector: RecordSelector, trialSeed: string): ReadonlyArray<readonly [string, JsonValue]> {
-  let fixed = fixedWheres.get(selector);
-  if (fixed === undefined) {
+// Keyed by the selector object (bank data, never mutated once graded): prepared once, not per trial.
+const preparedSelectors = new WeakMap<RecordSelector, PreparedSelector>();
+
+function prepareSelector(selector: RecordSelector): PreparedSelector {
+  let prepared = preparedSelectors.get(selector);
+  if (prepared === undefined) {
     const entries = Object.entries(selector.where);
-    fixed = entries.every(([, v]) => !holdsCanary(v))
+    const fixed = entries.every(([, v]) => !holdsCanary(v))
       ? entries.map(([k, v]) => [k, resolveCanaries(v, "")] as const)
       : null;
-    fixedWheres.set(selector, fixed);
+    prepared = {
+      key: JSON.stringify([selector.resource, selector.where]),
+      entries,
+      fixed,
+      texts: fixed ? textsOf(fixed) : undefined,
+    };
+    preparedSelectors.set(selector, prepared);
   }
-  return fixed ?? Object.entries(selector.where).map(([k, v]) => [k, resolveCanaries(v, trialSeed)] as const);
+  return prepared;
+}
+
+function resolvedWhere(prepared: PreparedSelector, trialSeed: string): Array<readonly [string, JsonValue]> {
+  return prepared.entries.map(([k, v]) => [k, resolveCanaries(v, trialSeed)] as const);
 }
 
 /** Whether a JSON value holds a canary reference at any depth (resolving it then depends on the seed). */
@@ -144,19 +174,37 @@ export function resolveExpected(
   events?: readonly TrialEvent[],
 ): Resolved {
   if (!isRecordRef(value)) return { ok: true, value: resolveCanaries(value, trialSeed) };
+  return resolveRecordRef(value, trialSeed, {
+    picked: (selector) => records && selectRecords(selector, records, trialSeed),
+    pickedRemoved: (selector) => removed && selectRecords(selector, removed, trialSeed),
+    events,
+  });
+}
+
+/** Where a record reference's records are picked: the final records and the removed ones (undefined when not kept). */
+interface RecordPicker {
+  picked(selector: RecordSelector): readonly JsonObject[] | undefined;
+  pickedRemoved(selector: RecordSelector): readonly JsonObject[] | undefined;
+  readonly events: readonly TrialEvent[] | undefined;
+}
+
+function resolveRecordRef(value: RecordRef, trialSeed: string, picker: RecordPicker): Resolved {
   // Described only for a reason (`meantRecord`): a resolved reference builds no words.
-  if (!records)
+  let picked = picker.picked(value.$record);
+  if (!picked)
     return {
       ok: false,
       reason: `${meantRecord(value, trialSeed)} is unknown: the world's final records were not kept`,
     };
-  let picked = selectRecords(value.$record, records, trialSeed);
   // None left at the end: the record may have been deleted later on (opened, then superseded).
-  if (picked.length === 0 && removed) picked = selectRecords(value.$record, removed, trialSeed).slice(-1);
+  if (picked.length === 0) {
+    const removed = picker.pickedRemoved(value.$record);
+    if (removed) picked = removed.slice(-1);
+  }
   if (picked.length === 0)
     return { ok: false, reason: `${meantRecord(value, trialSeed)}: no such record at the end of the trial` };
   if (picked.length > 1) {
-    const decisive = events ? decisiveRecord(picked, events) : undefined;
+    const decisive = picker.events ? decisiveRecord(picked, picker.events) : undefined;
     if (!decisive)
       return {
         ok: false,
@@ -168,6 +216,70 @@ export function resolveExpected(
   if (got === undefined)
     return { ok: false, reason: `${meantRecord(value, trialSeed)}: that record has no ${value.field}` };
   return { ok: true, value: got };
+}
+
+/**
+ * One trial's final state as its checks read it: the records each selector picks are picked once
+ * per trial (a chain names one record in many predicates and answer fields), known by the selector
+ * as written (the trial's seed resolves a canary in it alike every time). The records are read
+ * from `state` when first needed (a stored log parses them on first read). Made per graded trial,
+ * never shared across trials.
+ *
+ * @example const state = new TrialFinalState(input, trialSeed, input.events); state.resolve(field.expected)
+ */
+export class TrialFinalState implements RecordPicker {
+  readonly #picked = new Map<string, readonly JsonObject[]>();
+  readonly #pickedRemoved = new Map<string, readonly JsonObject[]>();
+
+  constructor(
+    private readonly state: {
+      readonly finalRecords?: FinalRecords | undefined;
+      readonly removedRecords?: FinalRecords | undefined;
+    },
+    readonly trialSeed: string,
+    readonly events: readonly TrialEvent[] | undefined,
+  ) {}
+
+  get finalRecords(): FinalRecords | undefined {
+    return this.state.finalRecords;
+  }
+
+  get removedRecords(): FinalRecords | undefined {
+    return this.state.removedRecords;
+  }
+
+  /** The final records a selector picks; undefined when they were not kept. */
+  picked(selector: RecordSelector): readonly JsonObject[] | undefined {
+    const records = this.state.finalRecords;
+    return records && pickOnce(this.#picked, selector, records, this.trialSeed);
+  }
+
+  /** The deleted records a selector picks; undefined when none were kept. */
+  pickedRemoved(selector: RecordSelector): readonly JsonObject[] | undefined {
+    const removed = this.state.removedRecords;
+    return removed && pickOnce(this.#pickedRemoved, selector, removed, this.trialSeed);
+  }
+
+  /** `resolveExpected` of a value for this trial. */
+  resolve(value: unknown): Resolved {
+    if (!isRecordRef(value)) return { ok: true, value: resolveCanaries(value, this.trialSeed) };
+    return resolveRecordRef(value, this.trialSeed, this);
+  }
+}
+
+function pickOnce(
+  picks: Map<string, readonly JsonObject[]>,
+  selector: RecordSelector,
+  records: FinalRecords,
+  trialSeed: string,
+): readonly JsonObject[] {
+  const prepared = prepareSelector(selector);
+  let picked = picks.get(prepared.key);
+  if (picked === undefined) {
+    picked = selectPrepared(prepared, selector.resource, records, trialSeed);
+    picks.set(prepared.key, picked);
+  }
+  return picked;
 }
 
 /**

@@ -18,10 +18,8 @@ import {
   decisiveRecord,
   describeRecord,
   type FinalRecords,
-  isRecordRef,
   type Resolved,
-  resolveExpected,
-  selectRecords,
+  TrialFinalState,
 } from "./final-state.js";
 import { answerAccepts } from "./grade-answer-field.js";
 import type { CheckpointResult, ConstraintResult, G1Result } from "./grade-schema.js";
@@ -187,6 +185,8 @@ interface PreparedSource {
   url: RegExp;
   holder: string;
   key: string;
+  /** `where`'s fields, as written (resolved once per trial: see `TrialContext.sourceWhere`). */
+  where: ReadonlyArray<readonly [string, unknown]>;
 }
 
 interface PreparedCall {
@@ -479,6 +479,7 @@ function prepareSource(source: OtherSource): PreparedSource {
     url: pattern(source.url_pattern),
     holder: cut < 0 ? "" : source.body_key.slice(0, cut),
     key: cut < 0 ? source.body_key : source.body_key.slice(cut + 1),
+    where: Object.entries(source.where ?? {}),
   };
 }
 
@@ -775,7 +776,7 @@ function gradeEndState(predicate: Extract<G1Predicate, { kind: "end_state" }>, c
       undefined,
       `${describeRecord(selector, ctx.seed)}: the world's final records were not kept`,
     );
-  const picked = selectRecords(predicate.record, ctx.records, ctx.seed);
+  const picked = ctx.finalState.picked(predicate.record) ?? [];
   const { expect } = predicate;
   switch (expect.is) {
     case "absent":
@@ -853,9 +854,11 @@ function gradeDataFlow(
 ): G1Result {
   const { predicate, others } = prepared;
   const { log, card } = ctx;
+  // No exchange, no source (a trial that called nothing: a third of a run's blank baseline).
+  if (log.exchanges.length === 0) return g1Result(predicate, false, undefined, prepared.noResponse);
   if (claims && prepared.claimGroup) return gradeDataFlowClaimed(prepared, ctx, toCard);
   const matches = log.urlMatches(prepared.from);
-  const otherMatches = others.map((o) => log.urlMatches(o.url));
+  const otherMatches = others.length === 0 ? NO_MATCHES : others.map((o) => log.urlMatches(o.url));
   const exchanges = log.exchanges;
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   // Scalars are told apart by type and value (3 and "3" are two candidates), as a Set does.
@@ -871,7 +874,8 @@ function gradeDataFlow(
     for (let k = 0; k < others.length; k++) {
       const other = others[k] as PreparedSource;
       if (!otherMatches[k]?.[i] || source.status !== other.source.status) continue;
-      values = [...(values ?? []), ...recordValues(other, source.response_body, ctx)];
+      values ??= [];
+      pushRecordValues(other, source.response_body, ctx, values);
     }
     if (values === undefined) continue;
     anySource = true;
@@ -918,24 +922,40 @@ function cardCarries(prepared: PreparedDataFlow, got: JsonValue, value: JsonValu
   return answerAccepts(field, got, value);
 }
 
-/** The values at another source's key held by an object with every field of its `where`. */
-function recordValues(other: PreparedSource, body: JsonValue | null, ctx: TrialContext): JsonValue[] {
-  const where: Array<readonly [string, JsonValue]> = [];
-  for (const [field, v] of Object.entries(other.source.where ?? {})) {
-    const r = ctx.resolve(v);
-    if (!r.ok) return [];
-    where.push([field, r.value]);
-  }
-  const out: JsonValue[] = [];
+/**
+ * Push the values at another source's key held by an object with every field of its `where` onto
+ * `out` (none when a `where` value is unknown in this trial).
+ */
+function pushRecordValues(
+  other: PreparedSource,
+  body: JsonValue | null,
+  ctx: TrialContext,
+  out: JsonValue[],
+): void {
+  const where = ctx.sourceWhere(other);
+  if (where === null) return;
   for (const held of valuesAtPath(body, other.holder)) {
-    for (const item of Array.isArray(held) ? held : [held]) {
-      if (item === null || typeof item !== "object" || Array.isArray(item)) continue;
-      if (!where.every(([field, v]) => sameInWorld(item[field] ?? null, v))) continue;
-      out.push(...valuesAtPath(item, other.key));
-    }
+    if (Array.isArray(held)) {
+      for (const item of held) pushHeld(other, item, where, out);
+    } else pushHeld(other, held, where, out);
   }
-  return out;
 }
+
+function pushHeld(
+  other: PreparedSource,
+  item: JsonValue,
+  where: ReadonlyArray<readonly [string, JsonValue]>,
+  out: JsonValue[],
+): void {
+  if (item === null || typeof item !== "object" || Array.isArray(item)) return;
+  for (const [field, v] of where) if (!sameInWorld(item[field] ?? null, v)) return;
+  for (const value of valuesAtPath(item, other.key)) out.push(value);
+}
+
+/** No other sources: nothing to match. */
+const NO_MATCHES: ReadonlyArray<readonly boolean[]> = [];
+/** A log without exchanges: no URL matches. */
+const NO_EXCHANGES: readonly boolean[] = [];
 
 /** Whether the value is used after `seq` in a request to the predicate's destination or one of its others. */
 function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, seq: number): boolean {
@@ -1034,19 +1054,20 @@ function claimFrom(
   const { predicate, others } = prepared;
   const { log, card } = ctx;
   const matches = log.urlMatches(prepared.from);
-  const otherMatches = others.map((o) => log.urlMatches(o.url));
+  const otherMatches = others.length === 0 ? NO_MATCHES : others.map((o) => log.urlMatches(o.url));
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   for (let i = after + 1; i < log.exchanges.length; i++) {
     const source = log.exchanges[i] as ExchangeEvent;
-    const values =
-      matches[i] && source.status === predicate.from_status
-        ? [...valuesAtPath(source.response_body, predicate.from_body_key)]
-        : [];
+    let values: JsonValue[] | undefined;
+    if (matches[i] && source.status === predicate.from_status)
+      values = valuesAtPath(source.response_body, predicate.from_body_key);
     for (let k = 0; k < others.length; k++) {
       const other = others[k] as PreparedSource;
-      if (otherMatches[k]?.[i] && source.status === other.source.status)
-        values.push(...recordValues(other, source.response_body, ctx));
+      if (!otherMatches[k]?.[i] || source.status !== other.source.status) continue;
+      values ??= [];
+      pushRecordValues(other, source.response_body, ctx, values);
     }
+    if (values === undefined) continue;
     for (const value of values) {
       if (value === null || typeof value === "object") continue;
       if (
@@ -1112,14 +1133,22 @@ class TrialContext {
   private readonly resolvedValues = new Map<unknown, Resolved>();
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
   private readonly sharing = new Map<unknown, Map<PreparedDataFlow, number>>();
+  private readonly wheres = new Map<PreparedSource, ReadonlyArray<readonly [string, JsonValue]> | null>();
+
+  /** The final state, its records read when first needed; shared with G2 when the caller made it. */
+  readonly finalState: TrialFinalState;
 
   constructor(
     readonly events: readonly TrialEvent[],
     readonly card: Record<string, unknown> | null,
     readonly seed: string,
-    private readonly state: FinalState,
+    state: FinalState,
   ) {
     this.log = new LogIndex(events);
+    this.finalState =
+      state instanceof TrialFinalState && state.trialSeed === seed && state.events === events
+        ? state
+        : new TrialFinalState(state, seed, events);
   }
 
   /** A claim group's members numbered by the sources they share in this log (see `sharedSources`). */
@@ -1134,20 +1163,36 @@ class TrialContext {
 
   /** The final records, read from the state when first needed. */
   get records(): FinalRecords | undefined {
-    return this.state.finalRecords;
+    return this.finalState.finalRecords;
   }
 
   /** An expected value for this trial (canaries minted, record references read from the end state). */
   resolve(value: unknown): Resolved {
     let r = this.resolvedValues.get(value);
     if (!r) {
-      // Only a record reference reads the final state.
-      r = isRecordRef(value)
-        ? resolveExpected(value, this.seed, this.state.finalRecords, this.state.removedRecords, this.events)
-        : resolveExpected(value, this.seed, undefined);
+      r = this.finalState.resolve(value);
       this.resolvedValues.set(value, r);
     }
     return r;
+  }
+
+  /** Another source's `where` resolved for this trial; null when one of its values is unknown. */
+  sourceWhere(other: PreparedSource): ReadonlyArray<readonly [string, JsonValue]> | null {
+    let where = this.wheres.get(other);
+    if (where === undefined) {
+      const resolved: Array<readonly [string, JsonValue]> = [];
+      for (const [field, v] of other.where) {
+        const r = this.resolve(v);
+        if (!r.ok) {
+          this.wheres.set(other, null);
+          return null;
+        }
+        resolved.push([field, r.value]);
+      }
+      where = resolved;
+      this.wheres.set(other, where);
+    }
+    return where;
   }
 
   /**
@@ -1216,7 +1261,7 @@ class LogIndex {
   /** Variable writes outside the vault, in log order (the vault is the task's, not the agent's). */
   private readonly writes: VariableWriteEvent[] = [];
   private finals: Map<string, JsonValue> | undefined;
-  private readonly byPattern = new Map<RegExp, boolean[]>();
+  private readonly byPattern = new Map<RegExp, readonly boolean[]>();
   private bodies: Array<string | undefined> | undefined;
   private paths: Array<string[] | undefined> | undefined;
   private pathsOnly: Array<string | null | undefined> | undefined;
@@ -1260,20 +1305,22 @@ class LogIndex {
   }
 
   /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`; see `urlMatchesPattern`). */
-  urlMatches(re: RegExp): boolean[] {
+  urlMatches(re: RegExp): readonly boolean[] {
+    if (this.exchanges.length === 0) return NO_EXCHANGES;
     let matches = this.byPattern.get(re);
     if (!matches) {
-      matches = new Array<boolean>(this.exchanges.length);
+      const tested = new Array<boolean>(this.exchanges.length);
       const onPath = pathMayMatch(re);
       for (let i = 0; i < this.exchanges.length; i++) {
         const url = (this.exchanges[i] as ExchangeEvent).url;
-        if (re.test(url)) matches[i] = true;
+        if (re.test(url)) tested[i] = true;
         else {
           const path = onPath ? this.queryless(i) : undefined;
-          matches[i] = path !== undefined && re.test(path);
+          tested[i] = path !== undefined && re.test(path);
         }
       }
-      this.byPattern.set(re, matches);
+      this.byPattern.set(re, tested);
+      matches = tested;
     }
     return matches;
   }

@@ -3,9 +3,9 @@ import type { AnswerField, GraderSpec } from "../bank/task-schema.js";
 import { resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
-import { type FinalRecords, isRecordRef, meantRecord, resolveExpected } from "./final-state.js";
+import { type FinalRecords, isRecordRef, meantRecord, TrialFinalState } from "./final-state.js";
 import { type AnswerFieldSpec, type FieldGrade, gradeAnswerField } from "./grade-answer-field.js";
-import { type FinalState, gradeLabour, labourFailsVerdict } from "./grade-g1.js";
+import { gradeLabour, labourFailsVerdict } from "./grade-g1.js";
 import type { G1Result, TrialGrade } from "./grade-schema.js";
 
 /**
@@ -85,19 +85,21 @@ export function gradeTrial(input: GradeInput, options: GradeOptions = {}): Trial
 
   const cardResult = extractAnswerCard(input.finalMessage ?? "", declaredFields(grader));
   const card = cardResult.success ? (cardResult.data as Record<string, unknown>) : null;
-  if (options.verdictOnly && failsVerdict(input, card)) return ungradedFail(VERDICT_ONLY_FAIL);
+  // One final state for G2 and G1: a record both name is picked once.
+  const finalState = new TrialFinalState(input, trialSeed, events);
+  if (options.verdictOnly && failsVerdict(input, card, finalState)) return ungradedFail(VERDICT_ONLY_FAIL);
 
   const g2: FieldGrade[] = [];
   const g2Segments: Array<number | undefined> = [];
   const g2Requirements: Array<string | undefined> = [];
   for (const { field, spec } of prepareAnswer(grader)) {
     if (!isGraded(gradedSegments, field.segment)) continue;
-    g2.push(spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, input));
+    g2.push(spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, finalState));
     g2Segments.push(field.segment);
     g2Requirements.push(field.requirement);
   }
   // The final records are read where a predicate needs them (the input may parse them on first read).
-  const labour = gradeLabour(grader, events, card, trialSeed, input);
+  const labour = gradeLabour(grader, events, card, trialSeed, finalState);
   const g1All = labour.g1;
   const g1 = gradedSegments === undefined ? g1All : g1All.filter((r) => isGraded(gradedSegments, r.segment));
   const { constraints, checkpoints } = labour;
@@ -171,14 +173,20 @@ export interface GradeOptions {
 export const VERDICT_ONLY_FAIL = "fails (only the verdict was graded)";
 
 /** Whether the trial fails: a graded answer field, a forbid constraint or a graded G1 predicate fails. */
-function failsVerdict(input: GradeInput, card: Record<string, unknown> | null): boolean {
+function failsVerdict(
+  input: GradeInput,
+  card: Record<string, unknown> | null,
+  finalState: TrialFinalState,
+): boolean {
   const { grader, trialSeed, gradedSegments } = input;
   for (const { field, spec } of prepareAnswer(grader)) {
     if (!isGraded(gradedSegments, field.segment)) continue;
-    const g = spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, input);
+    const g = spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, finalState);
     if (!g.passed) return true;
   }
-  return labourFailsVerdict(grader, input.events, card, trialSeed, input, (s) => isGraded(gradedSegments, s));
+  return labourFailsVerdict(grader, input.events, card, trialSeed, finalState, (s) =>
+    isGraded(gradedSegments, s),
+  );
 }
 
 /** Chains: per-segment tallies over the graded predicates, and the first failing segment and requirement. */
@@ -236,9 +244,13 @@ function segmentResults(
   const per: NonNullable<TrialGrade["segments"]>["per_segment"] = {};
   let failureStage: number | null = null;
   for (const s of [...tally.keys()].sort((a, b) => a - b)) {
-    const { failed, ...t } = tally.get(s) as Tally;
-    per[String(s)] = failed.length > 0 ? { ...t, failed_requirements: failed } : t;
-    if (failureStage === null && !(t.g1_passed && t.g2_passed)) failureStage = s;
+    // Written as literals in the result's key order (a rest copy per segment cost more).
+    const { passed, total, g1_passed, g2_passed, failed } = tally.get(s) as Tally;
+    per[String(s)] =
+      failed.length > 0
+        ? { passed, total, g1_passed, g2_passed, failed_requirements: failed }
+        : { passed, total, g1_passed, g2_passed };
+    if (failureStage === null && !(g1_passed && g2_passed)) failureStage = s;
   }
   const first = failureStage === null ? undefined : tally.get(failureStage)?.failed[0];
   return {
@@ -309,18 +321,21 @@ function gradeResolvedField(
   field: AnswerField,
   card: Record<string, unknown> | null,
   trialSeed: string,
-  state: FinalState & { events: readonly TrialEvent[] },
+  finalState: TrialFinalState,
 ): FieldGrade {
   if (!isRecordRef(field.expected)) return gradeAnswerField(answerSpec(field, trialSeed), card);
-  const resolved = resolveExpected(
-    field.expected,
-    trialSeed,
-    state.finalRecords,
-    state.removedRecords,
-    state.events,
-  );
+  const resolved = finalState.resolve(field.expected);
   if (!resolved.ok) {
-    const graded = gradeAnswerField({ ...answerSpec(field, trialSeed), expected: null }, card);
+    // The reference's own canaries are never minted: its value is unknown (null) here.
+    const graded = gradeAnswerField(
+      {
+        field: field.field,
+        comparator: field.comparator,
+        expected: null,
+        ...(field.tolerance !== undefined ? { tolerance: field.tolerance } : {}),
+      },
+      card,
+    );
     const { reason: _reason, ...rest } = graded;
     return { ...rest, passed: false, reason: `expected ${resolved.reason}` };
   }

@@ -53,7 +53,8 @@ function memberSize(view: Buffer, at: number): number | null {
   if (view[at] !== 0x1f || view[at + 1] !== 0x8b || view[at + 2] !== 8) return null;
   if (((view[at + 3] as number) & FEXTRA) === 0) return null;
   if (view.readUInt16LE(at + HEADER) !== EXTRA - 2) return null;
-  if (view.toString("latin1", at + HEADER + 2, at + HEADER + 4) !== "AF") return null;
+  // 'A' 'F' compared as bytes, not through a string made per member.
+  if (view[at + HEADER + 2] !== 0x41 || view[at + HEADER + 3] !== 0x46) return null;
   if (view.readUInt16LE(at + HEADER + 4) !== 4) return null;
   const size = view.readUInt32LE(at + HEADER + 6);
   return size > HEADER + EXTRA ? size : null;

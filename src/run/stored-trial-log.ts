@@ -793,14 +793,14 @@ function decodeV5(
   for (let k = 0; k < events.length; k++) {
     const e = events[k] as StoredTrialLog["events"][number];
     if (e.type !== "exchange") continue;
-    const where = `events.${k}.response_body`;
     const at = line++;
     if (lazy) {
-      withLazy(e, "response_body", () => payload(lines.text(at) as string, where));
+      // Where it is, in words, only for a body that does not parse.
+      withLazy(e, "response_body", () => payload(lines.text(at) as string, `events.${k}.response_body`));
       continue;
     }
     const value = parseLine(lines.text(at) as string);
-    if (value === undefined) return invalid(`${where}: not JSON`);
+    if (value === undefined) return invalid(`events.${k}.response_body: not JSON`);
     e.response_body = value as JsonValue;
   }
 
