@@ -462,6 +462,8 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-claims-sharing.test.ts",
       // A card value read with the answer field's G2 comparator (cardCarries): tolerance, sets, booleans.
       "src/grade/grade-g1-card-comparator.test.ts",
+      // A claim offered only the values its sources' records hold (pushRecordValues in claimFrom).
+      "src/grade/grade-claims-offered-values.test.ts",
     ],
   },
   {
@@ -469,7 +471,12 @@ export const AREAS: MutationArea[] = [
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
     mutate: ["src/grade/grade-g1.ts:1121-1528"],
     // A route pattern names a call whatever query it carries (urlMatches, urlMatchesPattern).
-    tests: [...G1_TESTS, "src/grade/grade-g1-route-query.test.ts"],
+    // TrialContext takes the caller's final state only when made for this trial (seed and log).
+    tests: [
+      ...G1_TESTS,
+      "src/grade/grade-g1-route-query.test.ts",
+      "src/grade/grade-g1-final-state-reuse.test.ts",
+    ],
   },
   {
     name: "grade-final-state",
