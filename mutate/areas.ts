@@ -110,6 +110,8 @@ export const AREAS: MutationArea[] = [
       "src/grade/failed-requirement.test.ts",
       "src/grade/grade-trial-segments.test.ts",
       "src/grade/values-equal-world.test.ts",
+      // answerAccepts against G2's own verdict, by comparator (and G1 reading the card with it).
+      "src/grade/grade-g1-card-comparator.test.ts",
     ],
   },
   {
