@@ -17,6 +17,7 @@ const shown = (segment: number, url: string, alsoFrom?: string): G1Predicate => 
   from_status: 201,
   from_body_key: "run_id",
   must_be_stored: false,
+  used_in_request_url_pattern: null,
   ...(alsoFrom ? { also_from: [{ url_pattern: alsoFrom, status: 201, body_key: "run_id" }] } : {}),
 });
 

@@ -19,6 +19,7 @@ const flow: G1Predicate = {
   from_status: 200,
   from_body_key: "value",
   must_be_stored: false,
+  used_in_request_url_pattern: null,
   answer_field: "value",
 };
 
