@@ -450,6 +450,8 @@ export const AREAS: MutationArea[] = [
       "src/grade/grade-g1-prepare-edges.test.ts",
       // groupClaims' key: creates by what they mint, refresh tokens by their source as written.
       "src/grade/grade-claim-groups-key.test.ts",
+      // The answer field a data flow reads the card with (prepareGrader, cardFieldOf).
+      "src/grade/grade-g1-card-comparator.test.ts",
     ],
   },
   {

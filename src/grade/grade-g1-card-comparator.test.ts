@@ -77,6 +77,20 @@ describe("G1 reads a card value with the answer field's G2 comparator", () => {
     },
   );
 
+  it("the flow reads its own answer field's comparator among the card's fields", () => {
+    // A string field declared first: the numeric field the flow names still reads within tolerance.
+    const label: AnswerField = { field: "label", comparator: "string", expected: "x", explain: "" };
+    const grader: GraderSpec = {
+      answer: [label, field("numeric", 60.7)],
+      g1: [flow],
+      constraints: [],
+      checkpoints: [],
+    };
+    const events = trialLog().read("/v1/items/I-1", { value: 60.7 }).events();
+    const [result] = gradeLabour(grader, events, { label: "x", value: 60.705 }, "seed").g1;
+    expect(result?.passed).toBe(true);
+  });
+
   it("without the answer field declared, the card is read by the one string equality alone", () => {
     const grader: GraderSpec = { answer: [], g1: [flow], constraints: [], checkpoints: [] };
     const events = trialLog().read("/v1/items/I-1", { value: 60.7 }).events();
