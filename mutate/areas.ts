@@ -497,6 +497,8 @@ export const AREAS: MutationArea[] = [
       // Final records that answer by their text (a stored log's RECORDS_HOLDING), a selector mixing
       // a canary with plain values.
       "src/grade/final-state-mutants.test.ts",
+      // TrialFinalState wrapping a state made for another trial: its records, the deleted ones too.
+      "src/grade/grade-g1-final-state-reuse.test.ts",
       "src/grade/trial-final-state.test.ts",
     ],
   },

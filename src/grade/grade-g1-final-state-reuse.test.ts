@@ -69,6 +69,19 @@ describe("G1 reads this trial's final state", () => {
     expect(passed(holds(value), events, "s", blank)).toBe(true);
   });
 
+  it("a state made for another seed still gives this trial its records, the deleted ones too", () => {
+    // MO-0 is only among the records deleted during the trial.
+    const removed = { orders: [{ order_id: "MO-0", vessel_id: "V-9", level: "low" }] };
+    const events = trialLog().store("order", "MO-0").events();
+    const other = new TrialFinalState(
+      { finalRecords: { orders }, removedRecords: removed },
+      "seed-a",
+      events,
+    );
+    expect(passed(holds(ref({ vessel_id: "V-9" }, "order_id")), events, "seed-b", other)).toBe(true);
+    expect(passed(holds(ref({ vessel_id: "V-1" }, "order_id")), events, "seed-b", other)).toBe(false);
+  });
+
   it("the caller's state for this trial is read, not rebuilt: a selector is picked once for G1 and G2", () => {
     const events = trialLog().store("order", "MO-1").events();
     const { records, reads } = counted();
