@@ -370,6 +370,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
       "src/certify/golden-mutants-operators-edges.test.ts",
+      "src/certify/golden-mutants-refresh-token.test.ts",
     ],
   },
   {
