@@ -253,6 +253,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/axis-blind.test.ts",
       // The second play of a statefulness task (blind to the re-read only), on the harbour world.
       "src/certify/axis-necessity-reread.test.ts",
+      // The client's wrong verb retried blind in GraphQL/MCP (refusedVerbCall), on the harbour world.
+      "src/certify/axis-necessity-wrong-verb.test.ts",
     ],
   },
   {
