@@ -347,6 +347,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/golden-edits.test.ts",
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-edits-edges.test.ts",
+      "src/certify/golden-edits-native-repeat.test.ts",
     ],
   },
   {
