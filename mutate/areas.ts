@@ -416,8 +416,9 @@ export const AREAS: MutationArea[] = [
   },
   {
     // Split from certify-golden-mutants-steps (a rerun of 1-370 did not fit the loaded machine): the
-    // extra delete of sibling_also (a seeded sibling, else the listing's first record) and the
-    // records a requirement's `where` means.
+    // extra delete of sibling_also (a seeded sibling, else the listing's first record, read in the
+    // world's protocol by inWorldProtocol, which the forbidden call uses too) and the records a
+    // requirement's `where` means.
     name: "certify-golden-mutants-siblings",
     about: "sibling_also's other record, and which records are siblings",
     mutate: ["src/certify/golden-mutants.ts:316-383"],

@@ -26,7 +26,7 @@ const clientSent =
         method,
         url: "/v3/maintenance-orders",
         // The golden's own create, but for its verb.
-      body: { vessel_id: "V-204", priority: "high", firmware_build: "{{firmware}}" },
+        body: { vessel_id: "V-204", priority: "high", firmware_build: "{{firmware}}" },
         token: "fresh",
         status: 405,
         error: "method_not_allowed",
