@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { positionalJobTask, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
+import { jobTaskWithRequirements, REQUIREMENT_WORLD as W } from "../../test/support/requirement-banks.js";
 import type { GoldenStep, Requirement, Task } from "../bank/task-schema.js";
 import { requirementMutants } from "./golden-mutants.js";
 
@@ -12,25 +12,19 @@ import { requirementMutants } from "./golden-mutants.js";
  */
 
 type Execute = Extract<GoldenStep, { op: "execute" }>;
-const job = positionalJobTask();
+const job = jobTaskWithRequirements();
 const [mint, create, poll, confirm, answer] = job.golden as Execute[];
+/** The task's own mint, made a refresh grant sending `refresh`. */
 const refreshMint = (refresh: unknown, capture: Record<string, string>): Execute => ({
-  op: "execute",
+  ...(mint as Execute),
   request: {
-    method: "POST",
-    url: "/v3/oauth/token",
-    headers: { "Content-Type": "application/json" },
+    ...(mint as Execute).request,
     body: { grant_type: "refresh_token", refresh_token: refresh as never },
   },
   capture,
 });
-const once: Requirement = {
-  id: "once",
-  kind: "call_count",
-  predicates: ["p"],
-  call: { method: "POST", url_pattern: "^/v3/maintenance-orders$" },
-  max: 1,
-};
+// The job's one-order requirement (a call count of its confirm): its mutant repeats the whole job.
+const once = (job.requirements ?? []).find((r) => r.id === "one_order") as Requirement;
 const chain = (golden: GoldenStep[]): Task => ({
   ...job,
   golden,
@@ -44,7 +38,7 @@ describe("a chain's repeat: which mints send the newest refresh token", () => {
   const golden = (renew: Execute) => [first, renew, create, poll, confirm, answer] as GoldenStep[];
   const remint = (renew: Execute) => {
     const [m] = requirementMutants(W, chain(golden(renew)), [once]);
-    expect(m?.name).toBe("once:repeat@3");
+    expect(m?.name).toBe("one_order:repeat@3");
     // The golden's five steps up to the confirm, then the mint sent again.
     return m?.steps("s")[5];
   };
