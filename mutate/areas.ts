@@ -255,6 +255,8 @@ export const AREAS: MutationArea[] = [
       "src/certify/axis-blind.test.ts",
       // The second play of a statefulness task (blind to the re-read only), on the harbour world.
       "src/certify/axis-necessity-reread.test.ts",
+      // The client's wrong verb retried blind in GraphQL/MCP (refusedVerbCall), on the harbour world.
+      "src/certify/axis-necessity-wrong-verb.test.ts",
     ],
   },
   {
@@ -349,6 +351,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/golden-edits.test.ts",
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-edits-edges.test.ts",
+      "src/certify/golden-edits-native-repeat.test.ts",
     ],
   },
   {
@@ -374,6 +377,7 @@ export const AREAS: MutationArea[] = [
       "src/certify/golden-mutants-requirements.test.ts",
       "src/certify/golden-mutants-operators.test.ts",
       "src/certify/golden-mutants-operators-edges.test.ts",
+      "src/certify/golden-mutants-refresh-token.test.ts",
     ],
   },
   {
@@ -416,8 +420,9 @@ export const AREAS: MutationArea[] = [
   },
   {
     // Split from certify-golden-mutants-steps (a rerun of 1-370 did not fit the loaded machine): the
-    // extra delete of sibling_also (a seeded sibling, else the listing's first record) and the
-    // records a requirement's `where` means.
+    // extra delete of sibling_also (a seeded sibling, else the listing's first record, read in the
+    // world's protocol by inWorldProtocol, which the forbidden call uses too) and the records a
+    // requirement's `where` means.
     name: "certify-golden-mutants-siblings",
     about: "sibling_also's other record, and which records are siblings",
     mutate: ["src/certify/golden-mutants.ts:316-383"],

@@ -507,28 +507,30 @@ describe("otherValue: another value the API accepts", () => {
   });
 });
 
+/** The vessels world with a delete route, a world holding only V-412, and "delete at most one". */
+const deleteRoute = {
+  ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
+  id: "deleteVessel",
+  method: "DELETE" as const,
+  action: "delete" as const,
+  validator: undefined,
+};
+const withDelete: World = { ...W, routes: [...W.routes, deleteRoute] };
+const vessels = W.resources.vessels as World["resources"][string];
+const only412 = (world: World): World => ({
+  ...world,
+  resources: { ...world.resources, vessels: { ...vessels, records: [vessels.records[2] as never] } },
+});
+const most: Requirement = {
+  id: "n",
+  kind: "call_count",
+  predicates: ["p"],
+  call: { method: "DELETE", url_pattern: "^/v3/vessels/" },
+  max: 1,
+};
+
 describe("sibling_also: a delete under a most sent to another record too", () => {
-  const deleteRoute = {
-    ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
-    id: "deleteVessel",
-    method: "DELETE" as const,
-    action: "delete" as const,
-    validator: undefined,
-  };
-  const withDelete: World = { ...W, routes: [...W.routes, deleteRoute] };
-  const vessels = W.resources.vessels as World["resources"][string];
-  const only412 = (world: World): World => ({
-    ...world,
-    resources: { ...world.resources, vessels: { ...vessels, records: [vessels.records[2] as never] } },
-  });
   const del = (id: string) => send("DELETE", `/v3/vessels/${id}`, undefined, { gone: "vessel_id" });
-  const most: Requirement = {
-    id: "n",
-    kind: "call_count",
-    predicates: ["p"],
-    call: { method: "DELETE", url_pattern: "^/v3/vessels/" },
-    max: 1,
-  };
   const run = (world: World, golden: GoldenStep[]) =>
     requirementMutants(world, { ...task(golden), requirements: [most] }, [most]);
 
@@ -583,26 +585,6 @@ describe("sibling_also: a delete under a most sent to another record too", () =>
 });
 
 describe("sibling_also in a GraphQL or MCP variant: the delete goes to a sibling too, in its protocol", () => {
-  const deleteRoute = {
-    ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
-    id: "deleteVessel",
-    method: "DELETE" as const,
-    action: "delete" as const,
-    validator: undefined,
-  };
-  const withDelete: World = { ...W, routes: [...W.routes, deleteRoute] };
-  const vessels = W.resources.vessels as World["resources"][string];
-  const only412: World = {
-    ...withDelete,
-    resources: { ...withDelete.resources, vessels: { ...vessels, records: [vessels.records[2] as never] } },
-  };
-  const most: Requirement = {
-    id: "n",
-    kind: "call_count",
-    predicates: ["p"],
-    call: { method: "DELETE", url_pattern: "^/v3/vessels/" },
-    max: 1,
-  };
   // What the mutant adds, as the REST mutant adds it, converted to the variant (the check's oracle).
   const variantOf = (world: World, protocol: "graphql" | "mcp", golden: GoldenStep[]) => {
     const v = protocolVariant(world, [task(golden)], protocol);
@@ -626,13 +608,13 @@ describe("sibling_also in a GraphQL or MCP variant: the delete goes to a sibling
     "%s: else the first record the listing shows, read in the protocol",
     (p) => {
       const del = (id: string) => send("DELETE", `/v3/vessels/${id}`);
-      const v = variantOf(only412, p, [mint, del("V-412"), answer]);
+      const v = variantOf(only412(withDelete), p, [mint, del("V-412"), answer]);
       const list: GoldenStep = {
         op: "execute",
         request: { method: "GET", url: "/v3/vessels", headers: bearer },
         capture: { sibling__also: "vessels.vessel_id" },
       };
-      const expected = variantOf(only412, p, [
+      const expected = variantOf(only412(withDelete), p, [
         mint,
         del("V-412"),
         list,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { trialLog } from "../../test/support/trial-log.js";
 import type { JsonValue } from "../bank/json.js";
 import type { G1Predicate } from "../bank/task-schema.js";
 import { EventLog } from "../world/event-log.js";
@@ -89,22 +90,8 @@ describe("covered: a page read must say it is the last", () => {
   const all = ["V-1", "V-2", "V-3", "V-4", "V-5", "V-6", "V-7", "V-8"];
   const scoped: G1Predicate = { ...covered, ids: all.slice(0, 6) };
   type Paged = { url: string; body: Record<string, JsonValue>; headers?: Record<string, string> };
-  const logOf = (calls: readonly Paged[]) => {
-    const l = new EventLog();
-    for (const c of calls)
-      l.append({
-        type: "exchange",
-        protocol: "rest",
-        method: "GET",
-        url: c.url,
-        request_headers: {},
-        request_body: null,
-        status: 200,
-        response_headers: c.headers ?? {},
-        response_body: c.body,
-      });
-    return l.events;
-  };
+  const logOf = (calls: readonly Paged[]) =>
+    calls.reduce((l, c) => l.call("GET", c.url, 200, c.body, null, {}, c.headers), trialLog()).events();
   const rows = (k: number) => all.slice(k * 3, (k + 1) * 3).map((id) => ({ vessel_id: id }));
   const last = 2;
   /** Page k (0-based) of three records in each pagination style: its pointer to the next, null on the last. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CHAIN, idIn, SUB01, SUB02, skeletonContent } from "../../test/support/test-banks.js";
 import type { BankContent } from "../bank/bank.js";
+import { GATE_VERSIONS } from "../certify/certify-bank.js";
 import { GATE_NAMES } from "../certify/certify-schema.js";
 import { generateCertifiedBank } from "./certified-bank.js";
 import { certifyVariants, type VariantBanks } from "./certify-variants.js";
@@ -43,12 +44,14 @@ describe("certifying protocol variants", () => {
 
   it("certifies only the variant tasks of a REST bank with variants added, counting them into its gates", async () => {
     const rest = skeletonContent();
-    const gates = ["triad", "solvability", "discoverability", "leak", "exploit_audit"].map((name) => ({
-      name,
-      version: "1.0.0",
-      checked: 4,
-      passed: 4,
-    }));
+    const gates = (["triad", "solvability", "discoverability", "leak", "exploit_audit"] as const).map(
+      (name) => ({
+        name,
+        version: GATE_VERSIONS[name],
+        checked: 4,
+        passed: 4,
+      }),
+    );
     const banks = await withProtocolVariants({ ...rest, gates }, ["graphql"], false);
     const v = await certifyVariants(banks, ONE_THREAD);
     expect(v.report.gates.triad?.checked).toBe(4);

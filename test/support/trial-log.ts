@@ -10,7 +10,10 @@ import { EventLog, type TrialEvent } from "../../src/world/event-log.js";
 export function trialLog() {
   const log = new EventLog();
   const api = {
-    /** One exchange: `body` and `headers` are what was sent, `response` what the world answered. */
+    /**
+     * One exchange: `body` and `headers` are what was sent, `response` and `responseHeaders` what
+     * the world answered.
+     */
     call(
       method: string,
       url: string,
@@ -18,6 +21,7 @@ export function trialLog() {
       response: JsonValue = {},
       body: JsonValue = null,
       headers: Record<string, string> = {},
+      responseHeaders: Record<string, string> = {},
     ) {
       log.append({
         type: "exchange",
@@ -27,7 +31,7 @@ export function trialLog() {
         request_headers: headers,
         request_body: body,
         status,
-        response_headers: {},
+        response_headers: responseHeaders,
         response_body: response,
       });
       return api;
