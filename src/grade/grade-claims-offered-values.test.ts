@@ -21,14 +21,16 @@ const shown = (segment: number, url: string, alsoFrom?: string): G1Predicate => 
   ...(alsoFrom ? { also_from: [{ url_pattern: alsoFrom, status: 201, body_key: "run_id" }] } : {}),
 });
 
+/** Segment 1 creates at /v2/runs; segment 2 under its fleet, or (its other source) at /v2/runs too. */
+const grader: GraderSpec = {
+  answer: [],
+  g1: [shown(1, "^/v2/runs$"), shown(2, "^/v2/fleets/[^/]+/runs$", "^/v2/runs$")],
+  constraints: [],
+  checkpoints: [],
+};
+
 describe("a claim is offered only the values its sources hold", () => {
   it("segment 2 claims the second create, through its other source, with that create's run", () => {
-    const grader: GraderSpec = {
-      answer: [],
-      g1: [shown(1, "^/v2/runs$"), shown(2, "^/v2/fleets/[^/]+/runs$", "^/v2/runs$")],
-      constraints: [],
-      checkpoints: [],
-    };
     const events = trialLog()
       .call("POST", "/v2/runs", 201, { run_id: "R-1" })
       .call("POST", "/v2/runs", 201, { run_id: "R-2" })
@@ -41,12 +43,6 @@ describe("a claim is offered only the values its sources hold", () => {
   });
 
   it("a record the other source answered without the key offers nothing: the claim fails", () => {
-    const grader: GraderSpec = {
-      answer: [],
-      g1: [shown(1, "^/v2/runs$"), shown(2, "^/v2/fleets/[^/]+/runs$", "^/v2/runs$")],
-      constraints: [],
-      checkpoints: [],
-    };
     const events = trialLog()
       .call("POST", "/v2/runs", 201, { run_id: "R-1" })
       .call("POST", "/v2/runs", 201, { status: "queued" })
