@@ -631,14 +631,7 @@ describe("sibling_also in a GraphQL or MCP variant: the delete goes to a sibling
 });
 
 describe("a record the requirement means is no sibling", () => {
-  const deleteRoute = {
-    ...(W.routes.find((r) => r.id === "updateVessel") as World["routes"][number]),
-    id: "deleteVessel",
-    method: "DELETE" as const,
-    action: "delete" as const,
-    validator: undefined,
-  };
-  const world: World = { ...W, routes: [...W.routes, deleteRoute] };
+  const world = withDelete;
   const absent = (where: Record<string, unknown>): Requirement =>
     ({
       id: "e",
