@@ -7,10 +7,10 @@ import { GRADER_VERSION, type GradeInput } from "../grade/grade-trial.js";
 import { type BankGrader, type RegradeJob, type RegradeOutcome, regradeJob } from "./regrade-trial.js";
 import { defaultRegradeWorkers, regradeInParallel } from "./regrade-workers.js";
 import { RunPinsSchema, withGradings } from "./run-manifest.js";
-import { RUN_LAYOUT, readRunManifest, tryOpenStore, writeRunManifest } from "./store.js";
+import { RUN_LAYOUT, readRunManifest, type TrialVerdict, tryOpenStore, writeRunManifest } from "./store.js";
 import { type GradedVerdict, GradingSchema } from "./store-gradings.js";
 import { gradedSegmentsOf, trialLogPath } from "./stored-trial-log.js";
-import { isScored, OutcomeSchema, type TrialRecord } from "./trial-record.js";
+import { isScored, OutcomeSchema } from "./trial-record.js";
 
 /** A trial whose verdict changed between the latest grading and this one. */
 export const RegradeChangeSchema = z.strictObject({
@@ -105,7 +105,7 @@ export function regradeRun(
   if (!opened.success) return opened;
   const store = opened.data;
   try {
-    const records = [...store.all()];
+    const records = store.verdicts();
     if (records.length === 0) {
       return { success: false, error: { code: "empty", message: `${runDir} holds no trials` } };
     }
@@ -131,7 +131,7 @@ export function regradeRun(
     };
     // The trials to re-grade, in store order; a trial without a transcript has no log to read.
     const jobs: RegradeJob[] = [];
-    const slots: Array<{ rec: TrialRecord; job: number } | { rec: TrialRecord; refused: string }> = [];
+    const slots: Array<{ rec: TrialVerdict; job: number } | { rec: TrialVerdict; refused: string }> = [];
     for (const rec of records) {
       if (!isScored(rec)) {
         summary.unscored++;

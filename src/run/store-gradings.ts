@@ -92,6 +92,32 @@ const VERDICT_COLUMNS = [
 ] as const;
 const KEY = ["bank_hash", "agent", "task_id", "epoch"] as const;
 
+const OUTCOME_SET: ReadonlySet<unknown> = new Set(OutcomeSchema.options);
+const boolOrNull = (v: unknown) => v === null || typeof v === "boolean";
+const text = (v: unknown) => typeof v === "string" && v.length > 0;
+
+/**
+ * Whether a verdict is what `GradedVerdictSchema` accepts, checked by hand: a re-grade stores one
+ * per trial, and the schema's check cost more than the insert. Anything else goes through the
+ * schema, which names what is wrong.
+ */
+function isPlainVerdict(v: GradedVerdict): boolean {
+  const r = v as unknown as Record<string, unknown>;
+  return (
+    text(r.bank_hash) &&
+    text(r.agent) &&
+    text(r.task_id) &&
+    Number.isSafeInteger(r.epoch) &&
+    (r.epoch as number) > 0 &&
+    OUTCOME_SET.has(r.outcome) &&
+    boolOrNull(r.passed) &&
+    boolOrNull(r.g1_passed) &&
+    boolOrNull(r.g2_passed) &&
+    typeof r.failure_reason === "string" &&
+    (r.partial_score === null || (typeof r.partial_score === "number" && Number.isFinite(r.partial_score)))
+  );
+}
+
 function hasTable(db: Database.Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
@@ -148,18 +174,26 @@ export function storeGradings(db: Database.Database, readonly: boolean): StoreGr
       }
       const grading: Grading = { ...meta, id, trials: rows.length };
       insertGrading.run(grading);
+      // Positional parameters: binding by name costs more than the insert itself on a large re-grade.
       const insert = db.prepare(
         `INSERT INTO graded_trials (grading, ${KEY.join(", ")}, ${VERDICT_COLUMNS.join(", ")})
-         VALUES (@grading, ${[...KEY, ...VERDICT_COLUMNS].map((c) => `@${c}`).join(", ")})`,
+         VALUES (${["grading", ...KEY, ...VERDICT_COLUMNS].map(() => "?").join(", ")})`,
       );
-      for (const v of rows) {
-        const row = {
-          ...GradedVerdictSchema.parse(v),
-          passed: bool(v.passed),
-          g1_passed: bool(v.g1_passed),
-          g2_passed: bool(v.g2_passed),
-        };
-        insert.run({ grading: id, ...row });
+      for (const row of rows) {
+        const v = isPlainVerdict(row) ? row : GradedVerdictSchema.parse(row);
+        insert.run(
+          id,
+          v.bank_hash,
+          v.agent,
+          v.task_id,
+          v.epoch,
+          v.outcome,
+          bool(v.passed),
+          bool(v.g1_passed),
+          bool(v.g2_passed),
+          v.failure_reason,
+          v.partial_score,
+        );
       }
       // The new verdicts become the trials' current ones in one statement, not one per trial.
       db.prepare(

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { z } from "zod";
-import { GRADINGS_SQL, type StoreGradings, storeGradings } from "./store-gradings.js";
+import { GRADINGS_SQL, type GradedVerdict, type StoreGradings, storeGradings } from "./store-gradings.js";
 import { type TrialKey, type TrialRecord, TrialRecordSchema } from "./trial-record.js";
 
 /**
@@ -99,6 +99,11 @@ export interface ResultsStore {
   recordMany(recs: readonly TrialRecord[]): void;
   /** Every trial, in key order, streamed from disk. */
   all(): IterableIterator<TrialRecord>;
+  /**
+   * Every trial's current verdict and transcript, in key order: what a re-grade compares, read at
+   * once and without the columns it never reads (a third of the cost of `all` on a large run).
+   */
+  verdicts(): TrialVerdict[];
   /** Trials matching a filter, in key order. */
   query(filter: TrialQuery): TrialRecord[];
   count(): number;
@@ -106,6 +111,9 @@ export interface ResultsStore {
   readonly gradings: StoreGradings;
   close(): void;
 }
+
+/** A trial's current verdict, with its transcript's path (see `ResultsStore.verdicts`). */
+export type TrialVerdict = GradedVerdict & Pick<TrialRecord, "transcript">;
 
 export type OpenStoreError =
   | { code: "store_version"; message: string }
@@ -216,12 +224,7 @@ function fromRow(row: Row): TrialRecord {
     position: row.position as number | null,
     length: row.length as number | null,
     axis: row.axis as string | null,
-    outcome: row.outcome as TrialRecord["outcome"],
-    passed: unbool(row.passed),
-    g1_passed: unbool(row.g1_passed),
-    g2_passed: unbool(row.g2_passed),
-    failure_reason: row.failure_reason as string,
-    partial_score: row.partial_score as number | null,
+    ...verdictOfRow(row),
     tokens: {
       input: row.tokens_input as number,
       output: row.tokens_output as number,
@@ -233,6 +236,17 @@ function fromRow(row: Row): TrialRecord {
     duration_s: row.duration_s as number,
     stop_reason: row.stop_reason as string | null,
     transcript: row.transcript as string | null,
+  };
+}
+
+function verdictOfRow(row: Row): Omit<GradedVerdict, keyof TrialKey> {
+  return {
+    outcome: row.outcome as TrialRecord["outcome"],
+    passed: unbool(row.passed),
+    g1_passed: unbool(row.g1_passed),
+    g2_passed: unbool(row.g2_passed),
+    failure_reason: row.failure_reason as string,
+    partial_score: row.partial_score as number | null,
   };
 }
 
@@ -334,6 +348,9 @@ function makeStore(runDir: string, db: Database.Database, readonly: boolean): Re
   const hasStmt = db.prepare(`SELECT 1 FROM trials WHERE ${KEY_WHERE}`).pluck();
   const getStmt = db.prepare(`SELECT * FROM trials WHERE ${KEY_WHERE}`);
   const allStmt = db.prepare(`SELECT * FROM trials ${ORDER}`);
+  const verdictsStmt = db.prepare(
+    `SELECT bank_hash, agent, task_id, epoch, outcome, passed, g1_passed, g2_passed, failure_reason, partial_score, transcript FROM trials ${ORDER}`,
+  );
   const countStmt = db.prepare("SELECT count(*) FROM trials").pluck();
   const upsert = readonly
     ? null
@@ -369,6 +386,15 @@ function makeStore(runDir: string, db: Database.Database, readonly: boolean): Re
     *all() {
       for (const row of allStmt.iterate() as IterableIterator<Row>) yield fromRow(row);
     },
+    verdicts: () =>
+      (verdictsStmt.all() as Row[]).map((row) => ({
+        bank_hash: row.bank_hash as string,
+        agent: row.agent as string,
+        task_id: row.task_id as string,
+        epoch: row.epoch as number,
+        ...verdictOfRow(row),
+        transcript: row.transcript as string | null,
+      })),
     query: (filter) => {
       // Only known columns become SQL, whatever object the caller passed.
       const entries = QUERY_KEYS.filter((k) => filter[k] !== undefined).map((k) => [k, filter[k]] as const);
