@@ -90,6 +90,7 @@ export function triadExams(
   });
 
   const bindings = answerBindings(task);
+  const stepIndex = new Map(task.golden.map((s, i) => [s, i]));
   for (const field of task.grader.answer) {
     if (!isGradedSegment(task, field.segment)) continue;
     const binding = bindings[field.field];
@@ -101,8 +102,8 @@ export function triadExams(
     // Two steps written apart may send one request: each segment's walk of a cursor listing
     // follows its own cursor bindings to the same pages (kestrel-3's satellite chain).
     const samePlayed = (a: GoldenStep, b: GoldenStep) => {
-      const x = played[task.golden.indexOf(a)];
-      const y = played[task.golden.indexOf(b)];
+      const x = played[stepIndex.get(a) as number];
+      const y = played[stepIndex.get(b) as number];
       return x !== undefined && y !== undefined && x.method === y.method && x.url === y.url;
     };
     const sameCall = (a: GoldenStep, b: GoldenStep) =>
@@ -117,10 +118,12 @@ export function triadExams(
       const rest = restOf(world, s);
       return rest?.op === "execute" && others.some((re) => re.test(rest.request.url));
     };
-    const producers = task.golden.filter((s) => capturing.some((c) => sameCall(c, s)) || servesIt(s));
+    const producers = new Set(
+      task.golden.filter((s) => capturing.some((c) => sameCall(c, s)) || servesIt(s)),
+    );
     sabotage(
       `canary_without_call:${field.field}`,
-      task.golden.filter((s) => !producers.includes(s)),
+      task.golden.filter((s) => !producers.has(s)),
       (seed) => expectedCard(task, seed, answerKey),
     );
   }
