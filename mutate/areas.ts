@@ -314,6 +314,16 @@ export const AREAS: MutationArea[] = [
     tests: ["src/certify/premises-checks.test.ts", "src/certify/premises-mutants.test.ts"],
   },
   {
+    name: "certify-native-rest",
+    about: "a GraphQL/MCP step read back as the REST call it stands for, so axis-blind rewrites reach variants",
+    mutate: ["src/certify/native-rest.ts"],
+    tests: [
+      "src/certify/native-rest.test.ts",
+      "src/certify/variant-wrong-verb.test.ts",
+      "src/certify/hint-grading-variants.test.ts",
+    ],
+  },
+  {
     name: "certify-triad",
     about: "the answer key passes; the blank exam and every sabotage fail",
     mutate: ["src/certify/triad.ts"],
