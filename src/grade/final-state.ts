@@ -58,9 +58,16 @@ function selectPrepared(
   records: FinalRecords,
   trialSeed: string,
 ): JsonObject[] {
-  const where = prepared.fixed ?? resolvedWhere(prepared, trialSeed);
   const holding = (records as RecordsHolding)[RECORDS_HOLDING];
-  const texts = holding ? (prepared.fixed ? prepared.texts : textsOf(where)) : undefined;
+  let where = prepared.fixed;
+  let texts = prepared.texts;
+  if (prepared.minted.length > 0) {
+    const minted = resolvedWhere(prepared.minted, trialSeed);
+    where = [...minted, ...where];
+    // The trial's own canary is the rarest text: asked first, it finds the fewest lines to check.
+    const own = holding && textsOf(minted);
+    if (own) texts = texts ? [...own, ...texts] : own;
+  }
   const list = (texts && holding?.(resource, texts)) ?? records[resource] ?? [];
   const out: JsonObject[] = [];
   for (const r of list) if (holdsAll(r, where)) out.push(r);
@@ -93,14 +100,15 @@ function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValu
 }
 
 /**
- * A selector with what picking its records needs from the selector alone: its fields, and when
- * none holds a canary (the same for every trial) those fields resolved and the texts they show.
+ * A selector with what picking its records needs from the selector alone: its fields that are the
+ * same in every trial, resolved, with the texts they show, and apart those holding a canary
+ * (resolved per trial: most selectors have none).
  */
 interface PreparedSelector {
   /** The selector as written, known by its resource and fields (see `TrialFinalState`). */
   key: string;
-  entries: ReadonlyArray<readonly [string, unknown]>;
-  fixed: ReadonlyArray<readonly [string, JsonValue]> | null;
+  fixed: ReadonlyArray<readonly [string, JsonValue]>;
+  minted: ReadonlyArray<readonly [string, unknown]>;
   texts: string[] | undefined;
 }
 
@@ -110,23 +118,23 @@ const preparedSelectors = new WeakMap<RecordSelector, PreparedSelector>();
 function prepareSelector(selector: RecordSelector): PreparedSelector {
   let prepared = preparedSelectors.get(selector);
   if (prepared === undefined) {
-    const entries = Object.entries(selector.where);
-    const fixed = entries.every(([, v]) => !holdsCanary(v))
-      ? entries.map(([k, v]) => [k, resolveCanaries(v, "")] as const)
-      : null;
-    prepared = {
-      key: JSON.stringify([selector.resource, selector.where]),
-      entries,
-      fixed,
-      texts: fixed ? textsOf(fixed) : undefined,
-    };
+    const fixed: Array<readonly [string, JsonValue]> = [];
+    const minted: Array<readonly [string, unknown]> = [];
+    for (const [k, v] of Object.entries(selector.where)) {
+      if (holdsCanary(v)) minted.push([k, v]);
+      else fixed.push([k, resolveCanaries(v, "")]);
+    }
+    prepared = { key: JSON.stringify([selector.resource, selector.where]), fixed, minted, texts: textsOf(fixed) };
     preparedSelectors.set(selector, prepared);
   }
   return prepared;
 }
 
-function resolvedWhere(prepared: PreparedSelector, trialSeed: string): Array<readonly [string, JsonValue]> {
-  return prepared.entries.map(([k, v]) => [k, resolveCanaries(v, trialSeed)] as const);
+function resolvedWhere(
+  entries: ReadonlyArray<readonly [string, unknown]>,
+  trialSeed: string,
+): Array<readonly [string, JsonValue]> {
+  return entries.map(([k, v]) => [k, resolveCanaries(v, trialSeed)] as const);
 }
 
 /** Whether a JSON value holds a canary reference at any depth (resolving it then depends on the seed). */
