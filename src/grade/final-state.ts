@@ -68,7 +68,10 @@ function selectPrepared(
     const own = holding && textsOf(minted);
     if (own) texts = texts ? [...own, ...texts] : own;
   }
-  const list = (texts && holding?.(resource, texts)) ?? records[resource] ?? [];
+  const list =
+    (holding && (texts ? holding(resource, texts) : holdingNumber(holding, resource, prepared.number))) ??
+    records[resource] ??
+    [];
   const out: JsonObject[] = [];
   for (const r of list) if (holdsAll(r, where)) out.push(r);
   return out;
@@ -91,6 +94,40 @@ function textsOf(where: ReadonlyArray<readonly [string, JsonValue]>): string[] |
   return texts;
 }
 
+/**
+ * The texts of a whole number a selector asks for as a string (`{"room_no": "512"}`), as the
+ * stored log writes the records it can equal (JSON.stringify's numbers: the shortest digits, no
+ * exponent from 1 to 1e21): the string itself, the number, or a number within `sameInWorld`'s
+ * 1e-9 of it, all of which show its digits (`512`, `512.0000000001`) but those just below it
+ * (`511.99999999995`). Only a string spelled as the number prints (a number in the selector
+ * equals strings in any spelling: `" 512 "`, `"5.12e2"`), and only a positive whole number below
+ * 2^53 (near a fraction or zero, the digits of close numbers differ more).
+ */
+function numberTexts(
+  where: ReadonlyArray<readonly [string, JsonValue]>,
+): { digits: string; below: string } | undefined {
+  for (const [, v] of where) {
+    if (typeof v !== "string") continue;
+    const n = Number(v);
+    if (Number.isSafeInteger(n) && n > 0 && String(n) === v) return { digits: v, below: `${n - 1}.99999999` };
+  }
+  return undefined;
+}
+
+/**
+ * The records holding a whole number's digits (see `numberTexts`), when no record holds a number
+ * just below it; undefined (read the resource) otherwise.
+ */
+function holdingNumber(
+  holding: NonNullable<RecordsHolding[typeof RECORDS_HOLDING]>,
+  resource: string,
+  number: { digits: string; below: string } | undefined,
+): readonly JsonObject[] | undefined {
+  if (!number) return undefined;
+  const below = holding(resource, [number.below]);
+  return below === undefined || below.length > 0 ? undefined : holding(resource, [number.digits]);
+}
+
 function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValue]>): boolean {
   for (const [k, v] of where) {
     const got = r[k];
@@ -110,6 +147,8 @@ interface PreparedSelector {
   fixed: ReadonlyArray<readonly [string, JsonValue]>;
   minted: ReadonlyArray<readonly [string, unknown]>;
   texts: string[] | undefined;
+  /** A whole number the fixed fields ask for as a string, when they show no text (see `numberTexts`). */
+  number: { digits: string; below: string } | undefined;
 }
 
 // Keyed by the selector object (bank data, never mutated once graded): prepared once, not per trial.
@@ -124,7 +163,14 @@ function prepareSelector(selector: RecordSelector): PreparedSelector {
       if (holdsCanary(v)) minted.push([k, v]);
       else fixed.push([k, resolveCanaries(v, "")]);
     }
-    prepared = { key: JSON.stringify([selector.resource, selector.where]), fixed, minted, texts: textsOf(fixed) };
+    const texts = textsOf(fixed);
+    prepared = {
+      key: JSON.stringify([selector.resource, selector.where]),
+      fixed,
+      minted,
+      texts,
+      number: texts ? undefined : numberTexts(fixed),
+    };
     preparedSelectors.set(selector, prepared);
   }
   return prepared;
