@@ -70,13 +70,16 @@ describe("a selector on final records that answer by their text", () => {
     expect(empty.got).toEqual([THINGS[0], THINGS[3]]);
   });
 
-  it("reads the resource whole for a value the world takes in other spellings: a numeric string, a number, true, null", () => {
-    // "3" is the world's 3: a record holding the number 3 holds no text "3" in quotes, and is picked.
+  it("reads the resource whole for a value the world takes in other spellings: a number, true, null", () => {
+    // "3" is the world's 3: a record holding the number 3 holds no text "3" in quotes, and is
+    // picked. Its digits find both (final-state-numbers.test.ts), the resource is not read whole.
     const numeric = pick({ id: "3" });
     expect(numeric.got).toEqual([THINGS[3], THINGS[4]]);
-    expect(numeric.asked).toEqual([]);
-    expect(numeric.wholeReads).toBe(1);
-    expect(pick({ id: 3 }).got).toEqual([THINGS[3], THINGS[4]]);
+    expect(numeric.asked).toEqual([["2.99999999"], ["3"]]);
+    expect(numeric.wholeReads).toBe(0);
+    const number = pick({ id: 3 });
+    expect(number.got).toEqual([THINGS[3], THINGS[4]]);
+    expect(number).toMatchObject({ asked: [], wholeReads: 1 });
     const flags: JsonObject[] = [
       { on: true, off: null },
       { on: false, off: "x" },

@@ -65,7 +65,7 @@ function selectPrepared(
     const minted = resolvedWhere(prepared.minted, trialSeed);
     where = [...minted, ...where];
     // The trial's own canary is the rarest text: asked first, it finds the fewest lines to check.
-    const own = holding && textsOf(minted);
+    const own = textsOf(minted);
     if (own) texts = texts ? [...own, ...texts] : own;
   }
   const list =
@@ -95,19 +95,19 @@ function textsOf(where: ReadonlyArray<readonly [string, JsonValue]>): string[] |
 }
 
 /**
- * The texts of a whole number a selector asks for as a string (`{"room_no": "512"}`), as the
- * stored log writes the records it can equal (JSON.stringify's numbers: the shortest digits, no
- * exponent from 1 to 1e21): the string itself, the number, or a number within `sameInWorld`'s
- * 1e-9 of it, all of which show its digits (`512`, `512.0000000001`) but those just below it
- * (`511.99999999995`). Only a string spelled as the number prints (a number in the selector
- * equals strings in any spelling: `" 512 "`, `"5.12e2"`), and only a positive whole number below
- * 2^53 (near a fraction or zero, the digits of close numbers differ more).
+ * The texts a record equal to a whole number a selector asks for as a string (`{"room_no": "512"}`)
+ * shows in the stored log's JSON (JSON.stringify's numbers: the shortest digits, no exponent from
+ * 1 to 1e21): `sameInWorld` takes the string itself, or a number within 1e-9 of 512. Those show
+ * its digits (`"512"`, `512`, `512.0000000001`) but for numbers just below it, which show the
+ * digits below it then eight nines (`511.99999999995`). Only a string spelled as the number prints
+ * (a number in the selector equals strings in any spelling: `" 512 "`, `"5.12e2"`), and only a
+ * positive whole number below 2^53 (near a fraction or zero, the digits of close numbers differ more).
  */
 function numberTexts(
   where: ReadonlyArray<readonly [string, JsonValue]>,
 ): { digits: string; below: string } | undefined {
   for (const [, v] of where) {
-    if (typeof v !== "string") continue;
+    // Only a string can equal its number's print (a number, true or null never does).
     const n = Number(v);
     if (Number.isSafeInteger(n) && n > 0 && String(n) === v) return { digits: v, below: `${n - 1}.99999999` };
   }
