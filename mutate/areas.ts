@@ -505,6 +505,8 @@ export const AREAS: MutationArea[] = [
       // TrialFinalState wrapping a state made for another trial: its records, the deleted ones too.
       "src/grade/grade-g1-final-state-reuse.test.ts",
       "src/grade/trial-final-state.test.ts",
+      // A whole number asked as a string, found by its digits; a canary's text asked first.
+      "src/grade/final-state-numbers.test.ts",
     ],
   },
 ];

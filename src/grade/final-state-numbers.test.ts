@@ -127,6 +127,20 @@ describe("a selector asking for a whole number as a string", () => {
     expect(alone).toEqual({ got: [things[0], things[2]], asked: [[JSON.stringify(id)]], wholeReads: 0 });
   });
 
+  it("asks the plain strings alone when the canary's text needs an escape (it may be written otherwise)", () => {
+    const canary = { $canary: "thing", format: 'T-"{code}"' };
+    const id = mintCanary("seed-a", canary);
+    const things: JsonObject[] = [
+      { id, status: "open" },
+      { id: mintCanary("seed-b", canary), status: "open" },
+    ];
+    const got = pick({ status: "open", id: canary }, things, "seed-a");
+    expect(got.asked).toEqual([['"open"']]);
+    // The stored text holds the escape: the resource is read whole, and the trial's record picked.
+    expect(got.wholeReads).toBe(1);
+    expect(got.got).toEqual([things[0]]);
+  });
+
   it.each([
     ["0", [{ n: 5e-11 }, { n: 0 }, { n: "0" }, { n: 1 }], [0, 1, 2]],
     ["1.5", [{ n: 1.4999999999 }, { n: 1.5 }, { n: "1.5" }, { n: 15 }], [0, 1, 2]],

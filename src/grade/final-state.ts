@@ -160,8 +160,9 @@ function prepareSelector(selector: RecordSelector): PreparedSelector {
     const fixed: Array<readonly [string, JsonValue]> = [];
     const minted: Array<readonly [string, unknown]> = [];
     for (const [k, v] of Object.entries(selector.where)) {
+      // A value with no canary is the same in every trial: as written.
       if (holdsCanary(v)) minted.push([k, v]);
-      else fixed.push([k, resolveCanaries(v, "")]);
+      else fixed.push([k, v as JsonValue]);
     }
     const texts = textsOf(fixed);
     prepared = {
