@@ -48,9 +48,9 @@ const ROOMS: JsonObject[] = [
 ];
 
 describe("a selector asking for a whole number as a string", () => {
-  it("asks for the digits below it first, then for its digits; picks the number, the string, a number within 1e-9", () => {
+  it("asks whether a number lies just below a whole one first, then for its digits; picks the number, the string, a number within 1e-9", () => {
     const got = pick({ room: "512" }, ROOMS);
-    expect(got.asked).toEqual([["511.99999999"], ["512"]]);
+    expect(got.asked).toEqual([[".99999999"], ["512"]]);
     expect(got.wholeReads).toBe(0);
     // 5120 holds the digits and is left out; "0512" and " 512" are other strings (the world keeps them as sent).
     expect(got.got).toEqual([ROOMS[0], ROOMS[1], ROOMS[3]]);
@@ -63,7 +63,7 @@ describe("a selector asking for a whole number as a string", () => {
       { room: 511.9999, floor: "5" },
     ];
     const got = pick({ room: "512" }, below);
-    expect(got.asked).toEqual([["511.99999999"]]);
+    expect(got.asked).toEqual([[".99999999"]]);
     expect(got.wholeReads).toBe(1);
     expect(got.got).toEqual([ROOMS[0], ROOMS[1], ROOMS[3], below[7]]);
   });
@@ -71,19 +71,19 @@ describe("a selector asking for a whole number as a string", () => {
   it("reads the resource whole when the text cannot answer (an escape in it)", () => {
     const escaped: JsonObject[] = [...ROOMS, { room: 'R-"1"', floor: "5" }];
     const got = pick({ room: "512" }, escaped);
-    expect(got.asked).toEqual([["511.99999999"]]);
+    expect(got.asked).toEqual([[".99999999"]]);
     expect(got.wholeReads).toBe(1);
     expect(got.got).toEqual([ROOMS[0], ROOMS[1], ROOMS[3]]);
   });
 
-  it("finds one, at the edge: the number 1 (the digits below it are 0.99999999)", () => {
+  it("finds one, at the edge: the number 1 (just below it, 0.9999999999)", () => {
     const ones: JsonObject[] = [{ n: 1 }, { n: 0.9999999999 }, { n: 1.0000000001 }, { n: 0.99 }, { n: 10 }];
     const got = pick({ n: "1" }, ones);
-    expect(got.asked).toEqual([["0.99999999"]]);
+    expect(got.asked).toEqual([[".99999999"]]);
     expect(got.wholeReads).toBe(1);
     expect(got.got).toEqual([ones[0], ones[1], ones[2]]);
     const plain = pick({ n: "1" }, [ones[0] as JsonObject, ones[2] as JsonObject, ones[4] as JsonObject]);
-    expect(plain).toEqual({ got: [ones[0], ones[2]], asked: [["0.99999999"], ["1"]], wholeReads: 0 });
+    expect(plain).toEqual({ got: [ones[0], ones[2]], asked: [[".99999999"], ["1"]], wholeReads: 0 });
   });
 
   it("takes the first field spelled as a whole number, and none when a field shows a string's text", () => {
@@ -93,10 +93,21 @@ describe("a selector asking for a whole number as a string", () => {
       { a: "0512", b: 6.9999999999 },
     ];
     const got = pick({ a: "0512", b: "7" }, things);
-    expect(got.asked).toEqual([["6.99999999"]]);
+    expect(got.asked).toEqual([[".99999999"]]);
     expect(got.wholeReads).toBe(1);
     // 512 is the world's "0512" (a number against a numeric string), as 6.9999999999 is its "7".
     expect(got.got).toEqual(things);
+    const plain = things.slice(0, 2);
+    expect(pick({ a: "0512", b: "7" }, plain)).toEqual({
+      got: plain,
+      asked: [[".99999999"], ["7"]],
+      wholeReads: 0,
+    });
+    expect(pick({ a: "512", b: "7" }, plain)).toEqual({
+      got: [plain[1]],
+      asked: [[".99999999"], ["512"]],
+      wholeReads: 0,
+    });
     // A plain string's text is asked instead (it finds fewer lines), the number not at all.
     const named: JsonObject[] = [
       { id: "T-1", room: 512 },

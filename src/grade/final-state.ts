@@ -95,37 +95,39 @@ function textsOf(where: ReadonlyArray<readonly [string, JsonValue]>): string[] |
 }
 
 /**
- * The texts a record equal to a whole number a selector asks for as a string (`{"room_no": "512"}`)
+ * The text a record equal to a whole number a selector asks for as a string (`{"room_no": "512"}`)
  * shows in the stored log's JSON (JSON.stringify's numbers: the shortest digits, no exponent from
  * 1 to 1e21): `sameInWorld` takes the string itself, or a number within 1e-9 of 512. Those show
  * its digits (`"512"`, `512`, `512.0000000001`) but for numbers just below it, which show the
- * digits below it then eight nines (`511.99999999995`). Only a string spelled as the number prints
- * (a number in the selector equals strings in any spelling: `" 512 "`, `"5.12e2"`), and only a
- * positive whole number below 2^53 (near a fraction or zero, the digits of close numbers differ more).
+ * digits below it then eight nines (`511.99999999995`, see `JUST_BELOW`). Only a string spelled as
+ * the number prints (a number in the selector equals strings in any spelling: `" 512 "`,
+ * `"5.12e2"`), and only a positive whole number below 2^53 (near a fraction or zero, the digits of
+ * close numbers differ more).
  */
-function numberTexts(
-  where: ReadonlyArray<readonly [string, JsonValue]>,
-): { digits: string; below: string } | undefined {
+function numberDigits(where: ReadonlyArray<readonly [string, JsonValue]>): string | undefined {
   for (const [, v] of where) {
     // Only a string can equal its number's print (a number, true or null never does).
     const n = Number(v);
-    if (Number.isSafeInteger(n) && n > 0 && String(n) === v) return { digits: v, below: `${n - 1}.99999999` };
+    if (Number.isSafeInteger(n) && n > 0 && String(n) === v) return v;
   }
   return undefined;
 }
 
+/** What every number just below a whole number shows (`511.99999999995`), whichever the number. */
+const JUST_BELOW = ".99999999";
+
 /**
- * The records holding a whole number's digits (see `numberTexts`), when no record holds a number
- * just below it; undefined (read the resource) otherwise.
+ * The records holding a whole number's digits (see `numberDigits`), when no record holds a number
+ * just below a whole one; undefined (read the resource) otherwise.
  */
 function holdingNumber(
   holding: NonNullable<RecordsHolding[typeof RECORDS_HOLDING]>,
   resource: string,
-  number: { digits: string; below: string } | undefined,
+  digits: string | undefined,
 ): readonly JsonObject[] | undefined {
-  if (!number) return undefined;
-  const below = holding(resource, [number.below]);
-  return below === undefined || below.length > 0 ? undefined : holding(resource, [number.digits]);
+  if (digits === undefined) return undefined;
+  const below = holding(resource, [JUST_BELOW]);
+  return below === undefined || below.length > 0 ? undefined : holding(resource, [digits]);
 }
 
 function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValue]>): boolean {
@@ -147,8 +149,8 @@ interface PreparedSelector {
   fixed: ReadonlyArray<readonly [string, JsonValue]>;
   minted: ReadonlyArray<readonly [string, unknown]>;
   texts: string[] | undefined;
-  /** A whole number the fixed fields ask for as a string, when they show no text (see `numberTexts`). */
-  number: { digits: string; below: string } | undefined;
+  /** A whole number the fixed fields ask for as a string, when they show no text (see `numberDigits`). */
+  number: string | undefined;
 }
 
 // Keyed by the selector object (bank data, never mutated once graded): prepared once, not per trial.
@@ -170,7 +172,7 @@ function prepareSelector(selector: RecordSelector): PreparedSelector {
       fixed,
       minted,
       texts,
-      number: texts ? undefined : numberTexts(fixed),
+      number: texts ? undefined : numberDigits(fixed),
     };
     preparedSelectors.set(selector, prepared);
   }
