@@ -134,6 +134,15 @@ describe("the answer card of a message with one fence or none", () => {
     expect(broken.success ? "" : broken.error.message).toMatch(/^the last ```json block is not valid JSON: /);
   });
 
+  it("of several blocks none holding a declared field, the last is the card, or its own error", () => {
+    const block = (body: string) => `\`\`\`json\n${body}\n\`\`\``;
+    const three = [block('{"a": 1}'), block('{"b": 2}'), block('{"c": 3}')].join("\n");
+    expect(extractAnswerCard(three, ["run_id"])).toEqual({ success: true, data: { c: 3 } });
+    const broken = [block('{"a": 1}'), block('{"c": 3,}')].join("\n");
+    const got = extractAnswerCard(broken, ["run_id"]);
+    expect(got.success ? "" : got.error.message).toMatch(/^the last ```json block is not valid JSON: /);
+  });
+
   it("a fence opened and never closed, or only named in prose, is no card", () => {
     for (const text of ["```json\n{}", "I would write ```json here", ""])
       expect(extractAnswerCard(text, ["run_id"])).toEqual({
