@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { recordsByText } from "../../test/support/records-by-text.js";
 import type { JsonObject } from "../bank/json.js";
 import type { RecordSelector } from "../bank/task-schema.js";
 import { mintCanary } from "../world/canary.js";
-import { type FinalRecords, RECORDS_HOLDING, type RecordsHolding, selectRecords } from "./final-state.js";
+import { selectRecords } from "./final-state.js";
 import { sameInWorld } from "./values-equal.js";
 
 /**
@@ -12,27 +13,9 @@ import { sameInWorld } from "./values-equal.js";
  * that number is still found (a number within 1e-9 of it, the string itself). Each question asked
  * and each read of the whole resource are counted.
  */
-function textRecords(things: JsonObject[]) {
-  const asked: string[][] = [];
-  let wholeReads = 0;
-  const lines = things.map((r) => JSON.stringify(r));
-  const records: FinalRecords & RecordsHolding = {
-    get things() {
-      wholeReads++;
-      return things;
-    },
-    [RECORDS_HOLDING]: (resource: string, texts: readonly string[]) => {
-      asked.push([...texts]);
-      if (resource !== "things") return [];
-      if (lines.some((l) => l.includes("\\"))) return undefined;
-      return things.filter((_, i) => texts.every((t) => lines[i]?.includes(t)));
-    },
-  };
-  return { records, asked, wholeReads: () => wholeReads };
-}
 
 const pick = (where: RecordSelector["where"], things: JsonObject[], seed = "seed") => {
-  const lazy = textRecords(things);
+  const lazy = recordsByText(things);
   const got = selectRecords({ resource: "things", where }, lazy.records, seed);
   return { got, asked: lazy.asked, wholeReads: lazy.wholeReads() };
 };

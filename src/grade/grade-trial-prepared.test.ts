@@ -23,19 +23,16 @@ const grader = {
   checkpoints: [],
 } as unknown as GraderSpec;
 const records = { runs: [{ sample: "S-1", run_id: "RUN-1" }] };
+/** The grade of a trial of `grader` answering `answer`, its final records `finalRecords`. */
+const graded = (answer: Record<string, unknown>, finalRecords = records, trialSeed = "seed-a") =>
+  gradeTrial({ grader, trialSeed, events: [], finalMessage: card(answer), finalRecords });
 
 describe("answer fields by their prepared kind", () => {
   it("a list holding a canary and a lone canary are minted for each trial's seed", () => {
     for (const seed of ["seed-a", "seed-b"]) {
       const tag = mintCanary(seed, tags[1] as { $canary: string; format: string });
       const code = mintCanary(seed, { $canary: "code" });
-      const g = gradeTrial({
-        grader,
-        trialSeed: seed,
-        events: [],
-        finalMessage: card({ run_id: "RUN-1", tags: ["a", tag], code }),
-        finalRecords: records,
-      });
+      const g = graded({ run_id: "RUN-1", tags: ["a", tag], code }, records, seed);
       expect(g.g2).toEqual([
         { field: "run_id", comparator: "string", expected: "RUN-1", got: "RUN-1", passed: true },
         { field: "tags", comparator: "set", expected: ["A", tag], got: ["a", tag], passed: true },
@@ -47,13 +44,7 @@ describe("answer fields by their prepared kind", () => {
   });
 
   it("an unresolved record fails even when the card's null equals the unknown (null) value; keys in the stored order", () => {
-    const g = gradeTrial({
-      grader,
-      trialSeed: "seed-a",
-      events: [],
-      finalMessage: card({ run_id: null }),
-      finalRecords: { runs: [] },
-    });
+    const g = graded({ run_id: null }, { runs: [] });
     const field = g.g2[0];
     expect(field).toEqual({
       field: "run_id",
@@ -68,13 +59,7 @@ describe("answer fields by their prepared kind", () => {
   });
 
   it("a wrong value names the record after the comparator's reason; a passing one has no reason key", () => {
-    const wrong = gradeTrial({
-      grader,
-      trialSeed: "seed-a",
-      events: [],
-      finalMessage: card({ run_id: "RUN-2" }),
-      finalRecords: records,
-    });
+    const wrong = graded({ run_id: "RUN-2" });
     expect(wrong.g2[0]?.reason).toBe(
       "'RUN-2' != expected 'RUN-1' (expected the run_id of the runs record with sample=S-1)",
     );
@@ -86,13 +71,7 @@ describe("answer fields by their prepared kind", () => {
       "passed",
       "reason",
     ]);
-    const right = gradeTrial({
-      grader,
-      trialSeed: "seed-a",
-      events: [],
-      finalMessage: card({ run_id: "RUN-1" }),
-      finalRecords: records,
-    });
+    const right = graded({ run_id: "RUN-1" });
     expect(Object.keys(right.g2[0] ?? {})).toEqual(["field", "comparator", "expected", "got", "passed"]);
   });
 
