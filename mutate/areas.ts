@@ -112,6 +112,8 @@ export const AREAS: MutationArea[] = [
       "src/grade/values-equal-world.test.ts",
       // answerAccepts against G2's own verdict, by comparator (and G1 reading the card with it).
       "src/grade/grade-g1-card-comparator.test.ts",
+      // Answer fields by their prepared kind, a grade's keys, a card of one fence or none.
+      "src/grade/grade-trial-prepared.test.ts",
     ],
   },
   {
@@ -515,6 +517,8 @@ export const AREAS: MutationArea[] = [
       // TrialFinalState wrapping a state made for another trial: its records, the deleted ones too.
       "src/grade/grade-g1-final-state-reuse.test.ts",
       "src/grade/trial-final-state.test.ts",
+      // A whole number asked as a string, found by its digits; a canary's text asked first.
+      "src/grade/final-state-numbers.test.ts",
     ],
   },
 ];

@@ -72,10 +72,14 @@ export function extractAnswerCard(
   finalMessage: string,
   declaredFields: readonly string[] = [],
 ): AnswerCardResult {
-  const bodies = [...finalMessage.matchAll(JSON_FENCE)].map((match) => match[1] ?? "");
+  // Most messages hold no fence, or one: the one is the card (as the rules below find it, unweighed).
+  const bodies = finalMessage.includes("```json")
+    ? [...finalMessage.matchAll(JSON_FENCE)].map((match) => match[1] ?? "")
+    : [];
   if (bodies.length === 0) {
     return fail("no-json-block", "the final message has no ```json fenced block");
   }
+  if (bodies.length === 1) return parseBlock(bodies[0] as string, "the last");
   const fields = new Set(declaredFields);
   type Candidate = { index: number; parsed: AnswerCardResult; declared: number; others: number };
   let best: Candidate | undefined;

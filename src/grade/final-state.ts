@@ -58,10 +58,20 @@ function selectPrepared(
   records: FinalRecords,
   trialSeed: string,
 ): JsonObject[] {
-  const where = prepared.fixed ?? resolvedWhere(prepared, trialSeed);
   const holding = (records as RecordsHolding)[RECORDS_HOLDING];
-  const texts = holding ? (prepared.fixed ? prepared.texts : textsOf(where)) : undefined;
-  const list = (texts && holding?.(resource, texts)) ?? records[resource] ?? [];
+  let where = prepared.fixed;
+  let texts = prepared.texts;
+  if (prepared.minted.length > 0) {
+    const minted = resolvedWhere(prepared.minted, trialSeed);
+    where = [...minted, ...where];
+    // The trial's own canary is the rarest text: asked first, it finds the fewest lines to check.
+    const own = textsOf(minted);
+    if (own) texts = texts ? [...own, ...texts] : own;
+  }
+  const list =
+    (holding && (texts ? holding(resource, texts) : holdingNumber(holding, resource, prepared.number))) ??
+    records[resource] ??
+    [];
   const out: JsonObject[] = [];
   for (const r of list) if (holdsAll(r, where)) out.push(r);
   return out;
@@ -84,6 +94,42 @@ function textsOf(where: ReadonlyArray<readonly [string, JsonValue]>): string[] |
   return texts;
 }
 
+/**
+ * The text a record equal to a whole number a selector asks for as a string (`{"room_no": "512"}`)
+ * shows in the stored log's JSON (JSON.stringify's numbers: the shortest digits, no exponent from
+ * 1 to 1e21): `sameInWorld` takes the string itself, or a number within 1e-9 of 512. Those show
+ * its digits (`"512"`, `512`, `512.0000000001`) but for numbers just below it, which show the
+ * digits below it then eight nines (`511.99999999995`, see `JUST_BELOW`). Only a string spelled as
+ * the number prints (a number in the selector equals strings in any spelling: `" 512 "`,
+ * `"5.12e2"`), and only a positive whole number below 2^53 (near a fraction or zero, the digits of
+ * close numbers differ more).
+ */
+function numberDigits(where: ReadonlyArray<readonly [string, JsonValue]>): string | undefined {
+  for (const [, v] of where) {
+    // Only a string can equal its number's print (a number, true or null never does).
+    const n = Number(v);
+    if (Number.isSafeInteger(n) && n > 0 && String(n) === v) return v;
+  }
+  return undefined;
+}
+
+/** What every number just below a whole number shows (`511.99999999995`), whichever the number. */
+const JUST_BELOW = ".99999999";
+
+/**
+ * The records holding a whole number's digits (see `numberDigits`), when no record holds a number
+ * just below a whole one; undefined (read the resource) otherwise.
+ */
+function holdingNumber(
+  holding: NonNullable<RecordsHolding[typeof RECORDS_HOLDING]>,
+  resource: string,
+  digits: string | undefined,
+): readonly JsonObject[] | undefined {
+  if (digits === undefined) return undefined;
+  const below = holding(resource, [JUST_BELOW]);
+  return below === undefined || below.length > 0 ? undefined : holding(resource, [digits]);
+}
+
 function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValue]>): boolean {
   for (const [k, v] of where) {
     const got = r[k];
@@ -93,15 +139,18 @@ function holdsAll(r: JsonObject, where: ReadonlyArray<readonly [string, JsonValu
 }
 
 /**
- * A selector with what picking its records needs from the selector alone: its fields, and when
- * none holds a canary (the same for every trial) those fields resolved and the texts they show.
+ * A selector with what picking its records needs from the selector alone: its fields that are the
+ * same in every trial, resolved, with the texts they show, and apart those holding a canary
+ * (resolved per trial: most selectors have none).
  */
 interface PreparedSelector {
   /** The selector as written, known by its resource and fields (see `TrialFinalState`). */
   key: string;
-  entries: ReadonlyArray<readonly [string, unknown]>;
-  fixed: ReadonlyArray<readonly [string, JsonValue]> | null;
+  fixed: ReadonlyArray<readonly [string, JsonValue]>;
+  minted: ReadonlyArray<readonly [string, unknown]>;
   texts: string[] | undefined;
+  /** A whole number the fixed fields ask for as a string, when they show no text (see `numberDigits`). */
+  number: string | undefined;
 }
 
 // Keyed by the selector object (bank data, never mutated once graded): prepared once, not per trial.
@@ -110,23 +159,31 @@ const preparedSelectors = new WeakMap<RecordSelector, PreparedSelector>();
 function prepareSelector(selector: RecordSelector): PreparedSelector {
   let prepared = preparedSelectors.get(selector);
   if (prepared === undefined) {
-    const entries = Object.entries(selector.where);
-    const fixed = entries.every(([, v]) => !holdsCanary(v))
-      ? entries.map(([k, v]) => [k, resolveCanaries(v, "")] as const)
-      : null;
+    const fixed: Array<readonly [string, JsonValue]> = [];
+    const minted: Array<readonly [string, unknown]> = [];
+    for (const [k, v] of Object.entries(selector.where)) {
+      // A value with no canary is the same in every trial: as written.
+      if (holdsCanary(v)) minted.push([k, v]);
+      else fixed.push([k, v as JsonValue]);
+    }
+    const texts = textsOf(fixed);
     prepared = {
       key: JSON.stringify([selector.resource, selector.where]),
-      entries,
       fixed,
-      texts: fixed ? textsOf(fixed) : undefined,
+      minted,
+      texts,
+      number: texts ? undefined : numberDigits(fixed),
     };
     preparedSelectors.set(selector, prepared);
   }
   return prepared;
 }
 
-function resolvedWhere(prepared: PreparedSelector, trialSeed: string): Array<readonly [string, JsonValue]> {
-  return prepared.entries.map(([k, v]) => [k, resolveCanaries(v, trialSeed)] as const);
+function resolvedWhere(
+  entries: ReadonlyArray<readonly [string, unknown]>,
+  trialSeed: string,
+): Array<readonly [string, JsonValue]> {
+  return entries.map(([k, v]) => [k, resolveCanaries(v, trialSeed)] as const);
 }
 
 /** Whether a JSON value holds a canary reference at any depth (resolving it then depends on the seed). */

@@ -1,6 +1,6 @@
 import type { JsonValue } from "../bank/json.js";
-import type { AnswerField, GraderSpec } from "../bank/task-schema.js";
-import { resolveCanaries } from "../world/canary.js";
+import type { AnswerField, CanaryRef, GraderSpec, RecordRef } from "../bank/task-schema.js";
+import { isCanaryRef, mintCanary, resolveCanaries } from "../world/canary.js";
 import type { TrialEvent } from "../world/event-log.js";
 import { extractAnswerCard } from "./answer-card.js";
 import { type FinalRecords, isRecordRef, meantRecord, TrialFinalState } from "./final-state.js";
@@ -83,18 +83,21 @@ export interface RequirementNote {
 export function gradeTrial(input: GradeInput, options: GradeOptions = {}): TrialGrade {
   const { grader, trialSeed, events, gradedSegments } = input;
 
-  const cardResult = extractAnswerCard(input.finalMessage ?? "", declaredFields(grader));
+  const answer = prepareAnswer(grader);
+  const cardResult = extractAnswerCard(input.finalMessage ?? "", answer.declared);
   const card = cardResult.success ? (cardResult.data as Record<string, unknown>) : null;
   // One final state for G2 and G1: a record both name is picked once.
   const finalState = new TrialFinalState(input, trialSeed, events);
-  if (options.verdictOnly && failsVerdict(input, card, finalState)) return ungradedFail(VERDICT_ONLY_FAIL);
+  if (options.verdictOnly && failsVerdict(input, answer, card, finalState))
+    return ungradedFail(VERDICT_ONLY_FAIL);
 
   const g2: FieldGrade[] = [];
   const g2Segments: Array<number | undefined> = [];
   const g2Requirements: Array<string | undefined> = [];
-  for (const { field, spec } of prepareAnswer(grader)) {
+  for (const prepared of answer.fields) {
+    const { field } = prepared;
     if (!isGraded(gradedSegments, field.segment)) continue;
-    g2.push(spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, finalState));
+    g2.push(gradePreparedField(prepared, card, trialSeed, finalState));
     g2Segments.push(field.segment);
     g2Requirements.push(field.requirement);
   }
@@ -139,19 +142,19 @@ export function gradeTrial(input: GradeInput, options: GradeOptions = {}): Trial
       : failureReason(
           passedCount,
           total,
-          g1.filter((r) => !r.not_evaluated),
+          g1,
           g2,
           g2Requirements,
           g2Segments,
           violated,
           cardResult.success ? null : cardResult.error.message,
-          requirementNamer(input.requirements),
+          new RequirementNamer(input.requirements),
         ),
-    ...(grader.chain_mode ? { chain_mode: grader.chain_mode } : {}),
   };
+  if (grader.chain_mode) grade.chain_mode = grader.chain_mode;
   // A solo task's checks name no segment: it has no per-segment results to tally.
   if (g1.some(hasSegment) || g2Segments.some((s) => s !== undefined)) {
-    const name = requirementNamer(input.requirements);
+    const name = new RequirementNamer(input.requirements);
     const segments = segmentResults(g1, g2, g2Segments, g2Requirements, violated, name);
     if (segments) grade.segments = segments;
   }
@@ -175,14 +178,14 @@ export const VERDICT_ONLY_FAIL = "fails (only the verdict was graded)";
 /** Whether the trial fails: a graded answer field, a forbid constraint or a graded G1 predicate fails. */
 function failsVerdict(
   input: GradeInput,
+  answer: PreparedAnswer,
   card: Record<string, unknown> | null,
   finalState: TrialFinalState,
 ): boolean {
   const { grader, trialSeed, gradedSegments } = input;
-  for (const { field, spec } of prepareAnswer(grader)) {
-    if (!isGraded(gradedSegments, field.segment)) continue;
-    const g = spec ? gradeAnswerField(spec, card) : gradeResolvedField(field, card, trialSeed, finalState);
-    if (!g.passed) return true;
+  for (const prepared of answer.fields) {
+    if (!isGraded(gradedSegments, prepared.field.segment)) continue;
+    if (!gradePreparedField(prepared, card, trialSeed, finalState).passed) return true;
   }
   return labourFailsVerdict(grader, input.events, card, trialSeed, finalState, (s) =>
     isGraded(gradedSegments, s),
@@ -198,22 +201,10 @@ function segmentResults(
   violated: ReadonlyArray<{ segment?: number | undefined; requirement?: string | undefined }>,
   name: RequirementNamer,
 ): TrialGrade["segments"] {
-  type Tally = { passed: number; total: number; g1_passed: boolean; g2_passed: boolean; failed: string[] };
-  const tally = new Map<number, Tally>();
-  const entry = (s: number) => {
-    let t = tally.get(s);
-    if (!t) {
-      t = { passed: 0, total: 0, g1_passed: true, g2_passed: true, failed: [] };
-      tally.set(s, t);
-    }
-    return t;
-  };
-  const failedIn = (t: Tally, requirement: string | undefined) => {
-    if (requirement !== undefined && !t.failed.includes(requirement)) t.failed.push(requirement);
-  };
+  const tally = new Map<number, SegmentTally>();
   for (const r of g1) {
     if (r.segment === undefined || r.not_evaluated) continue;
-    const t = entry(r.segment);
+    const t = tallyOf(tally, r.segment);
     t.total++;
     if (r.passed) t.passed++;
     else {
@@ -221,20 +212,21 @@ function segmentResults(
       failedIn(t, r.requirement);
     }
   }
-  g2.forEach((f, i) => {
+  for (let i = 0; i < g2.length; i++) {
     const s = g2Segments[i];
-    if (s === undefined) return;
-    const t = entry(s);
+    if (s === undefined) continue;
+    const t = tallyOf(tally, s);
     t.total++;
-    if (f.passed) t.passed++;
+    if ((g2[i] as FieldGrade).passed) t.passed++;
     else {
       t.g2_passed = false;
       failedIn(t, g2Requirements[i]);
     }
-  });
+  }
   if (tally.size === 0) return undefined;
   // A violated constraint comes first, as in the failure reason.
-  for (const c of [...violated].reverse()) {
+  for (let i = violated.length - 1; i >= 0; i--) {
+    const c = violated[i] as (typeof violated)[number];
     const t = c.segment === undefined ? undefined : tally.get(c.segment);
     if (!t) continue;
     t.g1_passed = false;
@@ -245,7 +237,7 @@ function segmentResults(
   let failureStage: number | null = null;
   for (const s of [...tally.keys()].sort((a, b) => a - b)) {
     // Written as literals in the result's key order (a rest copy per segment cost more).
-    const { passed, total, g1_passed, g2_passed, failed } = tally.get(s) as Tally;
+    const { passed, total, g1_passed, g2_passed, failed } = tally.get(s) as SegmentTally;
     per[String(s)] =
       failed.length > 0
         ? { passed, total, g1_passed, g2_passed, failed_requirements: failed }
@@ -262,6 +254,28 @@ function segmentResults(
   };
 }
 
+/** One segment's checks so far. */
+interface SegmentTally {
+  passed: number;
+  total: number;
+  g1_passed: boolean;
+  g2_passed: boolean;
+  failed: string[];
+}
+
+function tallyOf(tally: Map<number, SegmentTally>, segment: number): SegmentTally {
+  let t = tally.get(segment);
+  if (!t) {
+    t = { passed: 0, total: 0, g1_passed: true, g2_passed: true, failed: [] };
+    tally.set(segment, t);
+  }
+  return t;
+}
+
+function failedIn(t: SegmentTally, requirement: string | undefined): void {
+  if (requirement !== undefined && !t.failed.includes(requirement)) t.failed.push(requirement);
+}
+
 function hasSegment(r: G1Result): boolean {
   return r.segment !== undefined && !r.not_evaluated;
 }
@@ -271,17 +285,48 @@ function isGraded(gradedSegments: readonly number[] | undefined, segment: number
 }
 
 /**
- * An answer field with its grading spec ready when its expected value is a plain scalar (most
- * are): nothing to mint per trial, and a scalar can be shared by every grade. Canary references,
- * lists and objects are resolved per trial, so every grade gets its own copy.
+ * What grading a task's answer needs from its grader alone: the fields its ticket declares, and
+ * each answer field with its grading spec ready when its expected value is a plain scalar (most
+ * are: nothing to mint per trial, and a scalar can be shared by every grade). Canary references,
+ * record references, lists and objects are resolved per trial, so every grade gets its own copy.
  */
+interface PreparedAnswer {
+  declared: string[];
+  fields: PreparedField[];
+}
+
 interface PreparedField {
   field: AnswerField;
   spec: AnswerFieldSpec | undefined;
+  /** The expected value when it is one canary reference: the trial's canary is all it needs. */
+  canary: CanaryRef | undefined;
+  /** The expected value when it is a record reference, read from the final state. */
+  record: RecordRef | undefined;
 }
 
 // Keyed by the grader object, which bank data never mutates; holds nothing of any trial.
-const declaredByGrader = new WeakMap<GraderSpec, string[]>();
+const preparedAnswers = new WeakMap<GraderSpec, PreparedAnswer>();
+
+function prepareAnswer(grader: GraderSpec): PreparedAnswer {
+  let prepared = preparedAnswers.get(grader);
+  if (!prepared) {
+    prepared = {
+      declared: [...new Set(grader.answer.map((f) => f.field))],
+      fields: grader.answer.map((field) => {
+        const { expected } = field;
+        const scalar = expected === null || typeof expected !== "object";
+        return {
+          field,
+          spec: scalar ? specOf(field, expected) : undefined,
+          canary: isCanaryRef(expected) ? expected : undefined,
+          record: isRecordRef(expected) ? expected : undefined,
+        };
+      }),
+    };
+    preparedAnswers.set(grader, prepared);
+  }
+  return prepared;
+}
 
 /**
  * The answer-card fields a task's ticket declares (every segment's, graded or not): they pick the
@@ -290,75 +335,43 @@ const declaredByGrader = new WeakMap<GraderSpec, string[]>();
  * @example declaredFields(task.grader) // → ["run_id", "status"]
  */
 export function declaredFields(grader: GraderSpec): string[] {
-  let fields = declaredByGrader.get(grader);
-  if (!fields) {
-    fields = [...new Set(grader.answer.map((f) => f.field))];
-    declaredByGrader.set(grader, fields);
-  }
-  return fields;
-}
-
-const preparedAnswers = new WeakMap<GraderSpec, PreparedField[]>();
-
-function prepareAnswer(grader: GraderSpec): PreparedField[] {
-  let prepared = preparedAnswers.get(grader);
-  if (!prepared) {
-    prepared = grader.answer.map((field) => ({
-      field,
-      spec: field.expected !== null && typeof field.expected === "object" ? undefined : answerSpec(field, ""),
-    }));
-    preparedAnswers.set(grader, prepared);
-  }
-  return prepared;
+  return prepareAnswer(grader).declared;
 }
 
 /**
- * A field whose expected value is resolved per trial: canaries minted, a record reference read
- * from the final state. An unresolved record fails the field, naming the record meant; a wrong
- * value compared with a record's says which record it was.
+ * One answer field for one trial: a scalar by its prepared spec; else its expected value resolved,
+ * canaries minted, a record reference read from the final state. An unresolved record fails the
+ * field, naming the record meant; a wrong value compared with a record's says which record it was.
  */
-function gradeResolvedField(
-  field: AnswerField,
+function gradePreparedField(
+  prepared: PreparedField,
   card: Record<string, unknown> | null,
   trialSeed: string,
   finalState: TrialFinalState,
 ): FieldGrade {
-  if (!isRecordRef(field.expected)) return gradeAnswerField(answerSpec(field, trialSeed), card);
-  const resolved = finalState.resolve(field.expected);
+  const { field, spec, canary, record } = prepared;
+  if (spec) return gradeAnswerField(spec, card);
+  if (canary) return gradeAnswerField(specOf(field, mintCanary(trialSeed, canary)), card);
+  if (!record) return gradeAnswerField(specOf(field, resolveCanaries(field.expected, trialSeed)), card);
+  const resolved = finalState.resolve(record);
+  // Each grade below is the field's own new object: its verdict and reason are set in place.
   if (!resolved.ok) {
     // The reference's own canaries are never minted: its value is unknown (null) here.
-    const graded = gradeAnswerField(
-      {
-        field: field.field,
-        comparator: field.comparator,
-        expected: null,
-        ...(field.tolerance !== undefined ? { tolerance: field.tolerance } : {}),
-      },
-      card,
-    );
-    const { reason: _reason, ...rest } = graded;
-    return { ...rest, passed: false, reason: `expected ${resolved.reason}` };
+    const graded = gradeAnswerField(specOf(field, null), card);
+    graded.passed = false;
+    graded.reason = `expected ${resolved.reason}`;
+    return graded;
   }
-  const graded = gradeAnswerField(
-    {
-      field: field.field,
-      comparator: field.comparator,
-      expected: resolved.value,
-      ...(field.tolerance !== undefined ? { tolerance: field.tolerance } : {}),
-    },
-    card,
-  );
-  if (graded.passed || graded.reason === undefined) return graded;
-  return { ...graded, reason: `${graded.reason} (expected ${meantRecord(field.expected, trialSeed)})` };
+  const graded = gradeAnswerField(specOf(field, resolved.value), card);
+  if (!graded.passed) graded.reason = `${graded.reason} (expected ${meantRecord(record, trialSeed)})`;
+  return graded;
 }
 
-function answerSpec(field: AnswerField, trialSeed: string): AnswerFieldSpec {
-  return {
-    field: field.field,
-    comparator: field.comparator,
-    expected: resolveCanaries(field.expected, trialSeed) as JsonValue,
-    ...(field.tolerance !== undefined ? { tolerance: field.tolerance } : {}),
-  };
+function specOf(field: AnswerField, expected: JsonValue): AnswerFieldSpec {
+  const { tolerance } = field;
+  return tolerance === undefined
+    ? { field: field.field, comparator: field.comparator, expected }
+    : { field: field.field, comparator: field.comparator, expected, tolerance };
 }
 
 function failureReason(
@@ -377,11 +390,12 @@ function failureReason(
   cardError: string | null,
   name: RequirementNamer,
 ): string {
+  // A predicate not evaluated (its card is missing) is no failure.
+  const firstG1 = g1.find((r) => !r.passed && !r.not_evaluated);
   const failedGroups: string[] = [];
-  if (g1.some((r) => !r.passed) || violated.length) failedGroups.push("G1 labour");
+  if (firstG1 || violated.length) failedGroups.push("G1 labour");
   if (g2.some((f) => !f.passed)) failedGroups.push("G2 answer");
   const firstConstraint = violated[0];
-  const firstG1 = g1.find((r) => !r.passed);
   const firstG2At = g2.findIndex((f) => !f.passed);
   const firstG2 = g2[firstG2At];
   const first = firstConstraint
@@ -396,27 +410,26 @@ function failureReason(
   return `${passed}/${total} predicates matched; failed: ${failedGroups.join(", ")}; first failure: ${first}`;
 }
 
-interface RequirementNamer {
-  /** ` (requirement status_settled: “Move CN-12 to `settled`.”)`, or nothing for a check that names none. */
-  words(requirement: string | undefined, segment: number | undefined): string;
-  /** The requirement as the failure stage names it: its id, and its sentence when it has one. */
-  note(requirement: string, segment: number | undefined): { id: string; sentence?: string };
-}
-
 /** Names requirements by id and, when the task's requirements are given, by their sentence. */
-function requirementNamer(requirements: readonly RequirementNote[] | undefined): RequirementNamer {
-  const sentence = (id: string, segment: number | undefined) =>
-    requirements?.find(
+class RequirementNamer {
+  constructor(private readonly requirements: readonly RequirementNote[] | undefined) {}
+
+  /** ` (requirement status_settled: “Move CN-12 to `settled`.”)`, or nothing for a check that names none. */
+  words(requirement: string | undefined, segment: number | undefined): string {
+    return requirement ? formatRequirement(requirement, this.sentence(requirement, segment)) : "";
+  }
+
+  /** The requirement as the failure stage names it: its id, and its sentence when it has one. */
+  note(id: string, segment: number | undefined): { id: string; sentence?: string } {
+    const s = this.sentence(id, segment);
+    return s === undefined ? { id } : { id, sentence: s };
+  }
+
+  private sentence(id: string, segment: number | undefined): string | undefined {
+    return this.requirements?.find(
       (r) => r.id === id && (segment === undefined || r.segment === undefined || r.segment === segment),
     )?.sentence;
-  return {
-    words: (requirement, segment) =>
-      requirement ? formatRequirement(requirement, sentence(requirement, segment)) : "",
-    note: (id, segment) => {
-      const s = sentence(id, segment);
-      return s === undefined ? { id } : { id, sentence: s };
-    },
-  };
+  }
 }
 
 /**
