@@ -833,6 +833,8 @@ function decodeV5(
  */
 class ResourceLines {
   #text: string | undefined;
+  /** Whether the text holds an escape (see `holding`). */
+  #escaped = false;
   /** Where each line ends (its line break, or the end of the text). */
   #ends: number[] = [];
   readonly #parsed: Array<JsonObject | undefined>;
@@ -863,7 +865,7 @@ class ResourceLines {
    */
   holding(texts: readonly string[]): JsonObject[] | undefined {
     const text = this.#text ?? this.#load();
-    if (text.includes("\\")) return undefined;
+    if (this.#escaped) return undefined;
     const out: JsonObject[] = [];
     const [first, ...rest] = texts as [string, ...string[]];
     let i = 0;
@@ -892,6 +894,8 @@ class ResourceLines {
       );
     this.#ends = ends;
     this.#text = text;
+    // Once per text, not per selector (a trial's selectors ask one resource 3 times on average).
+    this.#escaped = text.includes("\\");
     return text;
   }
 
@@ -1055,19 +1059,22 @@ function prefixed(where: string, error: z.ZodError): string {
   return `${[where, ...(issue?.path ?? [])].join(".")}: ${issue?.message ?? "invalid"}`;
 }
 
-/** Where a lazily read property keeps how to read it, then its value (a hidden slot per key). */
+/** Where a lazily read property keeps how to read it, then its value (a symbol-keyed slot per key). */
 interface LazySlot {
   read: () => unknown;
   value?: unknown;
 }
-const lazySlots = new Map<string, { slot: symbol; get: () => unknown }>();
+const lazySlots = new Map<string, { slot: symbol; getter: PropertyDescriptor }>();
 
 /**
  * `obj` with `key` added last, made by `read` on first access and then kept: a plain enumerable
  * property to every reader (spread, JSON.stringify). One getter per key, shared by every object,
- * with `read` in a hidden slot, and the key new to `obj`: a getter closed over each object's data,
- * or one replacing an existing property, gives each object its own hidden class or a slow one,
- * which V8's garbage collector and every property read then pay for.
+ * with `read` in a slot keyed by a symbol, and the key new to `obj`: a getter closed over each
+ * object's data, or one replacing an existing property, gives each object its own hidden class or
+ * a slow one, which V8's garbage collector and every property read then pay for. The slot is set
+ * by assignment, not defined: half the cost (a re-grade makes one per response body), and a
+ * symbol-keyed property is still no key to `Object.keys`, `for…in` or JSON.stringify (a spread
+ * copies it with the value it read, which is harmless).
  */
 function withLazy<T extends object, K extends string, V>(obj: T, key: K, read: () => V): T & Record<K, V> {
   let lazy = lazySlots.get(key);
@@ -1078,11 +1085,11 @@ function withLazy<T extends object, K extends string, V>(obj: T, key: K, read: (
       if (!("value" in s)) s.value = s.read();
       return s.value;
     };
-    lazy = { slot, get };
+    lazy = { slot, getter: { get, enumerable: true, configurable: true } };
     lazySlots.set(key, lazy);
   }
-  Object.defineProperty(obj, lazy.slot, { value: { read } satisfies LazySlot, enumerable: false });
-  Object.defineProperty(obj, key, { get: lazy.get, enumerable: true, configurable: true });
+  (obj as Record<symbol, LazySlot>)[lazy.slot] = { read };
+  Object.defineProperty(obj, key, lazy.getter);
   return obj as T & Record<K, V>;
 }
 
