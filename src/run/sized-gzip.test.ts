@@ -19,6 +19,19 @@ describe("sized gzip members", () => {
     expect(readSizedGzip(Buffer.alloc(0))).toBeNull();
   });
 
+  it("an empty member is read as empty without inflating; one that only looks empty is inflated and checked", () => {
+    const [empty] = readSizedGzip(sizedGzip([""])) ?? [];
+    expect(inflateMember(empty as Buffer)).toBe("");
+    // The same length, one byte of its deflate data changed: no longer the known empty member, so
+    // it is inflated, and fails.
+    const damaged = Buffer.from(empty as Buffer);
+    damaged[20] = (damaged[20] as number) ^ 0xff;
+    expect(() => inflateMember(damaged)).toThrow();
+    // A member holding text is never taken for empty.
+    const [one] = readSizedGzip(sizedGzip(["x"])) ?? [];
+    expect(inflateMember(one as Buffer)).toBe("x");
+  });
+
   it("a damaged member fails its checksum when inflated", () => {
     const bytes = Buffer.from(sizedGzip(["some text to damage"]));
     bytes[bytes.length - 9] = (bytes[bytes.length - 9] as number) ^ 0xff;

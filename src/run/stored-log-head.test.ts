@@ -1,17 +1,16 @@
-import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
-import { v4Text } from "../../test/support/stored-log-versions.js";
+import { versionText } from "../../test/support/stored-log-versions.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import { runTrial } from "./run-trial.js";
 import { isPlainHead } from "./stored-log-head.js";
-import { encodeTrialLog, storedTrialLogOf, V4HeadSchema, V5HeadSchema } from "./stored-trial-log.js";
+import { storedTrialLogOf, V4HeadSchema, V5HeadSchema, V6HeadSchema } from "./stored-trial-log.js";
 
 const bank = skeletonBank();
 
 /** Every stored head (of the version given) of the skeleton bank's golden trials, as JSON.parse gives it. */
-async function heads(version: 4 | 5): Promise<unknown[]> {
+async function heads(version: 4 | 5 | 6): Promise<unknown[]> {
   return Promise.all(
     bank.tasks.map(async (task) => {
       const log = storedTrialLogOf(
@@ -19,7 +18,7 @@ async function heads(version: 4 | 5): Promise<unknown[]> {
         task,
         bank.manifest.content_hash,
       );
-      const text = version === 4 ? v4Text(log) : gunzipSync(encodeTrialLog(log)).toString("utf8");
+      const text = versionText(log, version);
       return JSON.parse(text.slice(0, text.indexOf("\n")));
     }),
   );
@@ -58,13 +57,15 @@ const ODD_VALUES: unknown[] = [
 describe.each([
   [4, V4HeadSchema],
   [5, V5HeadSchema],
+  [6, V6HeadSchema],
 ] as const)("isPlainHead, version %i", (version, schema) => {
   it("accepts every head the bank's golden trials store", async () => {
     for (const head of await heads(version)) {
       expect(schema.safeParse(head).success).toBe(true);
       expect(isPlainHead(head, version)).toBe(true);
       // Another version's check refuses it.
-      expect(isPlainHead(head, version === 4 ? 5 : 4)).toBe(false);
+      for (const other of [4, 5, 6] as const)
+        if (other !== version) expect(isPlainHead(head, other)).toBe(false);
     }
   });
 

@@ -11,11 +11,12 @@ import { STOP_REASONS } from "../trial/agent.js";
  *
  * Version 5's head differs in two places: an exchange has no `response_body` (the k-th exchange's
  * body is the head member's line k), and `final_resources` gives each resource with its number of
- * records (one line each).
+ * records (one line each). Version 6's is version 5's without `answer_key` (a line of its own) and
+ * with each resource's `inline` (its records' lines in the head's member or a member of its own).
  *
- * @example if (!isPlainHead(head, 5)) V5HeadSchema.safeParse(head)
+ * @example if (!isPlainHead(head, 6)) V6HeadSchema.safeParse(head)
  */
-export function isPlainHead(v: unknown, version: 4 | 5): boolean {
+export function isPlainHead(v: unknown, version: 4 | 5 | 6): boolean {
   if (!isObject(v)) return false;
   let keys = 0;
   for (const key in v) {
@@ -30,11 +31,10 @@ export function isPlainHead(v: unknown, version: 4 | 5): boolean {
   if (typeof h.trial_seed !== "string" || typeof h.grader_version !== "string") return false;
   if (!STOP_REASON_SET.has(h.stop_reason as string) || typeof h.stop_detail !== "string") return false;
   if (h.final_message !== null && typeof h.final_message !== "string") return false;
-  if (!Array.isArray(h.answer_key)) return false;
-  for (const a of h.answer_key) if (!isAnswer(a)) return false;
+  if (version === 6 ? "answer_key" in h : !isAnswerKey(h.answer_key)) return false;
   if (
     h.final_resources !== null &&
-    !(version === 4 ? isResourceNames(h.final_resources) : isResourceCounts(h.final_resources))
+    !(version === 4 ? isResourceNames(h.final_resources) : isResourceCounts(h.final_resources, version === 6))
   )
     return false;
   let optional = 0;
@@ -42,7 +42,8 @@ export function isPlainHead(v: unknown, version: 4 | 5): boolean {
     optional++;
     if (!isRecordsByResource(h.removed_records)) return false;
   }
-  if (keys !== REQUIRED_KEYS + optional) return false;
+  // Version 6's answer key is a line of its own.
+  if (keys !== REQUIRED_KEYS - (version === 6 ? 1 : 0) + optional) return false;
   if (!Array.isArray(h.events)) return false;
   let line = 0;
   for (const e of h.events) {
@@ -83,6 +84,18 @@ function isNonEmptyString(v: unknown): boolean {
   return typeof v === "string" && v.length > 0;
 }
 
+/**
+ * A stored answer key as JSON.parse made it, true only when its schema (`answer_key` of
+ * `StoredTrialLogSchema`) takes it as it is.
+ *
+ * @example isAnswerKey([{ field: "vessel_id", expected: "V-1" }]) // true
+ */
+export function isAnswerKey(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const a of v) if (!isAnswer(a)) return false;
+  return true;
+}
+
 function isAnswer(v: unknown): boolean {
   if (!isObject(v)) return false;
   let keys = 0;
@@ -100,8 +113,11 @@ function isResourceNames(v: unknown): boolean {
   return new Set(v).size === v.length;
 }
 
-/** Version 5's `final_resources`: `{ resource, records }` each, every resource once. */
-function isResourceCounts(v: unknown): boolean {
+/**
+ * Version 5's `final_resources`: `{ resource, records }` each, every resource once; version 6's
+ * (`inline`) also with a boolean `inline`.
+ */
+function isResourceCounts(v: unknown, inline: boolean): boolean {
   if (!Array.isArray(v)) return false;
   const names = new Set<string>();
   for (const r of v) {
@@ -109,9 +125,10 @@ function isResourceCounts(v: unknown): boolean {
     let keys = 0;
     for (const key in r) {
       keys++;
-      if (key !== "resource" && key !== "records") return false;
+      if (key !== "resource" && key !== "records" && !(inline && key === "inline")) return false;
     }
-    if (keys !== 2 || typeof r.resource !== "string" || !isSeq(r.records)) return false;
+    if (keys !== (inline ? 3 : 2) || typeof r.resource !== "string" || !isSeq(r.records)) return false;
+    if (inline && typeof r.inline !== "boolean") return false;
     names.add(r.resource);
   }
   return names.size === v.length;

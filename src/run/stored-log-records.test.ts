@@ -2,10 +2,12 @@ import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
+import { v5Text } from "../../test/support/stored-log-versions.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { JsonObject, JsonValue } from "../bank/json.js";
 import { RECORDS_HOLDING, type RecordsHolding, selectRecords } from "../grade/final-state.js";
 import { runTrial } from "./run-trial.js";
+import { readSizedGzip } from "./sized-gzip.js";
 import { decodeTrialLog, encodeTrialLog, type StoredTrialLog, storedTrialLogOf } from "./stored-trial-log.js";
 
 const bank = skeletonBank();
@@ -19,7 +21,7 @@ async function goldenLog(): Promise<StoredTrialLog> {
   );
 }
 
-/** A version 5 log's final records as a re-grade reads them: lazily, each line parsed when picked. */
+/** A version 5 or 6 log's final records as a re-grade reads them: lazily, each line parsed when picked. */
 function lazyRecords(log: StoredTrialLog, bytes = encodeTrialLog(log)): StoredTrialLog["final_records"] {
   const decoded = decodeTrialLog(bytes, { lazy: true });
   if (!decoded.success) throw new Error(decoded.error.message);
@@ -54,20 +56,27 @@ const scalar = fc.oneof(
 const KEYS = ["id", "status"];
 const record = fc.dictionary(fc.constantFrom(...KEYS), value, { maxKeys: 2 });
 
-describe("a version 5 log's final records, picked by their text", () => {
-  it("pick exactly the records a full read picks, for any records and any selector (escapes, numbers as strings, case)", async () => {
+describe("a version 5 or 6 log's final records, picked by their text", () => {
+  it("pick exactly the records a full read picks, for any records and any selector (escapes, numbers as strings, case), inline or in a member of their own", async () => {
     const log = await goldenLog();
+    // Records no selector picks, enough to keep the resource out of a version 6 head's member.
+    const filler: JsonObject[] = Array.from({ length: 8 }, () => ({ note: "x".repeat(300) }));
     fc.assert(
       fc.property(
         fc.array(record, { maxLength: 8 }),
         fc.dictionary(fc.constantFrom(...KEYS), scalar, { minKeys: 1, maxKeys: 2 }),
-        (records, where) => {
-          const stored = { ...log, final_records: { things: records as JsonObject[] } };
-          const lazy = lazyRecords(stored);
+        fc.boolean(),
+        (picked, where, padded) => {
+          const records = (padded ? [...picked, ...filler] : picked) as JsonObject[];
+          const stored = { ...log, final_records: { things: records } };
           const selector = { resource: "things", where };
-          const got = selectRecords(selector, lazy as NonNullable<typeof lazy>, "seed");
-          const want = selectRecords(selector, { things: records as JsonObject[] }, "seed");
-          return JSON.stringify(got) === JSON.stringify(want);
+          const want = JSON.stringify(selectRecords(selector, { things: records }, "seed"));
+          const v6 = encodeTrialLog(stored);
+          expect(readSizedGzip(v6)?.length).toBe(padded ? 3 : 2);
+          return [v6, encodeTrialLog(v5Text(stored))].every((bytes) => {
+            const lazy = lazyRecords(stored, bytes);
+            return JSON.stringify(selectRecords(selector, lazy as NonNullable<typeof lazy>, "seed")) === want;
+          });
         },
       ),
       { numRuns: 1000, seed: 5 },

@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { skeletonBank } from "../../test/support/skeleton-bank.js";
-import { v3Text, v4Text } from "../../test/support/stored-log-versions.js";
+import { v3Text, versionText } from "../../test/support/stored-log-versions.js";
 import { goldenAgentFactory } from "../agents/scripted-agents.js";
 import type { JsonObject } from "../bank/json.js";
 import { gradeTrial } from "../grade/grade-trial.js";
@@ -149,40 +149,53 @@ describe("stored trial log", () => {
     });
   });
 
-  it("version 5 is sized gzip members (head and bodies, task part, one per resource with a line per record) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
+  it("version 6 is sized gzip members (head, bodies, answer key and small resources; task part; one per other resource, a line per record) that zcat shows as JSON Lines; a queue's gunzipped text re-encodes to the same bytes", async () => {
     const task = bank.tasks[0]!;
-    const log = storedTrialLogOf(
+    const ran = storedTrialLogOf(
       await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
       task,
       bank.manifest.content_hash,
     );
+    // A resource too large to be inline (2 KiB of records or more) beside the trial's small ones.
+    const large = Array.from({ length: 40 }, (_, i) => ({ id: `L-${i}`, note: "x".repeat(60) }));
+    const log = { ...ran, final_records: { ...ran.final_records, large } };
     const bytes = encodeTrialLog(log);
     const members = readSizedGzip(bytes);
-    const resources = Object.entries(log.final_records ?? {});
-    expect(resources.length).toBeGreaterThan(0);
-    expect(members?.length).toBe(2 + resources.length);
+    const resources = Object.entries(log.final_records);
+    const inline = resources.filter(([name]) => name !== "large");
+    expect(inline.flatMap(([, r]) => r).length).toBeGreaterThan(inline.length);
+    expect(members?.length).toBe(3);
     const lines = gunzipSync(bytes).toString("utf8").trimEnd().split("\n");
     const exchanges = log.events.filter((e) => e.type === "exchange");
-    const records = resources.flatMap(([, r]) => r);
-    expect(records.length).toBeGreaterThan(resources.length);
-    expect(lines.length).toBe(1 + exchanges.length + 1 + records.length);
+    const inlineRecords = inline.flatMap(([, r]) => r);
+    expect(lines.length).toBe(1 + exchanges.length + 1 + inlineRecords.length + 1 + large.length);
     const head = JSON.parse(lines[0]!);
     expect(head).toMatchObject({
-      log_version: 5,
+      log_version: 6,
       task_id: task.id,
-      final_resources: resources.map(([resource, r]) => ({ resource, records: r.length })),
+      final_resources: resources.map(([resource, r]) => ({
+        resource,
+        records: r.length,
+        inline: resource !== "large",
+      })),
     });
     // What every trial of the task stores alike is in the task part, not the head; a body is the
-    // line of its exchange's rank, not a field of the head.
+    // line of its exchange's rank, not a field of the head; the answer key is the line after them.
     expect(head).not.toHaveProperty("requirements");
     expect(head).not.toHaveProperty("grader");
+    expect(head).not.toHaveProperty("answer_key");
     for (const e of head.events) expect(e).not.toHaveProperty("response_body");
     expect(JSON.parse(lines[1]!)).toEqual(exchanges[0]!.response_body);
-    const taskPart = JSON.parse(lines[1 + exchanges.length]!);
+    expect(JSON.parse(lines[1 + exchanges.length]!)).toEqual(JSON.parse(JSON.stringify(log.answer_key)));
+    const afterKey = 2 + exchanges.length;
+    expect(lines.slice(afterKey, afterKey + inlineRecords.length).map((l) => JSON.parse(l))).toEqual(
+      inlineRecords,
+    );
+    const taskPart = JSON.parse(lines[afterKey + inlineRecords.length]!);
     expect(taskPart.grader).toEqual(JSON.parse(JSON.stringify(log.grader)));
     expect(taskPart.graded_segments).toEqual(log.graded_segments);
     expect(taskPart.requirements).toEqual(log.requirements);
-    expect(lines.slice(2 + exchanges.length).map((l) => JSON.parse(l))).toEqual(records);
+    expect(lines.slice(afterKey + inlineRecords.length + 1).map((l) => JSON.parse(l))).toEqual(large);
     expect(encodeTrialLog(gunzipSync(bytes).toString("utf8"))).toEqual(bytes);
     // Eager and lazy decoding give the log that was stored, and so does the same text as one gzip stream.
     const expected = JSON.parse(JSON.stringify(log));
@@ -193,16 +206,20 @@ describe("stored trial log", () => {
       decodeTrialLog(gzipSync(gunzipSync(bytes)), { lazy: true }),
     ]) {
       if (!decoded.success) throw new Error(decoded.error.message);
-      expect(decoded.data.log_version).toBe(5);
+      expect(decoded.data.log_version).toBe(6);
       expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(expected);
     }
-    // Unknown final records: no resource member. A resource without records: an empty member, no line.
+    // Unknown final records: no resource member. A resource without records: inline, no line.
     const unknown = encodeTrialLog({ ...log, final_records: null });
     expect(readSizedGzip(unknown)?.length).toBe(2);
-    const decoded = decodeTrialLog(unknown, { lazy: true });
-    if (!decoded.success) throw new Error(decoded.error.message);
-    expect(decoded.data.final_records).toBeNull();
+    for (const lazy of [false, true]) {
+      const decoded = decodeTrialLog(unknown, { lazy });
+      if (!decoded.success) throw new Error(decoded.error.message);
+      expect(decoded.data.final_records).toBeNull();
+      expect(decoded.data.answer_key).toEqual(JSON.parse(JSON.stringify(log.answer_key)));
+    }
     const emptied = { ...log, final_records: { none: [], ...log.final_records } };
+    expect(readSizedGzip(encodeTrialLog(emptied))?.length).toBe(3);
     for (const bytes of [encodeTrialLog(emptied), gzipSync(gunzipSync(encodeTrialLog(emptied)))]) {
       for (const lazy of [false, true]) {
         const read = decodeTrialLog(bytes, { lazy });
@@ -214,27 +231,33 @@ describe("stored trial log", () => {
     }
   });
 
-  it("still reads version 4 logs (a resource's records on one line, body line numbers in the head), as members or one gzip stream, and grades them as before", async () => {
-    for (const task of bank.tasks.slice(0, 3)) {
-      const result = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
-      const log = storedTrialLogOf(result, task, bank.manifest.content_hash);
-      const text = v4Text(log);
-      expect(readSizedGzip(encodeTrialLog(text))?.length).toBe(
-        2 + Object.keys(log.final_records ?? {}).length,
-      );
-      for (const bytes of [encodeTrialLog(text), gzipSync(text)]) {
-        for (const lazy of [false, true]) {
-          const decoded = decodeTrialLog(bytes, { lazy });
-          if (!decoded.success) throw new Error(decoded.error.message);
-          expect(decoded.data.log_version).toBe(4);
-          expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(
-            JSON.parse(JSON.stringify({ ...log, log_version: 4 })),
-          );
-          expect(JSON.stringify(gradeTrial(gradeInputOf(decoded.data)))).toBe(JSON.stringify(result.grade));
+  it.each([
+    [5, "the answer key in the head, a member per resource"],
+    [4, "a resource's records on one line, body line numbers in the head"],
+  ] as const)(
+    "still reads version %i logs (%s), as members or one gzip stream, and grades them as before",
+    async (version, _layout) => {
+      for (const task of bank.tasks.slice(0, 3)) {
+        const result = await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 });
+        const log = storedTrialLogOf(result, task, bank.manifest.content_hash);
+        const text = versionText(log, version);
+        expect(readSizedGzip(encodeTrialLog(text))?.length).toBe(
+          2 + Object.keys(log.final_records ?? {}).length,
+        );
+        for (const bytes of [encodeTrialLog(text), gzipSync(text)]) {
+          for (const lazy of [false, true]) {
+            const decoded = decodeTrialLog(bytes, { lazy });
+            if (!decoded.success) throw new Error(decoded.error.message);
+            expect(decoded.data.log_version).toBe(version);
+            expect(JSON.parse(JSON.stringify(decoded.data))).toEqual(
+              JSON.parse(JSON.stringify({ ...log, log_version: version })),
+            );
+            expect(JSON.stringify(gradeTrial(gradeInputOf(decoded.data)))).toBe(JSON.stringify(result.grade));
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it("a lazily decoded log keeps no view of the bytes it was decoded from (a re-grade reuses its read buffer)", async () => {
     const task = bank.tasks[0]!;
@@ -305,13 +328,15 @@ describe("stored trial log", () => {
 
   it("a head of the wrong shape is refused naming what is wrong; one the fast check leaves to the schema (no protocol) still reads", async () => {
     const task = bank.tasks[0]!;
-    const log = storedTrialLogOf(
+    const ran = storedTrialLogOf(
       await runTrial({ bank, task, agent: goldenAgentFactory, epoch: 1 }),
       task,
       bank.manifest.content_hash,
     );
-    for (const version of [4, 5] as const) {
-      const text = version === 4 ? v4Text(log) : gunzipSync(encodeTrialLog(log)).toString("utf8");
+    // A resource too large to be inline, so that version 6 has a resource member too.
+    const log = { ...ran, final_records: { ...ran.final_records, large: LARGE } };
+    for (const version of [4, 5, 6] as const) {
+      const text = versionText(log, version);
       const lines = text.trimEnd().split("\n");
       const withHead = (edit: (head: Head) => void) => {
         const head = JSON.parse(lines[0]!);
@@ -332,8 +357,8 @@ describe("stored trial log", () => {
               version === 4
                 ? ["a", "a"]
                 : [
-                    { resource: "a", records: 0 },
-                    { resource: "a", records: 0 },
+                    { resource: "a", records: 0, ...(version === 6 ? { inline: true } : {}) },
+                    { resource: "a", records: 0, ...(version === 6 ? { inline: true } : {}) },
                   ]),
           "final_resources",
         ],
@@ -362,25 +387,32 @@ describe("stored trial log", () => {
         error: { code: "invalid", message: expect.stringContaining("gzip members") },
       });
     }
-    // Version 5: a head counting other records than its resource's member holds is refused where
-    // the resource is read.
-    const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
-    const head = JSON.parse(lines[0]!) as Head & {
-      final_resources: Array<{ resource: string; records: number }>;
+    // Version 6: a head counting other records than its resource's member holds is refused where
+    // the resource is read; one miscounting an inline resource, up front (the first member's lines).
+    const miscounted = (resource: string) => {
+      const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
+      const head = JSON.parse(lines[0]!) as Head & {
+        final_resources: Array<{ resource: string; records: number }>;
+      };
+      head.final_resources.find((r) => r.resource === resource)!.records += 1;
+      const texts = readSizedGzip(encodeTrialLog(log))!.map((m) => gunzipSync(m).toString("utf8"));
+      texts[0] = [JSON.stringify(head), ...texts[0]!.split("\n").slice(1)].join("\n");
+      return sizedGzip(texts);
     };
-    const last = head.final_resources.at(-1)!;
-    last.records += 1;
-    const texts = readSizedGzip(encodeTrialLog(log))!.map((m) => gunzipSync(m).toString("utf8"));
-    texts[0] = [JSON.stringify(head), ...texts[0]!.split("\n").slice(1)].join("\n");
-    const miscounted = sizedGzip(texts);
-    const lazily = decodeTrialLog(miscounted, { lazy: true });
+    const lazily = decodeTrialLog(miscounted("large"), { lazy: true });
     if (!lazily.success) throw new Error(lazily.error.message);
-    expect(() => lazily.data.final_records?.[last.resource]).toThrow(/records, the head says/);
-    expect(decodeTrialLog(miscounted)).toMatchObject({ success: false, error: { code: "invalid" } });
-    expect(decodeTrialLog(gzipSync(gunzipSync(miscounted)))).toMatchObject({
+    expect(() => lazily.data.final_records?.large).toThrow(/records, the head says/);
+    expect(decodeTrialLog(miscounted("large"))).toMatchObject({ success: false, error: { code: "invalid" } });
+    expect(decodeTrialLog(gzipSync(gunzipSync(miscounted("large"))))).toMatchObject({
       success: false,
       error: { code: "invalid", message: expect.stringContaining("lines: expected") },
     });
+    const small = Object.keys(ran.final_records ?? {})[0]!;
+    for (const lazy of [false, true])
+      expect(decodeTrialLog(miscounted(small), { lazy })).toMatchObject({
+        success: false,
+        error: { code: "invalid", message: expect.stringContaining("lines of the first member") },
+      });
   });
 
   it("a payload that is not JSON is refused: up front when decoding eagerly, where it is read when lazily", async () => {
@@ -391,10 +423,7 @@ describe("stored trial log", () => {
       bank.manifest.content_hash,
     );
     // A second resource with records after the trial's, so one can be read while another is broken.
-    const final_records: Record<string, JsonObject[]> = {
-      ...ran.final_records,
-      extra: [{ id: "E-1" }, { id: "E-2" }],
-    };
+    const final_records: Record<string, JsonObject[]> = { ...ran.final_records, large: LARGE };
     const log = { ...ran, final_records };
     const lines = gunzipSync(encodeTrialLog(log)).toString("utf8").trimEnd().split("\n");
     const broken = (i: number) =>
@@ -404,14 +433,14 @@ describe("stored trial log", () => {
     );
     expect(names.length).toBeGreaterThan(1);
     const body = broken(1);
-    expect(readSizedGzip(body)?.length).toBe(2 + Object.keys(log.final_records).length);
+    expect(readSizedGzip(body)?.length).toBe(3);
     expect(decodeTrialLog(body)).toMatchObject({ success: false, error: { code: "invalid" } });
     const lazy = decodeTrialLog(body, { lazy: true });
     if (!lazy.success) throw new Error(lazy.error.message);
     const first = lazy.data.events.find((e) => e.type === "exchange")!;
     expect(() => (first.type === "exchange" ? first.response_body : null)).toThrow(TrialLogPayloadError);
     // A resource's line is read when that resource is (the last line: the last record of the last
-    // resource with records).
+    // resource with records, the one too large to be inline).
     expect(names.at(-1)).toBe(Object.keys(log.final_records ?? {}).at(-1));
     const records = decodeTrialLog(broken(lines.length - 1), { lazy: true });
     if (!records.success) throw new Error(records.error.message);
@@ -426,8 +455,18 @@ describe("stored trial log", () => {
         ),
       },
     });
+    // A broken answer key is refused up front when decoding eagerly, where it is read when lazily.
+    const keyLine = 1 + log.events.filter((e) => e.type === "exchange").length;
+    expect(decodeTrialLog(broken(keyLine))).toMatchObject({
+      success: false,
+      error: { code: "invalid", message: "answer_key: not JSON" },
+    });
+    const key = decodeTrialLog(broken(keyLine), { lazy: true });
+    if (!key.success) throw new Error(key.error.message);
+    expect(() => key.data.answer_key).toThrow(TrialLogPayloadError);
+    expect(key.data.events).toHaveLength(log.events.length);
     // A broken task part is refused up front, lazily too.
-    const taskLine = 1 + log.events.filter((e) => e.type === "exchange").length;
+    const taskLine = keyLine + 1 + (ran.final_records ? Object.values(ran.final_records).flat().length : 0);
     expect(decodeTrialLog(broken(taskLine), { lazy: true })).toMatchObject({
       success: false,
       error: { code: "invalid", message: expect.stringContaining("task") },
@@ -441,6 +480,9 @@ describe("stored trial log", () => {
     expect(() => damaged.data.final_records?.[names.at(-1)!]).toThrow(TrialLogPayloadError);
   });
 });
+
+/** Records too many to be stored inline in a version 6 log (2 KiB of lines or more). */
+const LARGE: JsonObject[] = Array.from({ length: 40 }, (_, i) => ({ id: `L-${i}`, note: "x".repeat(60) }));
 
 /** A stored head as JSON.parse gives it, to break one field at a time. */
 type Head = Record<string, unknown> & { events: Array<Record<string, unknown>>; [key: string]: unknown };

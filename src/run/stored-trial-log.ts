@@ -14,15 +14,16 @@ import { ByteLines } from "./byte-lines.js";
 import { readFileReused } from "./read-file-reused.js";
 import type { TrialResult } from "./run-trial.js";
 import { gunzipMember, inflateMember, readSizedGzip, sizedGzip } from "./sized-gzip.js";
-import { isPlainHead } from "./stored-log-head.js";
+import { isAnswerKey, isPlainHead } from "./stored-log-head.js";
 
 /**
- * Bumped when the stored log changes shape. Version 5 (JSON Lines, see `encodeTrialLog`) is
- * written; versions 4 (a resource's records on one line, each body's line number in the head), 3
- * (the task's requirements in the head, the final records in one member), 2 (the final records on
- * one line) and 1 (one JSON document) are still read; any other version is refused, never guessed.
+ * Bumped when the stored log changes shape. Version 6 (JSON Lines, see `encodeTrialLog`) is
+ * written; versions 5 (the answer key in the head, every resource in a member of its own), 4 (a
+ * resource's records on one line, each body's line number in the head), 3 (the task's requirements
+ * in the head, the final records in one member), 2 (the final records on one line) and 1 (one JSON
+ * document) are still read; any other version is refused, never guessed.
  */
-export const TRIAL_LOG_VERSION = 5;
+export const TRIAL_LOG_VERSION = 6;
 
 // A stored log is read with JSON.parse, and whatever JSON.parse returns is JSON: the schema checks
 // the log's shape down to each event's fields and leaves the JSON payloads inside (bodies,
@@ -70,7 +71,7 @@ export const TRIAL_LOG_SUFFIX = ".events.json.gz";
  * @example const res = readTrialLog(path); if (res.success) StoredTrialLogSchema.parse(res.data);
  */
 export const StoredTrialLogSchema = z.strictObject({
-  log_version: z.literal([1, 2, 3, 4, TRIAL_LOG_VERSION]),
+  log_version: z.literal([1, 2, 3, 4, 5, TRIAL_LOG_VERSION]),
   bank_hash: z.string().min(1),
   agent: z.string().min(1),
   task_id: z.string().min(1),
@@ -173,6 +174,38 @@ export const V5HeadSchema = V4HeadSchema.extend({
     .nullable(),
 });
 type V5Head = z.infer<typeof V5HeadSchema>;
+
+/**
+ * The head of a version 6 file: as version 5's without the answer key (the line after the bodies:
+ * a re-grade never reads it, and it was a fifth of what the head's JSON.parse read), and with each
+ * resource's `inline`: its records' lines follow the answer key in the head's member (a small
+ * resource, see `INLINE_RECORDS_LENGTH`) or make a member of their own. Checked by `isPlainHead`
+ * first, as version 5's.
+ *
+ * @example V6HeadSchema.safeParse(JSON.parse(firstLine)).success
+ */
+export const V6HeadSchema = V5HeadSchema.omit({ answer_key: true }).extend({
+  log_version: z.literal(6),
+  final_resources: z
+    .array(
+      z.strictObject({ resource: z.string(), records: z.number().int().nonnegative(), inline: z.boolean() }),
+    )
+    .refine((rs) => new Set(rs.map((r) => r.resource)).size === rs.length, {
+      message: "a resource is named twice",
+    })
+    .nullable(),
+});
+type V6Head = z.infer<typeof V6HeadSchema>;
+
+const AnswerKeySchema = StoredTrialLogSchema.shape.answer_key;
+
+/**
+ * A resource whose records' lines are fewer characters than this, in all, is stored in the head's
+ * member: a zlib call costs about what inflating 5 KiB does, and the resources selectors read are
+ * often small (of the 1.33 resource members a re-grade of the default bank's golden, blank and
+ * baseline trials inflated per trial, 0.71 held less than 2 KiB of records, 0.33 none).
+ */
+const INLINE_RECORDS_LENGTH = 2048;
 
 /** Why a stored log could not be read; `missing` means the trial was stored before logs were kept. */
 export interface TrialLogError {
@@ -310,17 +343,22 @@ class StoredGradeInput implements GradeInput {
  * A stored log as compressed bytes, with every secret redacted from its text first (the same
  * `redact` the transcript gets).
  *
- * Version 4 is JSON Lines: the head (the log without its bulk: an exchange's `response_body` is the
- * number of its body's line; `final_resources` names the resources whose records follow, null when
- * the final records are unknown), one line per response body, the task part (`graded_segments`,
- * `requirements`, `grader`: the same in every trial of the task), then one line per resource
- * holding its records. It is written as sized gzip members (see `sizedGzip`): head and bodies, task
- * part, then one per resource; `zcat` shows the lines. A re-grade inflates the first member, the
- * task part only the first time its bytes are seen (then it is known: parsed and validated once per
- * task), and a resource's member only when a predicate reads it (a record reference names one
- * small resource; the catalogue beside it is most of the bytes). Version 3 held the requirements
- * in the head and every resource in one member after a line naming them; version 2 held the final
- * records as one line.
+ * Version 6 is JSON Lines: the head (the log without its bulk: no response body, no answer key;
+ * `final_resources` gives each resource with its number of records and whether they are `inline`,
+ * null when the final records are unknown), one line per response body (the k-th exchange's is
+ * line k), the answer key, the records of each inline resource (one line per record), the task part
+ * (`graded_segments`, `requirements`, `grader`: the same in every trial of the task), then the
+ * records of each other resource. It is written as sized gzip members (see `sizedGzip`): the head
+ * with the bodies, the answer key and the inline resources; the task part; then one per other
+ * resource. `zcat` shows the lines. A re-grade inflates the first member, the task part only the
+ * first time its bytes are seen (then it is known: parsed and validated once per task), and a
+ * resource's member only when a predicate reads it (a record reference names one resource; the
+ * catalogue beside it is most of the bytes); the answer key is parsed only when read.
+ *
+ * Version 5 held the answer key in the head and every resource in a member of its own; version 4
+ * each resource's records on one line, each body's line number in the head; version 3 the
+ * requirements in the head and every resource in one member after a line naming them; version 2
+ * the final records as one line.
  *
  * A string is a stored log's text as another process wrote it (a queue worker's, gunzipped for
  * transport), stored again as it is.
@@ -331,15 +369,15 @@ export function encodeTrialLog(
   log: StoredTrialLog | string,
   redact: (text: string) => string = (t) => t,
 ): Buffer {
-  const members = typeof log === "string" ? membersOfText(log) : v5Members(log);
+  const members = typeof log === "string" ? membersOfText(log) : v6Members(log);
   return members.length === 1 ? gzipSync(redact(members[0] as string)) : sizedGzip(members.map(redact));
 }
 
-function v5Members(log: StoredTrialLog): string[] {
-  const { grader, graded_segments, requirements, final_records, events, ...rest } = log;
+function v6Members(log: StoredTrialLog): string[] {
+  const { grader, graded_segments, requirements, final_records, events, answer_key, ...rest } = log;
   const bodies: string[] = [];
   // Each event in the schema's key order, so a decoder can keep the objects JSON.parse makes.
-  const headEvents = events.map((e): V5Head["events"][number] => {
+  const headEvents = events.map((e): V6Head["events"][number] => {
     if (e.type !== "exchange") {
       const { type, seq, scope, name, value } = e;
       return { type, seq, scope, name, value };
@@ -348,40 +386,55 @@ function v5Members(log: StoredTrialLog): string[] {
     bodies.push(JSON.stringify(e.response_body));
     return envelopeOf(e);
   });
-  const resources = Object.entries(final_records ?? {});
-  const head: V5Head = {
+  const resources = Object.entries(final_records ?? {}).map(([resource, records]) => {
+    const text = records.map((r) => `${JSON.stringify(r)}\n`).join("");
+    return { resource, records: records.length, inline: text.length < INLINE_RECORDS_LENGTH, text };
+  });
+  const head: V6Head = {
     ...rest,
-    log_version: 5,
+    log_version: 6,
     events: headEvents,
     final_resources:
-      final_records === null ? null : resources.map(([resource, r]) => ({ resource, records: r.length })),
+      final_records === null
+        ? null
+        : resources.map(({ resource, records, inline }) => ({ resource, records, inline })),
   };
   const task: TaskPart = { graded_segments, ...(requirements ? { requirements } : {}), grader };
   return [
-    `${[JSON.stringify(head), ...bodies].join("\n")}\n`,
+    `${[JSON.stringify(head), ...bodies, JSON.stringify(answer_key)].join("\n")}\n${resources
+      .filter((r) => r.inline)
+      .map((r) => r.text)
+      .join("")}`,
     `${JSON.stringify(task)}\n`,
-    ...resources.map(([, records]) => records.map((r) => `${JSON.stringify(r)}\n`).join("")),
+    ...resources.filter((r) => !r.inline).map((r) => r.text),
   ];
 }
 
-/** A stored log's text split back into its members; anything but version 2 to 4 text is one member. */
+/** A stored log's text split back into its members; anything but version 2 to 6 text is one member. */
 function membersOfText(text: string): string[] {
   const lines = linesOf(text);
   const head = parseLine(lines[0] ?? "");
   const n = headLineCount(head);
   if (n === undefined) return [text];
   const { log_version: version, final_resources: names } = head as {
-    log_version: 2 | 3 | 4 | 5;
+    log_version: 2 | 3 | 4 | 5 | 6;
     final_resources?: unknown;
   };
-  if (version === 5) {
-    // Each resource's member holds its records' lines (none for a resource without records).
-    const counts = Array.isArray(names) ? names.map((r) => (r as { records?: unknown } | null)?.records) : [];
+  if (version === 5 || version === 6) {
+    // Each resource's member holds its records' lines (none for a resource without records); in
+    // version 6 the answer key's line and an inline resource's lines are the first member's.
+    const rs = Array.isArray(names)
+      ? names.map((r) => r as { records?: unknown; inline?: unknown } | null)
+      : [];
+    const counts = rs.map((r) => r?.records);
     if (!counts.every((c): c is number => Number.isSafeInteger(c) && (c as number) >= 0)) return [text];
-    if (lines.length !== n + 1 + counts.reduce((a, c) => a + c, 0)) return [text];
-    const members = [`${lines.slice(0, n).join("\n")}\n`, `${lines[n]}\n`];
-    let at = n + 1;
-    for (const c of counts) {
+    const inline = rs.map((r) => version === 6 && r?.inline === true);
+    const first = n + (version === 6 ? 1 : 0) + counts.reduce((a, c, i) => a + (inline[i] ? c : 0), 0);
+    if (lines.length !== first + 1 + counts.reduce((a, c, i) => a + (inline[i] ? 0 : c), 0)) return [text];
+    const members = [`${lines.slice(0, first).join("\n")}\n`, `${lines[first]}\n`];
+    let at = first + 1;
+    for (const [i, c] of counts.entries()) {
+      if (inline[i]) continue;
       members.push(
         lines
           .slice(at, at + c)
@@ -402,13 +455,13 @@ function membersOfText(text: string): string[] {
 }
 
 /**
- * The lines of the first member (the head and one per response body) of a version 2 to 4 head as
- * parsed; undefined for any other head.
+ * The head's line and one per response body (the first member's lines before version 6) of a
+ * version 2 to 6 head as parsed; undefined for any other head.
  */
 function headLineCount(head: unknown): number | undefined {
   const h = head as { log_version?: unknown; events?: unknown } | null | undefined;
   const v = h?.log_version;
-  if ((v !== 2 && v !== 3 && v !== 4 && v !== 5) || !Array.isArray(h?.events)) return undefined;
+  if ((v !== 2 && v !== 3 && v !== 4 && v !== 5 && v !== 6) || !Array.isArray(h?.events)) return undefined;
   return 1 + h.events.filter((e) => (e as { type?: unknown } | null)?.type === "exchange").length;
 }
 
@@ -475,7 +528,8 @@ export function decodeTrialLog(bytes: Uint8Array, options: DecodeTrialLogOptions
   }
   const version = (head as { log_version?: unknown } | null)?.log_version;
   if (version === 1 && lines.length === 1) return decodeV1(head);
-  if (version === 5) return decodeV5(head, lines, members && { members, bytes }, lazy);
+  if (version === 5 || version === 6)
+    return decodeV5(head, version, lines, members && { members, bytes }, lazy);
   if (version === 4) return decodeV4(head, lines, members && { members, bytes }, lazy);
   if (version !== 2 && version !== 3) {
     return {
@@ -636,7 +690,7 @@ function decodeV4(
 
   const task = knownPart(taskSource, TaskPartSchema, "task");
   if (!task.success) return task;
-  const log = logOf(head, task.data, events);
+  const log = logOf(head, task.data, events, head.answer_key) as Omit<StoredTrialLog, "final_records">;
   if (names === null) return { success: true, data: { ...log, final_records: null } };
   const records = () => {
     const out: Record<string, JsonObject[]> = {};
@@ -666,10 +720,10 @@ function envelopeOf(e: Omit<ExchangeEvent, "response_body">): Omit<ExchangeEvent
   };
 }
 
-/** A version 4 or 5 head: as parsed when `isPlainHead` accepts it, else as its schema reads it. */
+/** A version 4 to 6 head: as parsed when `isPlainHead` accepts it, else as its schema reads it. */
 function checkedHead<T>(
   raw: unknown,
-  version: 4 | 5,
+  version: 4 | 5 | 6,
   schema: z.ZodType<T>,
 ): { success: true; data: T } | { success: false; error: TrialLogError } {
   if (isPlainHead(raw, version)) return { success: true, data: raw as T };
@@ -722,8 +776,16 @@ function sizedParts(
   return { success: true, data: { taskSource: { member: members[1] as Buffer }, resource } };
 }
 
-/** A version 4 or 5 log but its final records: the head's fields, the task part's, the events. */
-function logOf(head: V4Head | V5Head, task: TaskPart, events: StoredTrialLog["events"]) {
+/**
+ * A version 4 to 6 log but its final records: the head's fields, the task part's, the events, and
+ * the answer key when given (where the log has it; a version 6 log read lazily gets it last).
+ */
+function logOf(
+  head: V4Head | V5Head | V6Head,
+  task: TaskPart,
+  events: StoredTrialLog["events"],
+  answerKey: StoredTrialLog["answer_key"] | undefined,
+) {
   const { graded_segments, requirements, grader } = task;
   return {
     log_version: head.log_version,
@@ -734,7 +796,7 @@ function logOf(head: V4Head | V5Head, task: TaskPart, events: StoredTrialLog["ev
     trial_seed: head.trial_seed,
     grader_version: head.grader_version,
     graded_segments,
-    answer_key: head.answer_key,
+    ...(answerKey !== undefined ? { answer_key: answerKey } : {}),
     stop_reason: head.stop_reason,
     stop_detail: head.stop_detail,
     final_message: head.final_message,
@@ -746,47 +808,65 @@ function logOf(head: V4Head | V5Head, task: TaskPart, events: StoredTrialLog["ev
 }
 
 /**
- * A version 5 log: as version 4's, but the head's events are kept as JSON.parse made them (written
- * in the schema's key order; each exchange gets its response body from its line), and each
- * resource's records are one line each: a selector's records are found by their text (see
- * `RECORDS_HOLDING`), and only those are parsed.
+ * A version 5 or 6 log: as version 4's, but the head's events are kept as JSON.parse made them
+ * (written in the schema's key order; each exchange gets its response body from its line), and
+ * each resource's records are one line each: a selector's records are found by their text (see
+ * `RECORDS_HOLDING`), and only those are parsed. Version 6's answer key is its line after the
+ * bodies (parsed when first read, with `lazy`), and an inline resource's lines follow it.
  */
 function decodeV5(
   raw: unknown,
+  version: 5 | 6,
   lines: ByteLines,
   sized: { members: Buffer[]; bytes: Uint8Array } | null,
   lazy: boolean,
 ): Decoded {
-  const checked = checkedHead(raw, 5, V5HeadSchema);
+  const checked = version === 5 ? checkedHead(raw, 5, V5HeadSchema) : checkedHead(raw, 6, V6HeadSchema);
   if (!checked.success) return checked;
-  const head = checked.data;
-  const resources = head.final_resources;
+  const head: V5Head | V6Head = checked.data;
+  const resources: ReadonlyArray<{ resource: string; records: number; inline?: boolean }> | null =
+    head.final_resources;
   const exchanges = head.events.reduce((n, e) => (e.type === "exchange" ? n + 1 : n), 0);
   const headLines = 1 + exchanges;
+  // Where each resource's lines start (an inline one's in the first member, after the answer key),
+  // else its rank among the resources with a member of their own.
+  const starts: number[] = [];
+  const ranks: number[] = [];
+  let firstLines = version === 6 ? headLines + 1 : headLines;
+  let outside = 0;
+  for (const r of resources ?? []) {
+    starts.push(r.inline ? firstLines : -1);
+    ranks.push(r.inline ? -1 : outside);
+    if (r.inline) firstLines += r.records;
+    else outside++;
+  }
   let taskSource: { text: string } | { member: Buffer };
-  let resource: (i: number) => { text: string } | { member: Buffer };
+  let member: (rank: number) => { member: Buffer } = () => {
+    throw new Error("no member: every resource is in the text");
+  };
   if (sized) {
-    const parts = sizedParts(sized, resources?.length ?? 0, lazy);
+    const parts = sizedParts(sized, outside, lazy);
     if (!parts.success) return parts;
-    if (lines.length !== headLines)
-      return invalid(`${lines.length} lines of head and bodies: expected ${headLines}`);
-    ({ taskSource, resource } = parts.data);
+    if (lines.length !== firstLines)
+      return invalid(`${lines.length} lines of the first member: expected ${firstLines}`);
+    ({ taskSource, resource: member } = parts.data);
   } else {
-    const records = (resources ?? []).reduce((n, r) => n + r.records, 0);
-    if (lines.length !== headLines + 1 + records)
-      return invalid(`${lines.length} lines: expected ${headLines + 1 + records}`);
-    taskSource = { text: lines.text(headLines) as string };
-    const starts: number[] = [];
-    let at = headLines + 1;
-    for (const r of resources ?? []) {
-      starts.push(at);
+    const records = (resources ?? []).reduce((n, r) => n + (r.inline ? 0 : r.records), 0);
+    if (lines.length !== firstLines + 1 + records)
+      return invalid(`${lines.length} lines: expected ${firstLines + 1 + records}`);
+    taskSource = { text: lines.text(firstLines) as string };
+    let at = firstLines + 1;
+    for (const [i, r] of (resources ?? []).entries()) {
+      if (r.inline) continue;
+      starts[i] = at;
       at += r.records;
     }
-    resource = (i) => {
-      const start = starts[i] as number;
-      return { text: lines.bytesFrom(start, start + (resources?.[i]?.records ?? 0)).toString("utf8") };
-    };
   }
+  const resource = (i: number): { text: string } | { member: Buffer } => {
+    const start = starts[i] as number;
+    if (start < 0) return member(ranks[i] as number);
+    return { text: lines.bytesFrom(start, start + (resources?.[i]?.records ?? 0)).toString("utf8") };
+  };
 
   const events = head.events as StoredTrialLog["events"];
   let line = 1;
@@ -806,8 +886,24 @@ function decodeV5(
 
   const task = knownPart(taskSource, TaskPartSchema, "task");
   if (!task.success) return task;
-  const log = logOf(head, task.data, events);
-  if (resources === null) return { success: true, data: { ...log, final_records: null } };
+  let answerKey: StoredTrialLog["answer_key"] | undefined;
+  if ("answer_key" in head) answerKey = head.answer_key;
+  else if (!lazy) {
+    const read = answerKeyOf(lines.text(headLines) as string);
+    if (!read.success) return read;
+    answerKey = read.data;
+  }
+  // A version 6 log read lazily: the answer key when first read (a re-grade never reads it).
+  const keyed = <T extends object>(log: T) =>
+    (answerKey !== undefined
+      ? log
+      : withLazy(log, "answer_key", () => {
+          const read = answerKeyOf(lines.text(headLines) as string);
+          if (!read.success) throw new TrialLogPayloadError(read.error.message);
+          return read.data;
+        })) as T & Pick<StoredTrialLog, "answer_key">;
+  const log = logOf(head, task.data, events, answerKey);
+  if (resources === null) return { success: true, data: keyed({ ...log, final_records: null }) };
   const records = () => {
     const out: Record<string, JsonObject[]> & RecordsHolding = {};
     const byName = new Map<string, ResourceLines>();
@@ -823,7 +919,18 @@ function decodeV5(
       });
     return out;
   };
-  return withRecords(log, records, lazy);
+  return withRecords(keyed(log), records, lazy);
+}
+
+/** A version 6 answer key's line: as JSON.parse made it when `isAnswerKey`, else as its schema reads it. */
+function answerKeyOf(
+  text: string,
+): { success: true; data: StoredTrialLog["answer_key"] } | { success: false; error: TrialLogError } {
+  const value = parseLine(text);
+  if (value === undefined) return invalid("answer_key: not JSON");
+  if (isAnswerKey(value)) return { success: true, data: value as StoredTrialLog["answer_key"] };
+  const parsed = AnswerKeySchema.safeParse(value);
+  return parsed.success ? parsed : invalid(prefixed("answer_key", parsed.error));
 }
 
 /**
@@ -833,6 +940,8 @@ function decodeV5(
  */
 class ResourceLines {
   #text: string | undefined;
+  /** Whether the text holds an escape (see `holding`). */
+  #escaped = false;
   /** Where each line ends (its line break, or the end of the text). */
   #ends: number[] = [];
   readonly #parsed: Array<JsonObject | undefined>;
@@ -863,7 +972,7 @@ class ResourceLines {
    */
   holding(texts: readonly string[]): JsonObject[] | undefined {
     const text = this.#text ?? this.#load();
-    if (text.includes("\\")) return undefined;
+    if (this.#escaped) return undefined;
     const out: JsonObject[] = [];
     const [first, ...rest] = texts as [string, ...string[]];
     let i = 0;
@@ -892,6 +1001,8 @@ class ResourceLines {
       );
     this.#ends = ends;
     this.#text = text;
+    // Once per text, not per selector (a trial's selectors ask one resource 3 times on average).
+    this.#escaped = text.includes("\\");
     return text;
   }
 
@@ -1055,19 +1166,22 @@ function prefixed(where: string, error: z.ZodError): string {
   return `${[where, ...(issue?.path ?? [])].join(".")}: ${issue?.message ?? "invalid"}`;
 }
 
-/** Where a lazily read property keeps how to read it, then its value (a hidden slot per key). */
+/** Where a lazily read property keeps how to read it, then its value (a symbol-keyed slot per key). */
 interface LazySlot {
   read: () => unknown;
   value?: unknown;
 }
-const lazySlots = new Map<string, { slot: symbol; get: () => unknown }>();
+const lazySlots = new Map<string, { slot: symbol; getter: PropertyDescriptor }>();
 
 /**
  * `obj` with `key` added last, made by `read` on first access and then kept: a plain enumerable
  * property to every reader (spread, JSON.stringify). One getter per key, shared by every object,
- * with `read` in a hidden slot, and the key new to `obj`: a getter closed over each object's data,
- * or one replacing an existing property, gives each object its own hidden class or a slow one,
- * which V8's garbage collector and every property read then pay for.
+ * with `read` in a slot keyed by a symbol, and the key new to `obj`: a getter closed over each
+ * object's data, or one replacing an existing property, gives each object its own hidden class or
+ * a slow one, which V8's garbage collector and every property read then pay for. The slot is set
+ * by assignment, not defined: half the cost (a re-grade makes one per response body), and a
+ * symbol-keyed property is still no key to `Object.keys`, `for…in` or JSON.stringify (a spread
+ * copies it with the value it read, which is harmless).
  */
 function withLazy<T extends object, K extends string, V>(obj: T, key: K, read: () => V): T & Record<K, V> {
   let lazy = lazySlots.get(key);
@@ -1078,11 +1192,11 @@ function withLazy<T extends object, K extends string, V>(obj: T, key: K, read: (
       if (!("value" in s)) s.value = s.read();
       return s.value;
     };
-    lazy = { slot, get };
+    lazy = { slot, getter: { get, enumerable: true, configurable: true } };
     lazySlots.set(key, lazy);
   }
-  Object.defineProperty(obj, lazy.slot, { value: { read } satisfies LazySlot, enumerable: false });
-  Object.defineProperty(obj, key, { get: lazy.get, enumerable: true, configurable: true });
+  (obj as Record<symbol, LazySlot>)[lazy.slot] = { read };
+  Object.defineProperty(obj, key, lazy.getter);
   return obj as T & Record<K, V>;
 }
 
