@@ -317,10 +317,12 @@ export const AREAS: MutationArea[] = [
   },
   {
     name: "certify-native-rest",
-    about: "a GraphQL/MCP step read back as the REST call it stands for, so axis-blind rewrites reach variants",
+    about:
+      "a GraphQL/MCP step read back as the REST call it stands for, so axis-blind rewrites reach variants",
     mutate: ["src/certify/native-rest.ts"],
     tests: [
       "src/certify/native-rest.test.ts",
+      "src/certify/native-rest-mutants.test.ts",
       "src/certify/variant-wrong-verb.test.ts",
       "src/certify/hint-grading-variants.test.ts",
     ],
