@@ -600,17 +600,17 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
  */
 function gradeCovered(prepared: PreparedCovered, ctx: TrialContext): G1Result {
   const { predicate, urls } = prepared;
-  const matches = urls.map((u) => ctx.log.urlMatches(u));
   const seen = new Set<string>();
   let pages = 0;
   let ended = false;
-  ctx.log.exchanges.forEach((e, i) => {
-    if (e.status !== 200 || !matches.some((m) => m[i])) return;
+  for (const i of ctx.log.anyUrlHits(urls)) {
+    const e = ctx.log.exchanges[i] as ExchangeEvent;
+    if (e.status !== 200) continue;
     pages++;
     if (!ended && isLastPage(e)) ended = true;
     for (const v of valuesAtPath(e.response_body, predicate.body_key))
       if (v !== null && typeof v !== "object") seen.add(String(v));
-  });
+  }
   const missing = predicate.ids.filter((id) => !seen.has(id));
   if (missing.length === 0 && ended) return g1Result(predicate, true, predicate.ids.length);
   if (missing.length === 0)
@@ -866,7 +866,7 @@ function gradeDataFlow(
   let anySource = false;
   let anyValue = false;
   let lastReason = "";
-  for (let i = 0; i < exchanges.length; i++) {
+  for (const i of ctx.sources(prepared)) {
     const source = exchanges[i] as ExchangeEvent;
     let values: JsonValue[] | undefined;
     if (matches[i] && source.status === predicate.from_status)
@@ -954,8 +954,6 @@ function pushHeld(
 
 /** No other sources: nothing to match. */
 const NO_MATCHES: ReadonlyArray<readonly boolean[]> = [];
-/** A log without exchanges: no URL matches. */
-const NO_EXCHANGES: readonly boolean[] = [];
 
 /** Whether the value is used after `seq` in a request to the predicate's destination or one of its others. */
 function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, seq: number): boolean {
@@ -1016,7 +1014,7 @@ function claimedBefore(prepared: PreparedDataFlow, ctx: TrialContext): number {
  */
 function sharedSources(
   group: Array<[number, PreparedDataFlow[]]>,
-  log: LogIndex,
+  ctx: TrialContext,
 ): Map<PreparedDataFlow, number> {
   const members = group.flatMap(([, m]) => m);
   const parent = members.map((_, i) => i);
@@ -1026,13 +1024,7 @@ function sharedSources(
   };
   const firstAt = new Map<number, number>();
   members.forEach((q, k) => {
-    const sources = [
-      { matches: log.urlMatches(q.from), status: q.predicate.from_status },
-      ...q.others.map((o) => ({ matches: log.urlMatches(o.url), status: o.source.status })),
-    ];
-    for (let i = 0; i < log.exchanges.length; i++) {
-      const status = (log.exchanges[i] as ExchangeEvent).status;
-      if (!sources.some((src) => src.matches[i] && status === src.status)) continue;
+    for (const i of ctx.sources(q)) {
       const other = firstAt.get(i);
       if (other === undefined) firstAt.set(i, k);
       else parent[find(k)] = find(other);
@@ -1056,7 +1048,8 @@ function claimFrom(
   const matches = log.urlMatches(prepared.from);
   const otherMatches = others.length === 0 ? NO_MATCHES : others.map((o) => log.urlMatches(o.url));
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
-  for (let i = after + 1; i < log.exchanges.length; i++) {
+  for (const i of ctx.sources(prepared)) {
+    if (i <= after) continue;
     const source = log.exchanges[i] as ExchangeEvent;
     let values: JsonValue[] | undefined;
     if (matches[i] && source.status === predicate.from_status)
@@ -1134,6 +1127,7 @@ class TrialContext {
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
   private readonly sharing = new Map<unknown, Map<PreparedDataFlow, number>>();
   private readonly wheres = new Map<PreparedSource, ReadonlyArray<readonly [string, JsonValue]> | null>();
+  private readonly sourceHits = new Map<PreparedDataFlow, readonly number[]>();
 
   /** The final state, its records read when first needed; shared with G2 when the caller made it. */
   readonly finalState: TrialFinalState;
@@ -1155,10 +1149,23 @@ class TrialContext {
   claimSharing(group: Array<[number, PreparedDataFlow[]]>): Map<PreparedDataFlow, number> {
     let sharing = this.sharing.get(group);
     if (!sharing) {
-      sharing = sharedSources(group, this.log);
+      sharing = sharedSources(group, this);
       this.sharing.set(group, sharing);
     }
     return sharing;
+  }
+
+  /**
+   * The indexes of the exchanges a data flow may take its value from, in log order: answered with
+   * the status of its own route or of one of its others (`also_from`), to that route.
+   */
+  sources(prepared: PreparedDataFlow): readonly number[] {
+    let found = this.sourceHits.get(prepared);
+    if (!found) {
+      found = sourceIndexes(prepared, this.log);
+      this.sourceHits.set(prepared, found);
+    }
+    return found;
   }
 
   /** The final records, read from the state when first needed. */
@@ -1235,13 +1242,11 @@ class TrialContext {
     if (!Array.isArray(returned)) return returned;
     const headers = this.expectedValues(match.headers);
     if (!Array.isArray(headers)) return headers;
-    const urls = this.log.urlMatches(prepared.url);
     const exchanges = this.log.exchanges;
     const hits: number[] = [];
-    for (let i = 0; i < exchanges.length; i++) {
+    for (const i of this.log.urlHits(prepared.url)) {
       const e = exchanges[i] as ExchangeEvent;
       if (
-        urls[i] &&
         (method === undefined || e.method.toUpperCase() === method) &&
         (match.status === undefined || e.status === match.status) &&
         sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => sameInWorld(got, v))) &&
@@ -1255,13 +1260,28 @@ class TrialContext {
   }
 }
 
+/** See `TrialContext.sources`. */
+function sourceIndexes(prepared: PreparedDataFlow, log: LogIndex): readonly number[] {
+  let all: readonly number[] = answered(log.urlHits(prepared.from), prepared.predicate.from_status, log);
+  for (const o of prepared.others) all = mergeHits(all, answered(log.urlHits(o.url), o.source.status, log));
+  return all;
+}
+
+/** The exchanges among `hits` answered with `status`. */
+function answered(hits: readonly number[], status: number, log: LogIndex): number[] {
+  const out: number[] = [];
+  for (const i of hits) if ((log.exchanges[i] as ExchangeEvent).status === status) out.push(i);
+  return out;
+}
+
 class LogIndex {
   readonly exchanges: ExchangeEvent[] = [];
   private clocks: number[] | undefined;
   /** Variable writes outside the vault, in log order (the vault is the task's, not the agent's). */
   private readonly writes: VariableWriteEvent[] = [];
   private finals: Map<string, JsonValue> | undefined;
-  private readonly byPattern = new Map<RegExp, readonly boolean[]>();
+  private readonly byPattern = new Map<RegExp, UrlHits>();
+  private urlOrder: number[] | undefined;
   private bodies: Array<string | undefined> | undefined;
   private paths: Array<string[] | undefined> | undefined;
   private pathsOnly: Array<string | null | undefined> | undefined;
@@ -1306,23 +1326,74 @@ class LogIndex {
 
   /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`; see `urlMatchesPattern`). */
   urlMatches(re: RegExp): readonly boolean[] {
-    if (this.exchanges.length === 0) return NO_EXCHANGES;
-    let matches = this.byPattern.get(re);
-    if (!matches) {
-      const tested = new Array<boolean>(this.exchanges.length);
-      const onPath = pathMayMatch(re);
-      for (let i = 0; i < this.exchanges.length; i++) {
-        const url = (this.exchanges[i] as ExchangeEvent).url;
-        if (re.test(url)) tested[i] = true;
-        else {
-          const path = onPath ? this.queryless(i) : undefined;
-          tested[i] = path !== undefined && re.test(path);
-        }
-      }
-      this.byPattern.set(re, tested);
-      matches = tested;
+    const found = this.urlHitsOf(re);
+    if (!found.matches) {
+      const matches = new Array<boolean>(this.exchanges.length).fill(false);
+      for (const i of found.hits) matches[i] = true;
+      found.matches = matches;
     }
-    return matches;
+    return found.matches;
+  }
+
+  /** For a URL pattern: the indexes of the exchanges whose URL matches it, in log order. */
+  urlHits(re: RegExp): readonly number[] {
+    return this.urlHitsOf(re).hits;
+  }
+
+  /** The indexes of the exchanges whose URL matches any of the patterns, in log order. */
+  anyUrlHits(res: readonly RegExp[]): readonly number[] {
+    if (res.length === 1) return this.urlHits(res[0] as RegExp);
+    let all: readonly number[] = [];
+    for (const re of res) all = mergeHits(all, this.urlHits(re));
+    return all;
+  }
+
+  private urlHitsOf(re: RegExp): UrlHits {
+    let found = this.byPattern.get(re);
+    if (!found) {
+      found = { hits: this.testUrls(re) };
+      this.byPattern.set(re, found);
+    }
+    return found;
+  }
+
+  /**
+   * The exchanges whose URL matches the pattern, whole or cut at its query. Only those whose URL
+   * starts with the pattern's literal start can (the path is a prefix of the URL): a log's calls
+   * go to many routes and a chain's grader names dozens, so they are found in the URLs sorted,
+   * not by testing every pattern on every URL.
+   */
+  private testUrls(re: RegExp): number[] {
+    const start = literalStart(re);
+    const hits: number[] = [];
+    if (start === "") {
+      for (let i = 0; i < this.exchanges.length; i++) if (this.urlMatchAt(re, i)) hits.push(i);
+      return hits;
+    }
+    const order = this.byUrl();
+    for (let at = firstAtLeast(order, this.exchanges, start); at < order.length; at++) {
+      const i = order[at] as number;
+      if (!(this.exchanges[i] as ExchangeEvent).url.startsWith(start)) break;
+      if (this.urlMatchAt(re, i)) hits.push(i);
+    }
+    // Found in URL order; every predicate reads them in log order.
+    return hits.sort((a, b) => a - b);
+  }
+
+  /** Whether exchange `i`'s URL matches the pattern (see `urlMatchesPattern`). */
+  private urlMatchAt(re: RegExp, i: number): boolean {
+    if (re.test((this.exchanges[i] as ExchangeEvent).url)) return true;
+    const path = pathMayMatch(re) ? this.queryless(i) : undefined;
+    return path !== undefined && re.test(path);
+  }
+
+  /** The exchanges' indexes sorted by URL (sorted at most once). */
+  private byUrl(): readonly number[] {
+    if (!this.urlOrder) {
+      const urls = this.exchanges.map((e) => e.url);
+      this.urlOrder = urls.map((_, i) => i).sort((a, b) => compareText(urls[a] as string, urls[b] as string));
+    }
+    return this.urlOrder;
   }
 
   /** Exchange `i`'s URL without its query; undefined when it has none. Cut at most once. */
@@ -1340,11 +1411,9 @@ class LogIndex {
 
   /** The first exchange matching the URL pattern, method (upper case) and status, if any. */
   firstCall(re: RegExp, method: string | undefined, status: number | undefined): ExchangeEvent | undefined {
-    const matches = this.urlMatches(re);
-    for (let i = 0; i < this.exchanges.length; i++) {
+    for (const i of this.urlHits(re)) {
       const e = this.exchanges[i] as ExchangeEvent;
       if (
-        matches[i] &&
         (method === undefined || e.method.toUpperCase() === method) &&
         (status === undefined || e.status === status)
       ) {
@@ -1367,7 +1436,6 @@ class LogIndex {
    */
   usedAfter(re: RegExp, value: JsonValue, seq: number, slot: UseSlot | undefined): boolean {
     if (slot) return this.usedInSlot(re, value, seq, slot);
-    const matches = this.urlMatches(re);
     const needle = String(value);
     const json = JSON.stringify(value);
     const inBody = typeof value === "string" ? json.slice(1, -1) : json;
@@ -1375,9 +1443,9 @@ class LogIndex {
     // per exchange).
     let encoded: string | undefined;
     let digest: string | undefined;
-    for (let i = 0; i < this.exchanges.length; i++) {
+    for (const i of this.urlHits(re)) {
       const e = this.exchanges[i] as ExchangeEvent;
-      if (e.seq <= seq || !matches[i]) continue;
+      if (e.seq <= seq) continue;
       if (e.url.includes(needle)) return true;
       encoded ??= encodeURIComponent(needle);
       if (e.url.includes(encoded) || this.bodyText(i).includes(inBody)) return true;
@@ -1401,10 +1469,9 @@ class LogIndex {
    * (a partial write), so it still counts.
    */
   private usedInSlot(re: RegExp, value: JsonValue, seq: number, slot: UseSlot): boolean {
-    const matches = this.urlMatches(re);
-    for (let i = 0; i < this.exchanges.length; i++) {
+    for (const i of this.urlHits(re)) {
       const e = this.exchanges[i] as ExchangeEvent;
-      if (e.seq <= seq || !matches[i] || (e.status >= 400 && e.status < 500)) continue;
+      if (e.seq <= seq || (e.status >= 400 && e.status < 500)) continue;
       if (slot.in === "path" ? anyEqual(this.pathOf(i), value) : inSlot(e, slot, value)) return true;
     }
     return false;
@@ -1463,6 +1530,139 @@ export function urlMatchesPattern(re: RegExp, url: string): boolean {
  */
 function pathMayMatch(re: RegExp): boolean {
   return re.source.endsWith("$") && !re.source.endsWith("(\\?.*)?$");
+}
+
+/** A URL pattern's matches in one log: the matching exchanges' indexes, and per exchange (when first read). */
+interface UrlHits {
+  hits: readonly number[];
+  matches?: readonly boolean[];
+}
+
+/** Two texts in code-unit order (the order `startsWith` ranges follow). */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first position in `order` whose exchange's URL is not below `text` (`order` is sorted by URL). */
+function firstAtLeast(order: readonly number[], exchanges: readonly ExchangeEvent[], text: string): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((exchanges[order[mid] as number] as ExchangeEvent).url < text) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Two ascending lists of indexes as one, without repeats. */
+function mergeHits(a: readonly number[], b: readonly number[]): readonly number[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? (a[i] as number) : Number.POSITIVE_INFINITY;
+    const y = j < b.length ? (b[j] as number) : Number.POSITIVE_INFINITY;
+    if (x <= y) i++;
+    if (y <= x) j++;
+    out.push(Math.min(x, y));
+  }
+  return out;
+}
+
+// A pattern's literal start is a pure function of the pattern: found once per pattern object.
+const literalStarts = new WeakMap<RegExp, string>();
+
+/**
+ * The text every string a pattern matches starts with: the literal characters after its leading
+ * `^`, up to the first that is not plain or carries a quantifier; for a leading group of
+ * alternatives, the start they share. "" when the pattern has a flag, no leading `^`, or an
+ * alternative at its top level (`^\/a|\/b` matches "/b" too).
+ *
+ * @example literalStart(/^\/v3\/jobs\/[^/]+$/) // "/v3/jobs/"
+ * @example literalStart(/^(?:\/v3\/a\/1|\/v3\/a\/2)$/) // "/v3/a/"
+ */
+export function literalStart(re: RegExp): string {
+  let start = literalStarts.get(re);
+  if (start === undefined) {
+    const source = re.flags === "" && re.source.startsWith("^") ? re.source : "";
+    start = source === "" || alternatives(source, 0).bars.length > 0 ? "" : leadingText(source);
+    literalStarts.set(re, start);
+  }
+  return start;
+}
+
+/** The literal start of a source after its `^` (see `literalStart`). */
+function leadingText(source: string): string {
+  if (!source.startsWith("^(?:")) return literalRun(source, 1, source.length);
+  const { bars, end } = alternatives(source, 4);
+  // An optional or repeated group may match nothing, or start with any of its alternatives' ends.
+  const after = source[end + 1];
+  if (after !== undefined && QUANTIFIERS.includes(after)) return "";
+  let shared = literalRun(source, 4, bars[0] ?? end);
+  for (let k = 0; k < bars.length; k++)
+    shared = commonStart(shared, literalRun(source, (bars[k] as number) + 1, bars[k + 1] ?? end));
+  return shared;
+}
+
+/** The literal characters of `source` from `at`, before `end` (see `literalStart`). */
+function literalRun(source: string, at: number, end: number): string {
+  let out = "";
+  while (at < end) {
+    const c = source[at] as string;
+    let char: string;
+    let next: number;
+    if (c === "\\") {
+      const escaped = source[at + 1];
+      // `\d`, `\b`, `\1`, `\u…`: a class, an assertion or a reference, not the letter.
+      if (escaped === undefined || /[A-Za-z0-9]/.test(escaped)) break;
+      char = escaped;
+      next = at + 2;
+    } else if (SPECIAL.includes(c)) break;
+    else {
+      char = c;
+      next = at + 1;
+    }
+    // A quantified character may be absent or repeated.
+    if (next < end && QUANTIFIERS.includes(source[next] as string)) break;
+    out += char;
+    at = next;
+  }
+  return out;
+}
+
+const SPECIAL = ".*+?()[]{}|^$";
+const QUANTIFIERS = "?*+{";
+
+/**
+ * The alternatives of a pattern's source from `from`: where each `|` outside every nested group
+ * and class is, and where they end (the `)` closing the group they are in, or the source's end).
+ */
+function alternatives(source: string, from: number): { bars: number[]; end: number } {
+  const bars: number[] = [];
+  let depth = 0;
+  let inClass = false;
+  for (let at = from; at < source.length; at++) {
+    const c = source[at];
+    if (c === "\\") at++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") {
+      if (depth === 0) return { bars, end: at };
+      depth--;
+    } else if (c === "|" && depth === 0) bars.push(at);
+  }
+  return { bars, end: source.length };
+}
+
+/** The longest text both start with. */
+function commonStart(a: string, b: string): string {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return a.slice(0, n);
 }
 
 /** Whether an exchange's request carries the value in the slot. */
