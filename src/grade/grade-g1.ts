@@ -600,7 +600,7 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
  */
 function gradeCovered(prepared: PreparedCovered, ctx: TrialContext): G1Result {
   const { predicate, urls } = prepared;
-  const seen = new Set<string>();
+  const unseen = new Set(predicate.ids);
   let pages = 0;
   let ended = false;
   for (const i of ctx.log.anyUrlHits(urls)) {
@@ -609,10 +609,12 @@ function gradeCovered(prepared: PreparedCovered, ctx: TrialContext): G1Result {
     pages++;
     if (!ended && isLastPage(e)) ended = true;
     for (const v of valuesAtPath(e.response_body, predicate.body_key))
-      if (v !== null && typeof v !== "object") seen.add(String(v));
+      if (v !== null && typeof v !== "object") unseen.delete(String(v));
+    // Every id shown and the end read: the pages after it change nothing but a failure's count, so
+    // their bodies (a repeated walk's) are left unparsed.
+    if (ended && unseen.size === 0) return g1Result(predicate, true, predicate.ids.length);
   }
-  const missing = predicate.ids.filter((id) => !seen.has(id));
-  if (missing.length === 0 && ended) return g1Result(predicate, true, predicate.ids.length);
+  const missing = predicate.ids.filter((id) => unseen.has(id));
   if (missing.length === 0)
     return g1Result(
       predicate,
