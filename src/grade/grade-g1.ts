@@ -1,6 +1,6 @@
 import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
-import { lastKey, valuesAtPath } from "../bank/key-path.js";
+import { type KeyPath, keyPath, lastKey, valuesAtKeyPath, valuesAtPath } from "../bank/key-path.js";
 import type {
   AnswerField,
   CallMatch,
@@ -156,6 +156,8 @@ interface PreparedDataFlow {
   kind: "data_flow";
   predicate: Extract<G1Predicate, { kind: "data_flow" }>;
   from: RegExp;
+  /** `from_body_key`, split. */
+  fromKey: KeyPath;
   usedIn: RegExp | null;
   /** `also_from`: other routes serving the record's value, their patterns compiled and keys split. */
   others: PreparedSource[];
@@ -183,8 +185,8 @@ interface PreparedDataFlow {
 interface PreparedSource {
   source: OtherSource;
   url: RegExp;
-  holder: string;
-  key: string;
+  holder: KeyPath;
+  key: KeyPath;
   /** `where`'s fields, as written (resolved once per trial: see `TrialContext.sourceWhere`). */
   where: ReadonlyArray<readonly [string, unknown]>;
 }
@@ -234,6 +236,8 @@ interface PreparedCovered {
   kind: "covered";
   predicate: Extract<G1Predicate, { kind: "covered" }>;
   urls: RegExp[];
+  /** `body_key`, split. */
+  ids: KeyPath;
 }
 
 interface PreparedWorkspaceValue {
@@ -405,6 +409,7 @@ function preparePredicate(predicate: G1Predicate, rank = 0, answer?: AnswerField
         kind: "data_flow",
         predicate,
         from: pattern(predicate.from_response_url_pattern),
+        fromKey: keyPath(key),
         usedIn: used ? pattern(used) : null,
         others: (predicate.also_from ?? []).map(prepareSource),
         usedInOthers: used ? (predicate.also_used_in ?? []).map(pattern) : [],
@@ -461,7 +466,12 @@ function preparePredicate(predicate: G1Predicate, rank = 0, answer?: AnswerField
     case "end_state":
       return { kind: "end_state", predicate };
     case "covered":
-      return { kind: "covered", predicate, urls: predicate.url_patterns.map(pattern) };
+      return {
+        kind: "covered",
+        predicate,
+        urls: predicate.url_patterns.map(pattern),
+        ids: keyPath(predicate.body_key),
+      };
   }
 }
 
@@ -477,8 +487,8 @@ function prepareSource(source: OtherSource): PreparedSource {
   return {
     source,
     url: pattern(source.url_pattern),
-    holder: cut < 0 ? "" : source.body_key.slice(0, cut),
-    key: cut < 0 ? source.body_key : source.body_key.slice(cut + 1),
+    holder: keyPath(cut < 0 ? "" : source.body_key.slice(0, cut)),
+    key: keyPath(cut < 0 ? source.body_key : source.body_key.slice(cut + 1)),
     where: Object.entries(source.where ?? {}),
   };
 }
@@ -608,7 +618,7 @@ function gradeCovered(prepared: PreparedCovered, ctx: TrialContext): G1Result {
     if (e.status !== 200) continue;
     pages++;
     if (!ended && isLastPage(e)) ended = true;
-    for (const v of valuesAtPath(e.response_body, predicate.body_key))
+    for (const v of valuesAtKeyPath(e.response_body, prepared.ids))
       if (v !== null && typeof v !== "object") unseen.delete(String(v));
     // Every id shown and the end read: the pages after it change nothing but a failure's count, so
     // their bodies (a repeated walk's) are left unparsed.
@@ -854,34 +864,20 @@ function gradeDataFlow(
   toCard = true,
   claims = true,
 ): G1Result {
-  const { predicate, others } = prepared;
+  const { predicate } = prepared;
   const { log, card } = ctx;
-  // No exchange, no source (a trial that called nothing: a third of a run's blank baseline).
-  if (log.exchanges.length === 0) return g1Result(predicate, false, undefined, prepared.noResponse);
+  const sources = ctx.sources(prepared);
+  // No source, no claim either (a trial that called nothing: a third of a run's blank baseline).
+  if (sources.at.length === 0) return g1Result(predicate, false, undefined, prepared.noResponse);
   if (claims && prepared.claimGroup) return gradeDataFlowClaimed(prepared, ctx, toCard);
-  const matches = log.urlMatches(prepared.from);
-  const otherMatches = others.length === 0 ? NO_MATCHES : others.map((o) => log.urlMatches(o.url));
-  const exchanges = log.exchanges;
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   // Scalars are told apart by type and value (3 and "3" are two candidates), as a Set does.
   const seen = new Set<JsonValue>();
-  let anySource = false;
   let anyValue = false;
   let lastReason = "";
-  for (const i of ctx.sources(prepared)) {
-    const source = exchanges[i] as ExchangeEvent;
-    let values: JsonValue[] | undefined;
-    if (matches[i] && source.status === predicate.from_status)
-      values = valuesAtPath(source.response_body, predicate.from_body_key);
-    for (let k = 0; k < others.length; k++) {
-      const other = others[k] as PreparedSource;
-      if (!otherMatches[k]?.[i] || source.status !== other.source.status) continue;
-      values ??= [];
-      pushRecordValues(other, source.response_body, ctx, values);
-    }
-    if (values === undefined) continue;
-    anySource = true;
-    for (const value of values) {
+  for (const i of sources.at) {
+    const source = log.exchanges[i] as ExchangeEvent;
+    for (const value of offeredValues(prepared, sources, i, ctx)) {
       if (value === null || typeof value === "object") continue;
       anyValue = true;
       if (seen.has(value)) continue;
@@ -905,8 +901,30 @@ function gradeDataFlow(
       return g1Result(predicate, true, value);
     }
   }
-  if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
   return g1Result(predicate, false, undefined, anyValue ? lastReason : prepared.noValue);
+}
+
+/**
+ * The values source exchange `i` offers: at the flow's key when it answered the flow's own route,
+ * and the records' values of each other source it answered.
+ */
+function offeredValues(
+  prepared: PreparedDataFlow,
+  sources: FlowSources,
+  i: number,
+  ctx: TrialContext,
+): JsonValue[] {
+  const source = ctx.log.exchanges[i] as ExchangeEvent;
+  const values =
+    sources.matches[i] && source.status === prepared.predicate.from_status
+      ? valuesAtKeyPath(source.response_body, prepared.fromKey)
+      : [];
+  for (let k = 0; k < prepared.others.length; k++) {
+    const other = prepared.others[k] as PreparedSource;
+    if ((sources.otherMatches[k] as readonly boolean[])[i] && source.status === other.source.status)
+      pushRecordValues(other, source.response_body, ctx, values);
+  }
+  return values;
 }
 
 /**
@@ -936,7 +954,7 @@ function pushRecordValues(
 ): void {
   const where = ctx.sourceWhere(other);
   if (where === null) return;
-  for (const held of valuesAtPath(body, other.holder)) {
+  for (const held of valuesAtKeyPath(body, other.holder)) {
     if (Array.isArray(held)) {
       for (const item of held) pushHeld(other, item, where, out);
     } else pushHeld(other, held, where, out);
@@ -951,11 +969,8 @@ function pushHeld(
 ): void {
   if (item === null || typeof item !== "object" || Array.isArray(item)) return;
   for (const [field, v] of where) if (!sameInWorld(item[field] ?? null, v)) return;
-  for (const value of valuesAtPath(item, other.key)) out.push(value);
+  for (const value of valuesAtKeyPath(item, other.key)) out.push(value);
 }
-
-/** No other sources: nothing to match. */
-const NO_MATCHES: ReadonlyArray<readonly boolean[]> = [];
 
 /** Whether the value is used after `seq` in a request to the predicate's destination or one of its others. */
 function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, seq: number): boolean {
@@ -1026,7 +1041,7 @@ function sharedSources(
   };
   const firstAt = new Map<number, number>();
   members.forEach((q, k) => {
-    for (const i of ctx.sources(q)) {
+    for (const i of ctx.sources(q).at) {
       const other = firstAt.get(i);
       if (other === undefined) firstAt.set(i, k);
       else parent[find(k)] = find(other);
@@ -1045,25 +1060,14 @@ function claimFrom(
   toCard: boolean,
   after: number,
 ): { index: number; value: JsonValue } | undefined {
-  const { predicate, others } = prepared;
+  const { predicate } = prepared;
   const { log, card } = ctx;
-  const matches = log.urlMatches(prepared.from);
-  const otherMatches = others.length === 0 ? NO_MATCHES : others.map((o) => log.urlMatches(o.url));
+  const sources = ctx.sources(prepared);
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
-  for (const i of ctx.sources(prepared)) {
+  for (const i of sources.at) {
     if (i <= after) continue;
     const source = log.exchanges[i] as ExchangeEvent;
-    let values: JsonValue[] | undefined;
-    if (matches[i] && source.status === predicate.from_status)
-      values = valuesAtPath(source.response_body, predicate.from_body_key);
-    for (let k = 0; k < others.length; k++) {
-      const other = others[k] as PreparedSource;
-      if (!otherMatches[k]?.[i] || source.status !== other.source.status) continue;
-      values ??= [];
-      pushRecordValues(other, source.response_body, ctx, values);
-    }
-    if (values === undefined) continue;
-    for (const value of values) {
+    for (const value of offeredValues(prepared, sources, i, ctx)) {
       if (value === null || typeof value === "object") continue;
       if (
         toCard &&
@@ -1129,7 +1133,7 @@ class TrialContext {
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
   private readonly sharing = new Map<unknown, Map<PreparedDataFlow, number>>();
   private readonly wheres = new Map<PreparedSource, ReadonlyArray<readonly [string, JsonValue]> | null>();
-  private readonly sourceHits = new Map<PreparedDataFlow, readonly number[]>();
+  private readonly sourceHits = new Map<PreparedDataFlow, FlowSources>();
 
   /** The final state, its records read when first needed; shared with G2 when the caller made it. */
   readonly finalState: TrialFinalState;
@@ -1161,7 +1165,7 @@ class TrialContext {
    * The indexes of the exchanges a data flow may take its value from, in log order: answered with
    * the status of its own route or of one of its others (`also_from`), to that route.
    */
-  sources(prepared: PreparedDataFlow): readonly number[] {
+  sources(prepared: PreparedDataFlow): FlowSources {
     let found = this.sourceHits.get(prepared);
     if (!found) {
       found = sourceIndexes(prepared, this.log);
@@ -1262,11 +1266,23 @@ class TrialContext {
   }
 }
 
-/** See `TrialContext.sources`. */
-function sourceIndexes(prepared: PreparedDataFlow, log: LogIndex): readonly number[] {
-  let all: readonly number[] = answered(log.urlHits(prepared.from), prepared.predicate.from_status, log);
-  for (const o of prepared.others) all = mergeHits(all, answered(log.urlHits(o.url), o.source.status, log));
-  return all;
+/** A data flow's sources in one log (see `TrialContext.sources`). */
+interface FlowSources {
+  /** The exchanges answered as one of the flow's sources (its own route's or another's), in log order. */
+  at: readonly number[];
+  /** Whether each exchange's URL is the flow's own route (aligned with `log.exchanges`), and each other source's. */
+  matches: readonly boolean[];
+  otherMatches: ReadonlyArray<readonly boolean[]>;
+}
+
+function sourceIndexes(prepared: PreparedDataFlow, log: LogIndex): FlowSources {
+  let at: readonly number[] = answered(log.urlHits(prepared.from), prepared.predicate.from_status, log);
+  for (const o of prepared.others) at = mergeHits(at, answered(log.urlHits(o.url), o.source.status, log));
+  return {
+    at,
+    matches: log.urlMatches(prepared.from),
+    otherMatches: prepared.others.map((o) => log.urlMatches(o.url)),
+  };
 }
 
 /** The exchanges among `hits` answered with `status`. */
