@@ -1633,9 +1633,9 @@ function literalRun(source: string, at: number, end: number): string {
     let char: string;
     let next: number;
     if (c === "\\") {
-      const escaped = source[at + 1];
+      const escaped = source[at + 1] as string;
       // `\d`, `\b`, `\1`, `\u…`: a class, an assertion or a reference, not the letter.
-      if (escaped === undefined || /[A-Za-z0-9]/.test(escaped)) break;
+      if (/[A-Za-z0-9]/.test(escaped)) break;
       char = escaped;
       next = at + 2;
     } else if (SPECIAL.includes(c)) break;
