@@ -1360,7 +1360,6 @@ class LogIndex {
 
   /** The indexes of the exchanges whose URL matches any of the patterns, in log order. */
   anyUrlHits(res: readonly RegExp[]): readonly number[] {
-    if (res.length === 1) return this.urlHits(res[0] as RegExp);
     let all: readonly number[] = [];
     for (const re of res) all = mergeHits(all, this.urlHits(re));
     return all;
@@ -1384,10 +1383,6 @@ class LogIndex {
   private testUrls(re: RegExp): number[] {
     const start = literalStart(re);
     const hits: number[] = [];
-    if (start === "") {
-      for (let i = 0; i < this.exchanges.length; i++) if (this.urlMatchAt(re, i)) hits.push(i);
-      return hits;
-    }
     const order = this.byUrl();
     for (let at = firstAtLeast(order, this.exchanges, start); at < order.length; at++) {
       const i = order[at] as number;
