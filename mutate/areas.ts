@@ -480,7 +480,7 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:1120-1741"],
+    mutate: ["src/grade/grade-g1.ts:1120-1720"],
     // A route pattern names a call whatever query it carries (urlMatches, urlMatchesPattern).
     // TrialContext takes the caller's final state only when made for this trial (seed and log).
     tests: [

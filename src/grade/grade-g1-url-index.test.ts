@@ -31,6 +31,7 @@ const starts: Array<[string, string]> = [
   ["^/a\\d", "/a"],
   ["^/a\\b", "/a"],
   ["^/a\\1", "/a"],
+  ["^/a\\S", "/a"],
   // Every other special character ends it.
   ["^/a.b", "/a"],
   ["^/a[bc]", "/a"],
@@ -57,6 +58,7 @@ const starts: Array<[string, string]> = [
   ["^(?:/x[|)]1|/x2)$", "/x"],
   ["^(?:/a/b\\)|/a/c)$", "/a/"],
   ["^(?:/v3/a)", "/v3/a"],
+  ["^(?:/v3/a|/v3/a)", "/v3/a"],
   ["^(?:/v3/a|b)", ""],
   // An optional or repeated group may match nothing.
   ["^(?:/a/b|/a/c)?x", ""],

@@ -1299,10 +1299,9 @@ class LogIndex {
   private readonly writes: VariableWriteEvent[] = [];
   private finals: Map<string, JsonValue> | undefined;
   private readonly byPattern = new Map<RegExp, UrlHits>();
-  private urlOrder: number[] | undefined;
+  private urls: { sorted: string[]; at: Map<string, number[]> } | undefined;
   private bodies: Array<string | undefined> | undefined;
   private paths: Array<string[] | undefined> | undefined;
-  private pathsOnly: Array<string | null | undefined> | undefined;
 
   constructor(private readonly events: readonly TrialEvent[]) {
     for (const e of events) {
@@ -1375,51 +1374,36 @@ class LogIndex {
   }
 
   /**
-   * The exchanges whose URL matches the pattern, whole or cut at its query. Only those whose URL
-   * starts with the pattern's literal start can (the path is a prefix of the URL): a log's calls
-   * go to many routes and a chain's grader names dozens, so they are found in the URLs sorted,
-   * not by testing every pattern on every URL.
+   * The exchanges whose URL matches the pattern (see `urlMatchesPattern`). Only a URL starting with
+   * the pattern's literal start can (its path is a prefix of it): a log's calls go to many routes
+   * and a chain's grader names dozens, so each pattern is tested on its range of the log's distinct
+   * URLs sorted, not on every call.
    */
   private testUrls(re: RegExp): number[] {
     const start = literalStart(re);
+    const { sorted, at } = this.byUrl();
     const hits: number[] = [];
-    const order = this.byUrl();
-    for (let at = firstAtLeast(order, this.exchanges, start); at < order.length; at++) {
-      const i = order[at] as number;
-      if (!(this.exchanges[i] as ExchangeEvent).url.startsWith(start)) break;
-      if (this.urlMatchAt(re, i)) hits.push(i);
+    for (let k = firstAtLeast(sorted, start); k < sorted.length; k++) {
+      const url = sorted[k] as string;
+      if (!url.startsWith(start)) break;
+      if (urlMatchesPattern(re, url)) hits.push(...(at.get(url) as number[]));
     }
-    // Found in URL order; every predicate reads them in log order.
+    // Found by URL; every predicate reads them in log order.
     return hits.sort((a, b) => a - b);
   }
 
-  /** Whether exchange `i`'s URL matches the pattern (see `urlMatchesPattern`). */
-  private urlMatchAt(re: RegExp, i: number): boolean {
-    if (re.test((this.exchanges[i] as ExchangeEvent).url)) return true;
-    const path = pathMayMatch(re) ? this.queryless(i) : undefined;
-    return path !== undefined && re.test(path);
-  }
-
-  /** The exchanges' indexes sorted by URL (sorted at most once). */
-  private byUrl(): readonly number[] {
-    if (!this.urlOrder) {
-      const urls = this.exchanges.map((e) => e.url);
-      this.urlOrder = urls.map((_, i) => i).sort((a, b) => compareText(urls[a] as string, urls[b] as string));
+  /** The log's distinct URLs sorted (in code-unit order), and the exchanges calling each. */
+  private byUrl(): { sorted: string[]; at: Map<string, number[]> } {
+    if (!this.urls) {
+      const at = new Map<string, number[]>();
+      this.exchanges.forEach((e, i) => {
+        const calls = at.get(e.url);
+        if (calls) calls.push(i);
+        else at.set(e.url, [i]);
+      });
+      this.urls = { sorted: [...at.keys()].sort(), at };
     }
-    return this.urlOrder;
-  }
-
-  /** Exchange `i`'s URL without its query; undefined when it has none. Cut at most once. */
-  private queryless(i: number): string | undefined {
-    this.pathsOnly ??= new Array<string | null | undefined>(this.exchanges.length);
-    let path = this.pathsOnly[i];
-    if (path === undefined) {
-      const url = (this.exchanges[i] as ExchangeEvent).url;
-      const q = url.indexOf("?");
-      path = q === -1 ? null : url.slice(0, q);
-      this.pathsOnly[i] = path;
-    }
-    return path ?? undefined;
+    return this.urls;
   }
 
   /** The first exchange matching the URL pattern, method (upper case) and status, if any. */
@@ -1551,27 +1535,20 @@ interface UrlHits {
   matches?: readonly boolean[];
 }
 
-/** Two texts in code-unit order (the order `startsWith` ranges follow). */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The first position in `order` whose exchange's URL is not below `text` (`order` is sorted by URL). */
-function firstAtLeast(order: readonly number[], exchanges: readonly ExchangeEvent[], text: string): number {
+/** The first position in `sorted` (texts in code-unit order) whose text is not below `text`. */
+function firstAtLeast(sorted: readonly string[], text: string): number {
   let lo = 0;
-  let hi = order.length;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((exchanges[order[mid] as number] as ExchangeEvent).url < text) lo = mid + 1;
+    if ((sorted[mid] as string) < text) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /** Two ascending lists of indexes as one, without repeats. */
-function mergeHits(a: readonly number[], b: readonly number[]): readonly number[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
+function mergeHits(a: readonly number[], b: readonly number[]): number[] {
   const out: number[] = [];
   let i = 0;
   let j = 0;
@@ -1600,8 +1577,11 @@ const literalStarts = new WeakMap<RegExp, string>();
 export function literalStart(re: RegExp): string {
   let start = literalStarts.get(re);
   if (start === undefined) {
-    const source = re.flags === "" && re.source.startsWith("^") ? re.source : "";
-    start = source === "" || alternatives(source, 0).bars.length > 0 ? "" : leadingText(source);
+    const { flags, source } = re;
+    start =
+      flags === "" && source.startsWith("^") && alternatives(source, 0).bars.length === 0
+        ? leadingText(source)
+        : "";
     literalStarts.set(re, start);
   }
   return start;
@@ -1609,21 +1589,20 @@ export function literalStart(re: RegExp): string {
 
 /** The literal start of a source after its `^` (see `literalStart`). */
 function leadingText(source: string): string {
-  if (!source.startsWith("^(?:")) return literalRun(source, 1, source.length);
+  if (!source.startsWith("^(?:")) return literalRun(source, 1);
   const { bars, end } = alternatives(source, 4);
   // An optional or repeated group may match nothing, or start with any of its alternatives' ends.
-  const after = source[end + 1];
-  if (after !== undefined && QUANTIFIERS.includes(after)) return "";
-  let shared = literalRun(source, 4, bars[0] ?? end);
-  for (let k = 0; k < bars.length; k++)
-    shared = commonStart(shared, literalRun(source, (bars[k] as number) + 1, bars[k + 1] ?? end));
+  if (QUANTIFIER.test(source.charAt(end + 1))) return "";
+  // Each alternative's run stops at the `|` or `)` ending it (both special).
+  let shared = literalRun(source, 4);
+  for (const bar of bars) shared = commonStart(shared, literalRun(source, bar + 1));
   return shared;
 }
 
-/** The literal characters of `source` from `at`, before `end` (see `literalStart`). */
-function literalRun(source: string, at: number, end: number): string {
+/** The literal characters of `source` from `at` (see `literalStart`). */
+function literalRun(source: string, at: number): string {
   let out = "";
-  while (at < end) {
+  while (at < source.length) {
     const c = source[at] as string;
     let char: string;
     let next: number;
@@ -1639,7 +1618,7 @@ function literalRun(source: string, at: number, end: number): string {
       next = at + 1;
     }
     // A quantified character may be absent or repeated.
-    if (next < end && QUANTIFIERS.includes(source[next] as string)) break;
+    if (QUANTIFIER.test(source.charAt(next))) break;
     out += char;
     at = next;
   }
@@ -1647,7 +1626,7 @@ function literalRun(source: string, at: number, end: number): string {
 }
 
 const SPECIAL = ".*+?()[]{}|^$";
-const QUANTIFIERS = "?*+{";
+const QUANTIFIER = /[?*+{]/;
 
 /**
  * The alternatives of a pattern's source from `from`: where each `|` outside every nested group
@@ -1674,7 +1653,7 @@ function alternatives(source: string, from: number): { bars: number[]; end: numb
 /** The longest text both start with. */
 function commonStart(a: string, b: string): string {
   let n = 0;
-  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  while (n < a.length && a[n] === b[n]) n++;
   return a.slice(0, n);
 }
 
