@@ -327,6 +327,47 @@ describe("a data flow's sources, its own route's and its others', in log order",
     expect(gradeG1Predicate(flow(true), events, null, "seed").value).toBe("R-1");
   });
 
+  it("a response to another source offers only that source's records, not a value at the flow's own key", () => {
+    const events = trialLog()
+      .call("POST", "/v2/fleets/F-1/runs", 201, { run_id: "X", runs: [{ run_id: "R-0" }] })
+      .events();
+    expect(gradeG1Predicate(flow(true), events, null, "seed").value).toBe("R-0");
+  });
+
+  it("a response to the flow's own route offers no other source's records", () => {
+    const events = trialLog()
+      .call("POST", "/v2/runs", 201, { runs: [{ run_id: "R-0" }] })
+      .events();
+    const both: G1Predicate = {
+      ...flow(false),
+      also_from: [{ url_pattern: "^/v2/fleets/[^/]+/runs$", status: 201, body_key: "runs.run_id" }],
+    };
+    expect(gradeG1Predicate(both, events, null, "seed")).toMatchObject({
+      passed: false,
+      reason: "matching responses carry no value at run_id",
+    });
+  });
+
+  it("one route as own and other source, each with its status: each offers only under its own", () => {
+    const sameRoute: G1Predicate = {
+      ...flow(false),
+      also_from: [{ url_pattern: "^/v2/runs$", status: 200, body_key: "runs.run_id" }],
+    };
+    const answered = (status: number) =>
+      trialLog()
+        .call("POST", "/v2/runs", status, { run_id: "X", runs: [{ run_id: "R-0" }] })
+        .events();
+    expect(gradeG1Predicate(sameRoute, answered(200), null, "seed").value).toBe("R-0");
+    expect(gradeG1Predicate(sameRoute, answered(201), null, "seed").value).toBe("X");
+    const noKey = trialLog()
+      .call("POST", "/v2/runs", 201, { runs: [{ run_id: "R-0" }] })
+      .events();
+    expect(gradeG1Predicate(sameRoute, noKey, null, "seed")).toMatchObject({
+      passed: false,
+      reason: "matching responses carry no value at run_id",
+    });
+  });
+
   it("no source answered with the status: no response, whatever else was called", () => {
     const events = trialLog().call("POST", "/v2/runs", 200, { run_id: "R-8" }).read("/v2/other", {}).events();
     expect(gradeG1Predicate(flow(true), events, null, "seed")).toMatchObject({
