@@ -283,13 +283,13 @@ describe("covered reads no page after the listing was read through", () => {
     const reads: string[] = [];
     const events = numbered([
       page("/v3/vessels?page=1", ["V-1"], true, reads),
-      page("/v3/vessels", ["V-2"], true, reads),
+      page("/v3/registry/vessels", ["V-2"], true, reads),
       page("/v3/vessels?page=3", ["V-3"], false, reads),
       page("/v3/vessels?page=4", ["V-4"], false, reads),
     ]);
-    const two = { ...covered, url_patterns: ["^/v3/vessels$", "^/v3/vessels\\?page="] };
+    const two = { ...covered, url_patterns: ["^/v3/registry/vessels$", "^/v3/vessels\\?page="] };
     expect(gradeG1Predicate(two, events, null, "seed")).toMatchObject({ passed: true, value: 3 });
-    expect([...new Set(reads)]).toEqual(["/v3/vessels?page=1", "/v3/vessels", "/v3/vessels?page=3"]);
+    expect([...new Set(reads)]).toEqual(["/v3/vessels?page=1", "/v3/registry/vessels", "/v3/vessels?page=3"]);
   });
 });
 
