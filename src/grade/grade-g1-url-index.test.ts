@@ -294,7 +294,7 @@ describe("covered reads no page after the listing was read through", () => {
 });
 
 describe("a data flow's sources, its own route's and its others', in log order", () => {
-  const flow = (alsoFrom: boolean): G1Predicate => ({
+  const flow = (alsoFrom: boolean): Extract<G1Predicate, { kind: "data_flow" }> => ({
     kind: "data_flow",
     id: "run",
     explain: "",
