@@ -52,6 +52,8 @@ const G1_TESTS = [
   "src/grade/grade-g1-index-matching.test.ts",
   "src/grade/grade-g1-index-uses.test.ts",
   "src/grade/grade-covered.test.ts",
+  // The log index's URL matching (literal starts, sorted URLs), covered's early stop, flow sources.
+  "src/grade/grade-g1-url-index.test.ts",
 ];
 
 /** The areas, in the order `npm run mutate` runs them. */
@@ -450,7 +452,7 @@ export const AREAS: MutationArea[] = [
     // the first before, ranked over a chain's segments) and end state.
     name: "grade-g1",
     about: "the G1 grader: dispatch, call counts, orderings, end state",
-    mutate: ["src/grade/grade-g1.ts:527-841"],
+    mutate: ["src/grade/grade-g1.ts:537-853"],
     // G1_TESTS, and the determinism property test: this range holds the predicates it replays.
     tests: [
       ...G1_TESTS,
@@ -463,7 +465,7 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-prepare",
     about: "the G1 grader: entry points, preparing a grader (segment ranks, claim groups, reasons)",
-    mutate: ["src/grade/grade-g1.ts:1-526"],
+    mutate: ["src/grade/grade-g1.ts:1-536"],
     tests: [
       ...G1_TESTS,
       "src/grade/grade-g1-prepare-edges.test.ts",
@@ -477,7 +479,7 @@ export const AREAS: MutationArea[] = [
     name: "grade-g1-flows",
     about:
       "the G1 grader: data flows (sources, claims across segments, card, store, later use), constraints, checkpoints",
-    mutate: ["src/grade/grade-g1.ts:842-1120"],
+    mutate: ["src/grade/grade-g1.ts:854-1119"],
     tests: [
       ...G1_TESTS,
       "src/grade/grade-claims-other-sources.test.ts",
@@ -492,7 +494,7 @@ export const AREAS: MutationArea[] = [
   {
     name: "grade-g1-index",
     about: "the G1 grader: the log index every predicate reads (matching calls, values in slots, stores)",
-    mutate: ["src/grade/grade-g1.ts:1121-1528"],
+    mutate: ["src/grade/grade-g1.ts:1120-1720"],
     // A route pattern names a call whatever query it carries (urlMatches, urlMatchesPattern).
     // TrialContext takes the caller's final state only when made for this trial (seed and log).
     tests: [

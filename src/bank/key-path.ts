@@ -8,8 +8,18 @@ import type { JsonValue } from "./json.js";
  * @example valuesAtPath({ a: [{ b: 1 }, { b: 2 }] }, "a.b") // [1, 2]
  */
 export function valuesAtPath(value: JsonValue | null | undefined, path: string): JsonValue[] {
+  return valuesAtKeyPath(value, keyPath(path));
+}
+
+/**
+ * `valuesAtPath` with the path already split (see `keyPath`): for a caller that reads one path
+ * against many values.
+ *
+ * @example valuesAtKeyPath({ a: [{ b: 1 }, { b: 2 }] }, keyPath("a.b")) // [1, 2]
+ */
+export function valuesAtKeyPath(value: JsonValue | null | undefined, path: KeyPath): JsonValue[] {
   if (value === undefined) return [];
-  const { keys, indexes } = keyPath(path);
+  const { keys, indexes } = path;
   // Through objects alone a path reaches at most one value: no list is built per segment.
   let at = 0;
   let v: JsonValue = value;
@@ -43,7 +53,7 @@ function collect(value: JsonValue, segment: string, index: number | undefined, o
 }
 
 /** A key path split into its segments, each numeric one's array index beside it. */
-interface KeyPath {
+export interface KeyPath {
   keys: readonly string[];
   indexes: ReadonlyArray<number | undefined>;
 }
@@ -52,7 +62,12 @@ interface KeyPath {
 // split once. Bounded, and a pure function of its key.
 const keyPaths = new Map<string, KeyPath>();
 
-function keyPath(path: string): KeyPath {
+/**
+ * A dotted key path split into its segments (each path split once).
+ *
+ * @example keyPath("items.1.serial") // { keys: ["items", "1", "serial"], indexes: [undefined, 1, undefined] }
+ */
+export function keyPath(path: string): KeyPath {
   let kp = keyPaths.get(path);
   if (kp === undefined) {
     const keys = path === "" ? [] : path.split(".");

@@ -1,6 +1,6 @@
 import { sha256Hex } from "../bank/canonical-json.js";
 import type { JsonValue } from "../bank/json.js";
-import { lastKey, valuesAtPath } from "../bank/key-path.js";
+import { type KeyPath, keyPath, lastKey, valuesAtKeyPath, valuesAtPath } from "../bank/key-path.js";
 import type {
   AnswerField,
   CallMatch,
@@ -156,6 +156,8 @@ interface PreparedDataFlow {
   kind: "data_flow";
   predicate: Extract<G1Predicate, { kind: "data_flow" }>;
   from: RegExp;
+  /** `from_body_key`, split. */
+  fromKey: KeyPath;
   usedIn: RegExp | null;
   /** `also_from`: other routes serving the record's value, their patterns compiled and keys split. */
   others: PreparedSource[];
@@ -183,8 +185,8 @@ interface PreparedDataFlow {
 interface PreparedSource {
   source: OtherSource;
   url: RegExp;
-  holder: string;
-  key: string;
+  holder: KeyPath;
+  key: KeyPath;
   /** `where`'s fields, as written (resolved once per trial: see `TrialContext.sourceWhere`). */
   where: ReadonlyArray<readonly [string, unknown]>;
 }
@@ -234,6 +236,8 @@ interface PreparedCovered {
   kind: "covered";
   predicate: Extract<G1Predicate, { kind: "covered" }>;
   urls: RegExp[];
+  /** `body_key`, split. */
+  ids: KeyPath;
 }
 
 interface PreparedWorkspaceValue {
@@ -405,6 +409,7 @@ function preparePredicate(predicate: G1Predicate, rank = 0, answer?: AnswerField
         kind: "data_flow",
         predicate,
         from: pattern(predicate.from_response_url_pattern),
+        fromKey: keyPath(key),
         usedIn: used ? pattern(used) : null,
         others: (predicate.also_from ?? []).map(prepareSource),
         usedInOthers: used ? (predicate.also_used_in ?? []).map(pattern) : [],
@@ -461,7 +466,12 @@ function preparePredicate(predicate: G1Predicate, rank = 0, answer?: AnswerField
     case "end_state":
       return { kind: "end_state", predicate };
     case "covered":
-      return { kind: "covered", predicate, urls: predicate.url_patterns.map(pattern) };
+      return {
+        kind: "covered",
+        predicate,
+        urls: predicate.url_patterns.map(pattern),
+        ids: keyPath(predicate.body_key),
+      };
   }
 }
 
@@ -477,8 +487,8 @@ function prepareSource(source: OtherSource): PreparedSource {
   return {
     source,
     url: pattern(source.url_pattern),
-    holder: cut < 0 ? "" : source.body_key.slice(0, cut),
-    key: cut < 0 ? source.body_key : source.body_key.slice(cut + 1),
+    holder: keyPath(cut < 0 ? "" : source.body_key.slice(0, cut)),
+    key: keyPath(cut < 0 ? source.body_key : source.body_key.slice(cut + 1)),
     where: Object.entries(source.where ?? {}),
   };
 }
@@ -600,19 +610,21 @@ function gradePrepared(prepared: PreparedPredicate, ctx: TrialContext): G1Result
  */
 function gradeCovered(prepared: PreparedCovered, ctx: TrialContext): G1Result {
   const { predicate, urls } = prepared;
-  const matches = urls.map((u) => ctx.log.urlMatches(u));
-  const seen = new Set<string>();
+  const unseen = new Set(predicate.ids);
   let pages = 0;
   let ended = false;
-  ctx.log.exchanges.forEach((e, i) => {
-    if (e.status !== 200 || !matches.some((m) => m[i])) return;
+  for (const i of ctx.log.anyUrlHits(urls)) {
+    const e = ctx.log.exchanges[i] as ExchangeEvent;
+    if (e.status !== 200) continue;
     pages++;
     if (!ended && isLastPage(e)) ended = true;
-    for (const v of valuesAtPath(e.response_body, predicate.body_key))
-      if (v !== null && typeof v !== "object") seen.add(String(v));
-  });
-  const missing = predicate.ids.filter((id) => !seen.has(id));
-  if (missing.length === 0 && ended) return g1Result(predicate, true, predicate.ids.length);
+    for (const v of valuesAtKeyPath(e.response_body, prepared.ids))
+      if (v !== null && typeof v !== "object") unseen.delete(String(v));
+    // Every id shown and the end read: the pages after it change nothing but a failure's count, so
+    // their bodies (a repeated walk's) are left unparsed.
+    if (ended && unseen.size === 0) return g1Result(predicate, true, predicate.ids.length);
+  }
+  const missing = predicate.ids.filter((id) => unseen.has(id));
   if (missing.length === 0)
     return g1Result(
       predicate,
@@ -852,34 +864,20 @@ function gradeDataFlow(
   toCard = true,
   claims = true,
 ): G1Result {
-  const { predicate, others } = prepared;
+  const { predicate } = prepared;
   const { log, card } = ctx;
-  // No exchange, no source (a trial that called nothing: a third of a run's blank baseline).
-  if (log.exchanges.length === 0) return g1Result(predicate, false, undefined, prepared.noResponse);
+  const sources = ctx.sources(prepared);
+  // No source, no claim either (a trial that called nothing: a third of a run's blank baseline).
+  if (sources.at.length === 0) return g1Result(predicate, false, undefined, prepared.noResponse);
   if (claims && prepared.claimGroup) return gradeDataFlowClaimed(prepared, ctx, toCard);
-  const matches = log.urlMatches(prepared.from);
-  const otherMatches = others.length === 0 ? NO_MATCHES : others.map((o) => log.urlMatches(o.url));
-  const exchanges = log.exchanges;
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
   // Scalars are told apart by type and value (3 and "3" are two candidates), as a Set does.
   const seen = new Set<JsonValue>();
-  let anySource = false;
   let anyValue = false;
   let lastReason = "";
-  for (let i = 0; i < exchanges.length; i++) {
-    const source = exchanges[i] as ExchangeEvent;
-    let values: JsonValue[] | undefined;
-    if (matches[i] && source.status === predicate.from_status)
-      values = valuesAtPath(source.response_body, predicate.from_body_key);
-    for (let k = 0; k < others.length; k++) {
-      const other = others[k] as PreparedSource;
-      if (!otherMatches[k]?.[i] || source.status !== other.source.status) continue;
-      values ??= [];
-      pushRecordValues(other, source.response_body, ctx, values);
-    }
-    if (values === undefined) continue;
-    anySource = true;
-    for (const value of values) {
+  for (const i of sources.at) {
+    const source = log.exchanges[i] as ExchangeEvent;
+    for (const value of offeredValues(prepared, sources, i, ctx)) {
       if (value === null || typeof value === "object") continue;
       anyValue = true;
       if (seen.has(value)) continue;
@@ -903,8 +901,30 @@ function gradeDataFlow(
       return g1Result(predicate, true, value);
     }
   }
-  if (!anySource) return g1Result(predicate, false, undefined, prepared.noResponse);
   return g1Result(predicate, false, undefined, anyValue ? lastReason : prepared.noValue);
+}
+
+/**
+ * The values source exchange `i` offers: at the flow's key when it answered the flow's own route,
+ * and the records' values of each other source it answered.
+ */
+function offeredValues(
+  prepared: PreparedDataFlow,
+  sources: FlowSources,
+  i: number,
+  ctx: TrialContext,
+): JsonValue[] {
+  const source = ctx.log.exchanges[i] as ExchangeEvent;
+  const values =
+    sources.matches[i] && source.status === prepared.predicate.from_status
+      ? valuesAtKeyPath(source.response_body, prepared.fromKey)
+      : [];
+  for (let k = 0; k < prepared.others.length; k++) {
+    const other = prepared.others[k] as PreparedSource;
+    if ((sources.otherMatches[k] as readonly boolean[])[i] && source.status === other.source.status)
+      pushRecordValues(other, source.response_body, ctx, values);
+  }
+  return values;
 }
 
 /**
@@ -934,7 +954,7 @@ function pushRecordValues(
 ): void {
   const where = ctx.sourceWhere(other);
   if (where === null) return;
-  for (const held of valuesAtPath(body, other.holder)) {
+  for (const held of valuesAtKeyPath(body, other.holder)) {
     if (Array.isArray(held)) {
       for (const item of held) pushHeld(other, item, where, out);
     } else pushHeld(other, held, where, out);
@@ -949,13 +969,8 @@ function pushHeld(
 ): void {
   if (item === null || typeof item !== "object" || Array.isArray(item)) return;
   for (const [field, v] of where) if (!sameInWorld(item[field] ?? null, v)) return;
-  for (const value of valuesAtPath(item, other.key)) out.push(value);
+  for (const value of valuesAtKeyPath(item, other.key)) out.push(value);
 }
-
-/** No other sources: nothing to match. */
-const NO_MATCHES: ReadonlyArray<readonly boolean[]> = [];
-/** A log without exchanges: no URL matches. */
-const NO_EXCHANGES: readonly boolean[] = [];
 
 /** Whether the value is used after `seq` in a request to the predicate's destination or one of its others. */
 function usedLater(prepared: PreparedDataFlow, log: LogIndex, value: JsonValue, seq: number): boolean {
@@ -1016,7 +1031,7 @@ function claimedBefore(prepared: PreparedDataFlow, ctx: TrialContext): number {
  */
 function sharedSources(
   group: Array<[number, PreparedDataFlow[]]>,
-  log: LogIndex,
+  ctx: TrialContext,
 ): Map<PreparedDataFlow, number> {
   const members = group.flatMap(([, m]) => m);
   const parent = members.map((_, i) => i);
@@ -1026,13 +1041,7 @@ function sharedSources(
   };
   const firstAt = new Map<number, number>();
   members.forEach((q, k) => {
-    const sources = [
-      { matches: log.urlMatches(q.from), status: q.predicate.from_status },
-      ...q.others.map((o) => ({ matches: log.urlMatches(o.url), status: o.source.status })),
-    ];
-    for (let i = 0; i < log.exchanges.length; i++) {
-      const status = (log.exchanges[i] as ExchangeEvent).status;
-      if (!sources.some((src) => src.matches[i] && status === src.status)) continue;
+    for (const i of ctx.sources(q).at) {
       const other = firstAt.get(i);
       if (other === undefined) firstAt.set(i, k);
       else parent[find(k)] = find(other);
@@ -1051,24 +1060,14 @@ function claimFrom(
   toCard: boolean,
   after: number,
 ): { index: number; value: JsonValue } | undefined {
-  const { predicate, others } = prepared;
+  const { predicate } = prepared;
   const { log, card } = ctx;
-  const matches = log.urlMatches(prepared.from);
-  const otherMatches = others.length === 0 ? NO_MATCHES : others.map((o) => log.urlMatches(o.url));
+  const sources = ctx.sources(prepared);
   const got = predicate.answer_field === undefined ? undefined : card?.[predicate.answer_field];
-  for (let i = after + 1; i < log.exchanges.length; i++) {
+  for (const i of sources.at) {
+    if (i <= after) continue;
     const source = log.exchanges[i] as ExchangeEvent;
-    let values: JsonValue[] | undefined;
-    if (matches[i] && source.status === predicate.from_status)
-      values = valuesAtPath(source.response_body, predicate.from_body_key);
-    for (let k = 0; k < others.length; k++) {
-      const other = others[k] as PreparedSource;
-      if (!otherMatches[k]?.[i] || source.status !== other.source.status) continue;
-      values ??= [];
-      pushRecordValues(other, source.response_body, ctx, values);
-    }
-    if (values === undefined) continue;
-    for (const value of values) {
+    for (const value of offeredValues(prepared, sources, i, ctx)) {
       if (value === null || typeof value === "object") continue;
       if (
         toCard &&
@@ -1134,6 +1133,7 @@ class TrialContext {
   private readonly matched = new Map<PreparedMatch, number[] | { reason: string }>();
   private readonly sharing = new Map<unknown, Map<PreparedDataFlow, number>>();
   private readonly wheres = new Map<PreparedSource, ReadonlyArray<readonly [string, JsonValue]> | null>();
+  private readonly sourceHits = new Map<PreparedDataFlow, FlowSources>();
 
   /** The final state, its records read when first needed; shared with G2 when the caller made it. */
   readonly finalState: TrialFinalState;
@@ -1155,10 +1155,23 @@ class TrialContext {
   claimSharing(group: Array<[number, PreparedDataFlow[]]>): Map<PreparedDataFlow, number> {
     let sharing = this.sharing.get(group);
     if (!sharing) {
-      sharing = sharedSources(group, this.log);
+      sharing = sharedSources(group, this);
       this.sharing.set(group, sharing);
     }
     return sharing;
+  }
+
+  /**
+   * The indexes of the exchanges a data flow may take its value from, in log order: answered with
+   * the status of its own route or of one of its others (`also_from`), to that route.
+   */
+  sources(prepared: PreparedDataFlow): FlowSources {
+    let found = this.sourceHits.get(prepared);
+    if (!found) {
+      found = sourceIndexes(prepared, this.log);
+      this.sourceHits.set(prepared, found);
+    }
+    return found;
   }
 
   /** The final records, read from the state when first needed. */
@@ -1235,13 +1248,11 @@ class TrialContext {
     if (!Array.isArray(returned)) return returned;
     const headers = this.expectedValues(match.headers);
     if (!Array.isArray(headers)) return headers;
-    const urls = this.log.urlMatches(prepared.url);
     const exchanges = this.log.exchanges;
     const hits: number[] = [];
-    for (let i = 0; i < exchanges.length; i++) {
+    for (const i of this.log.urlHits(prepared.url)) {
       const e = exchanges[i] as ExchangeEvent;
       if (
-        urls[i] &&
         (method === undefined || e.method.toUpperCase() === method) &&
         (match.status === undefined || e.status === match.status) &&
         sent.every(([key, v]) => valuesAtPath(e.request_body, key).some((got) => sameInWorld(got, v))) &&
@@ -1255,16 +1266,42 @@ class TrialContext {
   }
 }
 
+/** A data flow's sources in one log (see `TrialContext.sources`). */
+interface FlowSources {
+  /** The exchanges answered as one of the flow's sources (its own route's or another's), in log order. */
+  at: readonly number[];
+  /** Whether each exchange's URL is the flow's own route (aligned with `log.exchanges`), and each other source's. */
+  matches: readonly boolean[];
+  otherMatches: ReadonlyArray<readonly boolean[]>;
+}
+
+function sourceIndexes(prepared: PreparedDataFlow, log: LogIndex): FlowSources {
+  let at: readonly number[] = answered(log.urlHits(prepared.from), prepared.predicate.from_status, log);
+  for (const o of prepared.others) at = mergeHits(at, answered(log.urlHits(o.url), o.source.status, log));
+  return {
+    at,
+    matches: log.urlMatches(prepared.from),
+    otherMatches: prepared.others.map((o) => log.urlMatches(o.url)),
+  };
+}
+
+/** The exchanges among `hits` answered with `status`. */
+function answered(hits: readonly number[], status: number, log: LogIndex): number[] {
+  const out: number[] = [];
+  for (const i of hits) if ((log.exchanges[i] as ExchangeEvent).status === status) out.push(i);
+  return out;
+}
+
 class LogIndex {
   readonly exchanges: ExchangeEvent[] = [];
   private clocks: number[] | undefined;
   /** Variable writes outside the vault, in log order (the vault is the task's, not the agent's). */
   private readonly writes: VariableWriteEvent[] = [];
   private finals: Map<string, JsonValue> | undefined;
-  private readonly byPattern = new Map<RegExp, readonly boolean[]>();
+  private readonly byPattern = new Map<RegExp, UrlHits>();
+  private urls: { sorted: string[]; at: Map<string, number[]> } | undefined;
   private bodies: Array<string | undefined> | undefined;
   private paths: Array<string[] | undefined> | undefined;
-  private pathsOnly: Array<string | null | undefined> | undefined;
 
   constructor(private readonly events: readonly TrialEvent[]) {
     for (const e of events) {
@@ -1306,45 +1343,74 @@ class LogIndex {
 
   /** For a URL pattern: whether each exchange's URL matches it (aligned with `exchanges`; see `urlMatchesPattern`). */
   urlMatches(re: RegExp): readonly boolean[] {
-    if (this.exchanges.length === 0) return NO_EXCHANGES;
-    let matches = this.byPattern.get(re);
-    if (!matches) {
-      const tested = new Array<boolean>(this.exchanges.length);
-      const onPath = pathMayMatch(re);
-      for (let i = 0; i < this.exchanges.length; i++) {
-        const url = (this.exchanges[i] as ExchangeEvent).url;
-        if (re.test(url)) tested[i] = true;
-        else {
-          const path = onPath ? this.queryless(i) : undefined;
-          tested[i] = path !== undefined && re.test(path);
-        }
-      }
-      this.byPattern.set(re, tested);
-      matches = tested;
+    const found = this.urlHitsOf(re);
+    if (!found.matches) {
+      const matches = new Array<boolean>(this.exchanges.length).fill(false);
+      for (const i of found.hits) matches[i] = true;
+      found.matches = matches;
     }
-    return matches;
+    return found.matches;
   }
 
-  /** Exchange `i`'s URL without its query; undefined when it has none. Cut at most once. */
-  private queryless(i: number): string | undefined {
-    this.pathsOnly ??= new Array<string | null | undefined>(this.exchanges.length);
-    let path = this.pathsOnly[i];
-    if (path === undefined) {
-      const url = (this.exchanges[i] as ExchangeEvent).url;
-      const q = url.indexOf("?");
-      path = q === -1 ? null : url.slice(0, q);
-      this.pathsOnly[i] = path;
+  /** For a URL pattern: the indexes of the exchanges whose URL matches it, in log order. */
+  urlHits(re: RegExp): readonly number[] {
+    return this.urlHitsOf(re).hits;
+  }
+
+  /** The indexes of the exchanges whose URL matches any of the patterns, in log order. */
+  anyUrlHits(res: readonly RegExp[]): readonly number[] {
+    let all: readonly number[] = [];
+    for (const re of res) all = mergeHits(all, this.urlHits(re));
+    return all;
+  }
+
+  private urlHitsOf(re: RegExp): UrlHits {
+    let found = this.byPattern.get(re);
+    if (!found) {
+      found = { hits: this.testUrls(re) };
+      this.byPattern.set(re, found);
     }
-    return path ?? undefined;
+    return found;
+  }
+
+  /**
+   * The exchanges whose URL matches the pattern (see `urlMatchesPattern`). Only a URL starting with
+   * the pattern's literal start can (its path is a prefix of it): a log's calls go to many routes
+   * and a chain's grader names dozens, so each pattern is tested on its range of the log's distinct
+   * URLs sorted, not on every call.
+   */
+  private testUrls(re: RegExp): number[] {
+    const start = literalStart(re);
+    const { sorted, at } = this.byUrl();
+    const hits: number[] = [];
+    for (let k = firstAtLeast(sorted, start); k < sorted.length; k++) {
+      const url = sorted[k] as string;
+      if (!url.startsWith(start)) break;
+      if (urlMatchesPattern(re, url)) hits.push(...(at.get(url) as number[]));
+    }
+    // Found by URL; every predicate reads them in log order.
+    return hits.sort((a, b) => a - b);
+  }
+
+  /** The log's distinct URLs sorted (in code-unit order), and the exchanges calling each. */
+  private byUrl(): { sorted: string[]; at: Map<string, number[]> } {
+    if (!this.urls) {
+      const at = new Map<string, number[]>();
+      this.exchanges.forEach((e, i) => {
+        const calls = at.get(e.url);
+        if (calls) calls.push(i);
+        else at.set(e.url, [i]);
+      });
+      this.urls = { sorted: [...at.keys()].sort(), at };
+    }
+    return this.urls;
   }
 
   /** The first exchange matching the URL pattern, method (upper case) and status, if any. */
   firstCall(re: RegExp, method: string | undefined, status: number | undefined): ExchangeEvent | undefined {
-    const matches = this.urlMatches(re);
-    for (let i = 0; i < this.exchanges.length; i++) {
+    for (const i of this.urlHits(re)) {
       const e = this.exchanges[i] as ExchangeEvent;
       if (
-        matches[i] &&
         (method === undefined || e.method.toUpperCase() === method) &&
         (status === undefined || e.status === status)
       ) {
@@ -1367,7 +1433,6 @@ class LogIndex {
    */
   usedAfter(re: RegExp, value: JsonValue, seq: number, slot: UseSlot | undefined): boolean {
     if (slot) return this.usedInSlot(re, value, seq, slot);
-    const matches = this.urlMatches(re);
     const needle = String(value);
     const json = JSON.stringify(value);
     const inBody = typeof value === "string" ? json.slice(1, -1) : json;
@@ -1375,9 +1440,9 @@ class LogIndex {
     // per exchange).
     let encoded: string | undefined;
     let digest: string | undefined;
-    for (let i = 0; i < this.exchanges.length; i++) {
+    for (const i of this.urlHits(re)) {
       const e = this.exchanges[i] as ExchangeEvent;
-      if (e.seq <= seq || !matches[i]) continue;
+      if (e.seq <= seq) continue;
       if (e.url.includes(needle)) return true;
       encoded ??= encodeURIComponent(needle);
       if (e.url.includes(encoded) || this.bodyText(i).includes(inBody)) return true;
@@ -1401,10 +1466,9 @@ class LogIndex {
    * (a partial write), so it still counts.
    */
   private usedInSlot(re: RegExp, value: JsonValue, seq: number, slot: UseSlot): boolean {
-    const matches = this.urlMatches(re);
-    for (let i = 0; i < this.exchanges.length; i++) {
+    for (const i of this.urlHits(re)) {
       const e = this.exchanges[i] as ExchangeEvent;
-      if (e.seq <= seq || !matches[i] || (e.status >= 400 && e.status < 500)) continue;
+      if (e.seq <= seq || (e.status >= 400 && e.status < 500)) continue;
       if (slot.in === "path" ? anyEqual(this.pathOf(i), value) : inSlot(e, slot, value)) return true;
     }
     return false;
@@ -1463,6 +1527,134 @@ export function urlMatchesPattern(re: RegExp, url: string): boolean {
  */
 function pathMayMatch(re: RegExp): boolean {
   return re.source.endsWith("$") && !re.source.endsWith("(\\?.*)?$");
+}
+
+/** A URL pattern's matches in one log: the matching exchanges' indexes, and per exchange (when first read). */
+interface UrlHits {
+  hits: readonly number[];
+  matches?: readonly boolean[];
+}
+
+/** The first position in `sorted` (texts in code-unit order) whose text is not below `text`. */
+function firstAtLeast(sorted: readonly string[], text: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < text) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Two ascending lists of indexes as one, without repeats. */
+function mergeHits(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? (a[i] as number) : Number.POSITIVE_INFINITY;
+    const y = j < b.length ? (b[j] as number) : Number.POSITIVE_INFINITY;
+    if (x <= y) i++;
+    if (y <= x) j++;
+    out.push(Math.min(x, y));
+  }
+  return out;
+}
+
+// A pattern's literal start is a pure function of the pattern: found once per pattern object.
+const literalStarts = new WeakMap<RegExp, string>();
+
+/**
+ * The text every string a pattern matches starts with: the literal characters after its leading
+ * `^`, up to the first that is not plain or carries a quantifier; for a leading group of
+ * alternatives, the start they share. "" when the pattern has a flag, no leading `^`, or an
+ * alternative at its top level (`^\/a|\/b` matches "/b" too).
+ *
+ * @example literalStart(/^\/v3\/jobs\/[^/]+$/) // "/v3/jobs/"
+ * @example literalStart(/^(?:\/v3\/a\/1|\/v3\/a\/2)$/) // "/v3/a/"
+ */
+export function literalStart(re: RegExp): string {
+  let start = literalStarts.get(re);
+  if (start === undefined) {
+    const { flags, source } = re;
+    start =
+      flags === "" && source.startsWith("^") && alternatives(source, 0).bars.length === 0
+        ? leadingText(source)
+        : "";
+    literalStarts.set(re, start);
+  }
+  return start;
+}
+
+/** The literal start of a source after its `^` (see `literalStart`). */
+function leadingText(source: string): string {
+  if (!source.startsWith("^(?:")) return literalRun(source, 1);
+  const { bars, end } = alternatives(source, 4);
+  // An optional or repeated group may match nothing, or start with any of its alternatives' ends.
+  if (QUANTIFIER.test(source.charAt(end + 1))) return "";
+  // Each alternative's run stops at the `|` or `)` ending it (both special).
+  let shared = literalRun(source, 4);
+  for (const bar of bars) shared = commonStart(shared, literalRun(source, bar + 1));
+  return shared;
+}
+
+/** The literal characters of `source` from `at` (see `literalStart`). */
+function literalRun(source: string, at: number): string {
+  let out = "";
+  while (at < source.length) {
+    const c = source[at] as string;
+    let char: string;
+    let next: number;
+    if (c === "\\") {
+      const escaped = source[at + 1] as string;
+      // `\d`, `\b`, `\1`, `\u…`: a class, an assertion or a reference, not the letter.
+      if (/[A-Za-z0-9]/.test(escaped)) break;
+      char = escaped;
+      next = at + 2;
+    } else if (SPECIAL.includes(c)) break;
+    else {
+      char = c;
+      next = at + 1;
+    }
+    // A quantified character may be absent or repeated.
+    if (QUANTIFIER.test(source.charAt(next))) break;
+    out += char;
+    at = next;
+  }
+  return out;
+}
+
+const SPECIAL = ".*+?()[]{}|^$";
+const QUANTIFIER = /[?*+{]/;
+
+/**
+ * The alternatives of a pattern's source from `from`: where each `|` outside every nested group
+ * and class is, and where they end (the `)` closing the group they are in, or the source's end).
+ */
+function alternatives(source: string, from: number): { bars: number[]; end: number } {
+  const bars: number[] = [];
+  let depth = 0;
+  let inClass = false;
+  for (let at = from; at < source.length; at++) {
+    const c = source[at];
+    if (c === "\\") at++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") {
+      if (depth === 0) return { bars, end: at };
+      depth--;
+    } else if (c === "|" && depth === 0) bars.push(at);
+  }
+  return { bars, end: source.length };
+}
+
+/** The longest text both start with. */
+function commonStart(a: string, b: string): string {
+  let n = 0;
+  while (n < a.length && a[n] === b[n]) n++;
+  return a.slice(0, n);
 }
 
 /** Whether an exchange's request carries the value in the slot. */
