@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { trial } from "../../test/support/test-records.js";
 import { openStore } from "./store.js";
 import type { GradedVerdict } from "./store-gradings.js";
 import type { TrialRecord } from "./trial-record.js";
@@ -11,31 +12,16 @@ import type { TrialRecord } from "./trial-record.js";
  * read at once) against `all()`, and `gradings.add`'s hand check of each verdict against the
  * schema it stands for.
  */
-function record(over: Partial<TrialRecord>): TrialRecord {
-  return {
-    bank_hash: "bank-1",
-    agent: "golden",
-    task_id: "w01-sub01",
-    epoch: 1,
-    world: "w01",
-    kind: "solo",
-    position: 1,
-    length: null,
-    axis: "auth",
-    outcome: "pass",
-    passed: true,
+const record = (over: Partial<TrialRecord>) =>
+  trial("golden", "v56-w01-sub01", 1, "pass", {
     g1_passed: true,
     g2_passed: true,
-    failure_reason: "",
     partial_score: 1,
-    tokens: { input: 10, output: 5, cache_read: 0, cache_write: 0, total: 15 },
     cost_usd: 0.25,
-    duration_s: 1.5,
     stop_reason: "answer",
-    transcript: "transcripts/golden/w01-sub01-t1.json",
+    transcript: "transcripts/golden/v56-w01-sub01-t1.json",
     ...over,
-  };
-}
+  });
 
 const RECORDS: TrialRecord[] = [
   record({}),
@@ -60,9 +46,9 @@ const RECORDS: TrialRecord[] = [
 ];
 
 const VERDICT: GradedVerdict = {
-  bank_hash: "bank-1",
+  bank_hash: "bank-test",
   agent: "golden",
-  task_id: "w01-sub01",
+  task_id: "v56-w01-sub01",
   epoch: 1,
   outcome: "fail",
   passed: false,
