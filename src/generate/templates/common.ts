@@ -266,10 +266,8 @@ function answerProvenance(golden: readonly GoldenStep[], g1: readonly G1Predicat
     const source = [...golden].reverse().find((s) => s.op === "execute" && binding in s.capture);
     if (source?.op !== "execute") continue;
     const [path = ""] = source.request.url.split("?");
-    const pattern = `^${splitAtPlaceholders(path)
-      .filter((_literal, i) => i % 2 === 0)
-      .map(re)
-      .join("[^/?]+")}(\\?.*)?$`;
+    const literals = splitAtPlaceholders(path).filter((_literal, i) => i % 2 === 0);
+    const pattern = `^${literals.map(re).join("[^/?]+")}(\\?.*)?$`;
     const key = (source.capture[binding] ?? "")
       .split(".")
       .filter((seg) => !/^\d+$/.test(seg))
@@ -277,7 +275,8 @@ function answerProvenance(golden: readonly GoldenStep[], g1: readonly G1Predicat
     out.push({
       kind: "data_flow",
       id: `${fieldName}_provenance`,
-      explain: `The ${fieldName} must come from the ${source.request.method} ${path} response.`,
+      // The path as the pattern reads it: a placeholder (a value the golden bound while it ran) is any segment.
+      explain: `The ${fieldName} must come from the ${source.request.method} ${literals.join("{…}")} response.`,
       from_response_url_pattern: pattern,
       from_status: source.request.method === "POST" ? 201 : 200,
       from_body_key: key,
