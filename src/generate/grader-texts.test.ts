@@ -33,7 +33,9 @@ describe("grader texts name no golden placeholder (agent audit 18)", () => {
     const berth = task.grader.g1.find((p) => p.id === "berth_provenance");
     expect(berth?.explain).toBe("The berth must come from the GET /v3/vessels/{…} response.");
     // The explain tells what the pattern holds: any one segment where the golden had its placeholder.
-    expect(berth?.kind === "data_flow" && berth.from_response_url_pattern).toBe("^/v3/vessels/[^/?]+(\\?.*)?$");
+    expect(berth?.kind === "data_flow" && berth.from_response_url_pattern).toBe(
+      "^/v3/vessels/[^/?]+(\\?.*)?$",
+    );
   });
 
   it.each(["apiflow-1", "hunter-7"])("no task of the bank of seed %s shows one", (seed) => {
@@ -57,7 +59,9 @@ describe("grader texts name no golden placeholder (agent audit 18)", () => {
         ),
         constraints: task.grader.constraints.map((c, i) => (i === 0 ? { ...c, explain: "{{x}}" } : c)),
       },
-      requirements: (task.requirements ?? []).map((r, i) => (i === 0 ? { ...r, brief: "read {{p15_id0}}" } : r)),
+      requirements: (task.requirements ?? []).map((r, i) =>
+        i === 0 ? { ...r, brief: "read {{p15_id0}}" } : r,
+      ),
     };
     expect(placeholderTexts(doctored).map((p) => p.split(":")[0])).toEqual([
       "answer.firmware_build",
