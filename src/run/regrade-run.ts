@@ -153,10 +153,18 @@ export function regradeRun(
     }
     // A grader passed as a function cannot cross to another thread: it grades here.
     const workers = options.grade ? 0 : (options.workers ?? defaultRegradeWorkers(jobs.length));
-    const outcomes =
+    // Graded task by task (a task's trials one after another, in one thread): what a task's grader
+    // prepared is then still in the processor's caches for its next trial. Outcomes by job index.
+    const order = byTask(jobs);
+    const inOrder = order.map((i) => jobs[i] as RegradeJob);
+    const graded =
       workers > 0
-        ? regradeInParallel(jobs, graders, workers)
-        : jobs.map((job) => regradeJob(job, graders, options.grade));
+        ? regradeInParallel(inOrder, graders, workers)
+        : inOrder.map((job) => regradeJob(job, graders, options.grade));
+    const outcomes = new Array<RegradeOutcome>(jobs.length);
+    order.forEach((job, k) => {
+      outcomes[job] = graded[k] as RegradeOutcome;
+    });
     for (const slot of slots) {
       const { rec } = slot;
       const outcome: RegradeOutcome =
@@ -218,6 +226,17 @@ export function regradeRun(
   } finally {
     store.close();
   }
+}
+
+/** Job indices with each task's jobs together (tasks in id order, a task's jobs in store order). */
+function byTask(jobs: readonly RegradeJob[]): number[] {
+  return jobs
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const ta = (jobs[a] as RegradeJob).task_id;
+      const tb = (jobs[b] as RegradeJob).task_id;
+      return ta < tb ? -1 : ta > tb ? 1 : a - b;
+    });
 }
 
 /** The "first failure" clause of a failure reason (the whole reason when it has none). */

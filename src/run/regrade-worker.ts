@@ -3,15 +3,20 @@ import { type BankGrader, type RegradeJob, type RegradeOutcome, regradeJob } fro
 
 /**
  * A re-grade worker thread (started by `regrade-workers.ts`): for each call it receives, it claims
- * jobs one at a time from the shared counter the main thread also claims from, re-grades them, and
- * posts back its outcomes by job index before it leaves the call.
+ * runs of jobs (a task's trials) one at a time from the shared counter the main thread also claims
+ * from, re-grades them, and posts back its outcomes by job index before it leaves the call.
  */
 export interface RegradeCall {
   call: number;
   jobs: RegradeJob[];
+  /**
+   * Where each claim's jobs start, then the jobs' count: a thread claims one run of jobs at a time
+   * (a task's trials, see `claimsOf`), so the task's prepared grader serves them all in one thread.
+   */
+  claims: number[];
   /** The bank's graders by task id (`--bank`); null grades with the graders stored in the logs. */
   graders: Array<[string, BankGrader]> | null;
-  /** Int32 slots: the next job to claim, threads inside the call, jobs done (see `CONTROL`). */
+  /** Int32 slots: the next claim, threads inside the call, jobs done (see `CONTROL`). */
   control: SharedArrayBuffer;
 }
 
@@ -23,7 +28,22 @@ export type RegradeReply =
 /** The control slots of a call's shared counter. */
 export const CONTROL = { next: 0, active: 1, done: 2, slots: 3 } as const;
 
-/** Take part in a call: claim and re-grade jobs until none is left, then reply. */
+/**
+ * The claims of `jobs`: each run of adjacent jobs of one task is one claim. Where each starts, then
+ * the jobs' count.
+ *
+ * @example claimsOf([{ task_id: "a" }, { task_id: "a" }, { task_id: "b" }]) // [0, 2, 3]
+ */
+export function claimsOf(jobs: ReadonlyArray<Pick<RegradeJob, "task_id">>): number[] {
+  const starts: number[] = [];
+  jobs.forEach((job, i) => {
+    if (i === 0 || job.task_id !== (jobs[i - 1] as RegradeJob).task_id) starts.push(i);
+  });
+  starts.push(jobs.length);
+  return starts;
+}
+
+/** Take part in a call: claim and re-grade runs of jobs until none is left, then reply. */
 export function serveCall(msg: RegradeCall, port: MessagePort): void {
   const control = new Int32Array(msg.control);
   // Joined before claiming, left after replying: the main thread waits while any worker is inside.
@@ -32,11 +52,14 @@ export function serveCall(msg: RegradeCall, port: MessagePort): void {
   let reply: RegradeReply;
   try {
     const graders = msg.graders ? new Map(msg.graders) : null;
+    const { claims } = msg;
     for (;;) {
-      const i = Atomics.add(control, CONTROL.next, 1);
-      if (i >= msg.jobs.length) break;
-      outcomes.push([i, regradeJob(msg.jobs[i] as RegradeJob, graders)]);
-      Atomics.add(control, CONTROL.done, 1);
+      const c = Atomics.add(control, CONTROL.next, 1);
+      if (c >= claims.length - 1) break;
+      for (let i = claims[c] as number; i < (claims[c + 1] as number); i++) {
+        outcomes.push([i, regradeJob(msg.jobs[i] as RegradeJob, graders)]);
+        Atomics.add(control, CONTROL.done, 1);
+      }
     }
     reply = { call: msg.call, outcomes };
   } catch (e) {

@@ -9,6 +9,7 @@ import { defaultBankContent } from "../generate/default-bank.js";
 import { DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { regradeRun } from "./regrade-run.js";
 import { type BankGrader, type RegradeJob, regradeJob } from "./regrade-trial.js";
+import { claimsOf } from "./regrade-worker.js";
 import {
   closeRegradeWorkers,
   defaultRegradeWorkers,
@@ -75,11 +76,16 @@ describe("re-grading on worker threads", () => {
           { grader: t.grader, gradedSegments: gradedSegmentsOf(t) },
         ]),
       );
+      // As `regradeRun` hands them over: a task's jobs together, each run one claim.
+      const byTask = [...jobs].sort((a, b) => a.task_id.localeCompare(b.task_id));
+      expect(claimsOf(byTask)).toEqual(TASKS.map((_, i) => i * 3).concat(jobs.length));
       for (const g of [null, graders]) {
         const here = jobs.map((job) => regradeJob(job, g));
         const there = regradeInParallel(jobs, g, 1, { callerTakesPart: false });
         expect(here.filter((o) => "refused" in o)).toHaveLength(2);
         expect(JSON.stringify(there)).toBe(JSON.stringify(here));
+        const grouped = regradeInParallel(byTask, g, 1, { callerTakesPart: false });
+        expect(JSON.stringify(grouped)).toBe(JSON.stringify(byTask.map((job) => regradeJob(job, g))));
       }
       for (const options of [{}, { bank: changed }]) {
         const one = regradeRun({ runDir, dryRun: true, workers: 0, ...options });
@@ -104,6 +110,13 @@ describe("re-grading on worker threads", () => {
       rmSync(runDir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it("claims each run of adjacent jobs of one task as one, and every job once", () => {
+    const jobs = ["a", "a", "b", "a", "c", "c"].map((task_id) => ({ task_id }));
+    expect(claimsOf(jobs)).toEqual([0, 2, 3, 4, 6]);
+    expect(claimsOf([])).toEqual([0]);
+    expect(claimsOf([{ task_id: "a" }])).toEqual([0, 1]);
+  });
 
   it("stays on one thread for a small run, and uses the spare cores for a large one", () => {
     expect(defaultRegradeWorkers(PARALLEL_MIN_JOBS - 1)).toBe(0);

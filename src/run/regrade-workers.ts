@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { type BankGrader, type RegradeJob, type RegradeOutcome, regradeJob } from "./regrade-trial.js";
-import { CONTROL, type RegradeCall, type RegradeReply } from "./regrade-worker.js";
+import { CONTROL, claimsOf, type RegradeCall, type RegradeReply } from "./regrade-worker.js";
 
 /**
  * Below this many trials a re-grade stays on the calling thread: a worker's start (loading the
@@ -33,7 +33,8 @@ let calls = 0;
 /**
  * Re-grade jobs on this thread and `workers` worker threads at once, and return each job's outcome
  * at its index: the same outcomes, in the same order, as re-grading them one by one here. Every
- * thread claims the next job from one shared counter, so a slow chain does not leave a thread idle,
+ * thread claims the next run of adjacent jobs of one task (see `claimsOf`: the caller puts a task's
+ * jobs together) from one shared counter, so a slow chain does not leave a thread idle,
  * and a worker still starting takes no job this thread has not already done. Synchronous (the
  * calling thread waits with `Atomics.wait` and reads the replies with `receiveMessageOnPort`), so
  * `regradeRun` stays a plain function.
@@ -53,14 +54,23 @@ export function regradeInParallel(
   const control = new SharedArrayBuffer(CONTROL.slots * Int32Array.BYTES_PER_ELEMENT);
   const ctl = new Int32Array(control);
   const call = ++calls;
-  const message: RegradeCall = { call, jobs: [...jobs], graders: graders ? [...graders] : null, control };
+  const claims = claimsOf(jobs);
+  const message: RegradeCall = {
+    call,
+    jobs: [...jobs],
+    claims,
+    graders: graders ? [...graders] : null,
+    control,
+  };
   for (const w of started) w.port.postMessage(message);
   // This thread's share: it claims like any worker (tests leave every job to the workers).
   for (; options.callerTakesPart !== false; ) {
-    const i = Atomics.add(ctl, CONTROL.next, 1);
-    if (i >= jobs.length) break;
-    outcomes[i] = regradeJob(jobs[i] as RegradeJob, graders);
-    Atomics.add(ctl, CONTROL.done, 1);
+    const c = Atomics.add(ctl, CONTROL.next, 1);
+    if (c >= claims.length - 1) break;
+    for (let i = claims[c] as number; i < (claims[c + 1] as number); i++) {
+      outcomes[i] = regradeJob(jobs[i] as RegradeJob, graders);
+      Atomics.add(ctl, CONTROL.done, 1);
+    }
   }
   // Once every job is claimed and no worker is inside the call, every reply holding an outcome has
   // been posted: a worker joins the call before it claims and posts before it leaves. A worker that
@@ -68,7 +78,7 @@ export function regradeInParallel(
   let done = Atomics.load(ctl, CONTROL.done);
   let idle = 0;
   for (;;) {
-    const claimed = Atomics.load(ctl, CONTROL.next) >= jobs.length;
+    const claimed = Atomics.load(ctl, CONTROL.next) >= claims.length - 1;
     const active = Atomics.load(ctl, CONTROL.active);
     if (claimed && active === 0) break;
     // Leaving workers notify; one joining does not, hence the short wait while jobs are unclaimed.
