@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -110,6 +111,32 @@ describe("re-grading on worker threads", () => {
       rmSync(runDir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it("starts its workers in a host run with --input-type=module too (a worker that fails to start grades nothing)", () => {
+    const mod = new URL("./regrade-workers.ts", import.meta.url).href;
+    const job: RegradeJob = {
+      bank_hash: "h",
+      agent: "golden",
+      task_id: "t",
+      epoch: 1,
+      path: join(tmpdir(), "apiflow-no-such-dir", "t-t1.json.events.json.gz"),
+    };
+    // Only the worker grades (this thread waits): its outcome shows it started and served the call.
+    const script = `
+      const { startRegradeWorkers, regradeInParallel } = await import(${JSON.stringify(mod)});
+      await startRegradeWorkers(1);
+      const outcomes = regradeInParallel([${JSON.stringify(job)}], null, 1, { callerTakesPart: false });
+      process.stdout.write(JSON.stringify(outcomes));
+    `;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    const outcomes = JSON.parse(child.stdout) as Array<{ refused?: { code: string } }>;
+    expect(outcomes.map((o) => o.refused?.code)).toEqual(["missing"]);
+  }, 90_000);
 
   it("claims each run of adjacent jobs of one task as one, and every job once", () => {
     const jobs = ["a", "a", "b", "a", "c", "c"].map((task_id) => ({ task_id }));

@@ -130,6 +130,11 @@ function startWorkers(n: number): PooledWorker[] {
   return pool.slice(0, n);
 }
 
+/** A worker's first module: it registers tsx's loader when asked, then loads `regrade-worker`. */
+const BOOT = `import { workerData } from "node:worker_threads";
+if (workerData.tsx) (await import(workerData.tsx)).register();
+await import(workerData.entry);`;
+
 /**
  * A worker running `regrade-worker`: the compiled module next to this one, or, when this module
  * runs from its TypeScript source (tsx, vitest), the source through tsx's loader. Null when the
@@ -153,14 +158,12 @@ function startWorker(): PooledWorker | null {
     }
   }
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(
-    `const { workerData } = require("node:worker_threads");
-     (async () => {
-       if (workerData.tsx) (await import(workerData.tsx)).register();
-       await import(workerData.entry);
-     })();`,
-    { eval: true, workerData: { entry, tsx, port: port2 }, transferList: [port2] },
-  );
+  // A module by URL, not `eval` code: eval code is read as the host's `--input-type` says (a host
+  // run with `--input-type=module` would fail on CommonJS code), a data: URL always as a module.
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(BOOT)}`), {
+    workerData: { entry, tsx, port: port2 },
+    transferList: [port2],
+  });
   worker.unref();
   port1.unref();
   const ready = new Promise<void>((resolve, reject) => {
