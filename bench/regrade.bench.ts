@@ -1,54 +1,34 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baselineAgentFactory } from "../src/agents/baseline-agent.js";
 import { blankAgentFactory, goldenAgentFactory } from "../src/agents/scripted-agents.js";
 import { bankFromContent } from "../src/bank/bank.js";
 import { defaultBankContent } from "../src/generate/default-bank.js";
-import { gradeTrial } from "../src/grade/grade-trial.js";
 import { DEFAULT_PRICE_TABLE } from "../src/run/price-table.js";
-import { regradeRun } from "../src/run/regrade-run.js";
-import { defaultRegradeWorkers, startRegradeWorkers } from "../src/run/regrade-workers.js";
 import { runIntoDir } from "../src/run/run-into-dir.js";
-import { decodeTrialLog, gradeInputOf, TRIAL_LOG_SUFFIX } from "../src/run/stored-trial-log.js";
-import { type Benchmark, median } from "./figure.js";
+import type { Benchmark } from "./figure.js";
+import { logFiles, type RegradeMeasures } from "./regrade-passes.js";
 
 /** The run size of issue 18's storage target: the 1.0 bank's 467 tasks × 5 epochs. */
 const TARGET_TRIALS = 2335;
 const TARGET_MB = 100;
 
-function logFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...logFiles(path));
-    else if (entry.name.endsWith(TRIAL_LOG_SUFFIX)) out.push(path);
-  }
-  return out;
-}
-
-/**
- * The first `regradeRun` of a fresh process over `runDir` (not stored), as `apiflow regrade` makes
- * it once its modules are loaded: it starts the worker threads, checks and prepares every grader it
- * meets, and runs code not yet optimised.
- */
-function firstRegrade(runDir: string): { trials: number; seconds: number } {
-  const mod = new URL("../src/run/regrade-run.ts", import.meta.url).href;
+/** `measureRegrade` in a fresh process, as `apiflow regrade` runs. */
+function measureInFreshProcess(runDir: string): RegradeMeasures {
+  const mod = new URL("./regrade-passes.ts", import.meta.url).href;
   const script = `
-    const { regradeRun } = await import(${JSON.stringify(mod)});
-    const t = performance.now();
-    const res = regradeRun({ runDir: ${JSON.stringify(runDir)}, dryRun: true });
-    const seconds = (performance.now() - t) / 1000;
-    if (!res.success) throw new Error(res.error.message);
-    process.stdout.write(JSON.stringify({ trials: res.data.regraded, seconds }));
+    const { measureRegrade } = await import(${JSON.stringify(mod)});
+    process.stdout.write(JSON.stringify(measureRegrade(${JSON.stringify(runDir)})));
   `;
   const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
     encoding: "utf8",
     maxBuffer: 1 << 20,
   });
   if (child.status !== 0) throw new Error(`re-grade child failed: ${child.stderr}`);
-  return JSON.parse(child.stdout) as { trials: number; seconds: number };
+  // The workers are unref'd: the child ends once it has written its figures.
+  return JSON.parse(child.stdout) as RegradeMeasures;
 }
 
 /**
@@ -57,11 +37,11 @@ function firstRegrade(runDir: string): { trials: number; seconds: number } {
  * transcript), then reports the logs' mean size per trial, its projection to a 2,335-trial run
  * against the 100 MB target, and the speed of `regradeRun` over the directory — reading,
  * decompressing and validating every log, grading it and storing the new grading — against the
- * 5,000 trials/s target: median of five passes on this thread and the pooled workers (one per spare
- * core, started once before measuring; their start is shown), then on this thread alone, each after
- * a warm-up. The first re-grade of a fresh process is shown beside them. CPU time
- * (every thread's) is beside wall time, and the load average beside both: the machine is shared,
- * and a loaded machine's wall figures say little.
+ * 5,000 trials/s target, measured in a fresh process as `apiflow regrade` runs (see
+ * `measureRegrade`): median of five passes on the calling thread and the pooled workers (one per
+ * spare core), then on the calling thread alone, each after a warm-up; the process's first
+ * re-grade beside them. CPU time (every thread's) is beside wall time, and the load average beside
+ * both: the machine is shared, and a loaded machine's wall figures say little.
  */
 const bench: Benchmark = {
   name: "regrade",
@@ -86,59 +66,8 @@ const bench: Benchmark = {
       const projectedMb = (mean * TARGET_TRIALS) / 1e6;
       const largest = Math.max(...sizes);
 
-      const workers = defaultRegradeWorkers(sizes.length);
-      const w0 = performance.now();
-      await startRegradeWorkers(workers);
-      const workerStartMs = performance.now() - w0;
-      // The first re-grade of a fresh process, as `apiflow regrade` makes it (before the warm-up below).
-      const cold = firstRegrade(runDir);
-      // Warm-up until steady: graders prepared and code optimised in every thread, files in the page
-      // cache. Measured pass by pass (ms, 2 threads): 2140 877 510 405 348 265 266 272 273 234…;
-      // one thread is steady from its 4th pass. Two passes of each left the first measured passes
-      // 10–20% slow.
-      for (let i = 0; i < 6; i++) regradeRun({ runDir, dryRun: true });
-      for (let i = 0; i < 3; i++) regradeRun({ runDir, dryRun: true, workers: 0 });
-      const pass = (options: { workers?: number }) => {
-        const wall: number[] = [];
-        const cpu: number[] = [];
-        let trials = 0;
-        for (let i = 0; i < 5; i++) {
-          const c0 = process.cpuUsage(); // every thread of the process
-          const t0 = performance.now();
-          const res = regradeRun({ runDir, ...options });
-          const seconds = (performance.now() - t0) / 1000;
-          const c = process.cpuUsage(c0);
-          if (!res.success) throw new Error(res.error.message);
-          if (res.data.changed !== 0)
-            throw new Error(`re-grading with the same grader changed ${res.data.changed} trials`);
-          trials = res.data.regraded;
-          wall.push(trials / seconds);
-          cpu.push(trials / ((c.user + c.system) / 1e6));
-        }
-        return { trials, wall: median(wall), cpu: median(cpu) };
-      };
-      const load0 = loadavg()[0] as number;
-      const parallel = pass({});
-      const single = pass({ workers: 0 });
-      const trials = parallel.trials;
-      // Where one thread's time goes: the same logs already in memory, decoded (gunzip, JSON.parse, schema) and graded.
-      const files = logFiles(join(runDir, "transcripts")).map((f) => readFileSync(f));
-      const decodeAndGrade = () => {
-        for (const bytes of files) {
-          const log = decodeTrialLog(bytes, { lazy: true });
-          if (!log.success) throw new Error(log.error.message);
-          gradeTrial(gradeInputOf(log.data));
-        }
-      };
-      decodeAndGrade();
-      const inMemory: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const c0 = process.cpuUsage();
-        decodeAndGrade();
-        const c = process.cpuUsage(c0);
-        inMemory.push(files.length / ((c.user + c.system) / 1e6));
-      }
-      const load = Math.max(load0, loadavg()[0] as number);
+      const m = measureInFreshProcess(runDir);
+      const { trials, workers, parallel, single, load } = m;
       return [
         {
           name: `stored event log per trial, mean of ${sizes.length}`,
@@ -205,24 +134,16 @@ const bench: Benchmark = {
           issue: 18,
         },
         {
-          name: `  first re-grade of a fresh process (${cold.trials} trials: workers' start, graders checked, code cold)`,
-          value: cold.trials / cold.seconds,
+          name: `  first re-grade of a fresh process (${trials} trials: workers' start, graders checked, code cold)`,
+          value: m.first,
           unit: "trials/s",
           target: "-",
           ok: true,
           issue: 18,
         },
         {
-          name: `  worker threads' start, once per process (${workers} workers)`,
-          value: workerStartMs,
-          unit: "ms",
-          target: "-",
-          ok: true,
-          issue: 18,
-        },
-        {
           name: "  of which decode + grade, logs in memory (CPU)",
-          value: median(inMemory),
+          value: m.inMemory,
           unit: "trials/s",
           target: "-",
           ok: true,
