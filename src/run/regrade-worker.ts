@@ -43,6 +43,25 @@ export function claimsOf(jobs: ReadonlyArray<Pick<RegradeJob, "task_id">>): numb
   return starts;
 }
 
+/**
+ * Claim runs of jobs from a call's shared counter until none is left, and hand each job of a run
+ * to `grade` by its index, counting it done after. Every thread of a call claims through this.
+ */
+export function claimRuns(
+  control: Int32Array,
+  claims: readonly number[],
+  grade: (job: number) => void,
+): void {
+  for (;;) {
+    const c = Atomics.add(control, CONTROL.next, 1);
+    if (c >= claims.length - 1) return;
+    for (let i = claims[c] as number; i < (claims[c + 1] as number); i++) {
+      grade(i);
+      Atomics.add(control, CONTROL.done, 1);
+    }
+  }
+}
+
 /** Take part in a call: claim and re-grade runs of jobs until none is left, then reply. */
 export function serveCall(msg: RegradeCall, port: MessagePort): void {
   const control = new Int32Array(msg.control);
@@ -52,15 +71,9 @@ export function serveCall(msg: RegradeCall, port: MessagePort): void {
   let reply: RegradeReply;
   try {
     const graders = msg.graders ? new Map(msg.graders) : null;
-    const { claims } = msg;
-    for (;;) {
-      const c = Atomics.add(control, CONTROL.next, 1);
-      if (c >= claims.length - 1) break;
-      for (let i = claims[c] as number; i < (claims[c + 1] as number); i++) {
-        outcomes.push([i, regradeJob(msg.jobs[i] as RegradeJob, graders)]);
-        Atomics.add(control, CONTROL.done, 1);
-      }
-    }
+    claimRuns(control, msg.claims, (i) => {
+      outcomes.push([i, regradeJob(msg.jobs[i] as RegradeJob, graders)]);
+    });
     reply = { call: msg.call, outcomes };
   } catch (e) {
     reply = { call: msg.call, error: (e as Error).stack ?? String(e) };

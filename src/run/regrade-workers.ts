@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { type BankGrader, type RegradeJob, type RegradeOutcome, regradeJob } from "./regrade-trial.js";
-import { CONTROL, claimsOf, type RegradeCall, type RegradeReply } from "./regrade-worker.js";
+import { CONTROL, claimRuns, claimsOf, type RegradeCall, type RegradeReply } from "./regrade-worker.js";
 
 /**
  * Below this many trials a re-grade stays on the calling thread: a worker's start (loading the
@@ -64,14 +64,10 @@ export function regradeInParallel(
   };
   for (const w of started) w.port.postMessage(message);
   // This thread's share: it claims like any worker (tests leave every job to the workers).
-  for (; options.callerTakesPart !== false; ) {
-    const c = Atomics.add(ctl, CONTROL.next, 1);
-    if (c >= claims.length - 1) break;
-    for (let i = claims[c] as number; i < (claims[c + 1] as number); i++) {
+  if (options.callerTakesPart !== false)
+    claimRuns(ctl, claims, (i) => {
       outcomes[i] = regradeJob(jobs[i] as RegradeJob, graders);
-      Atomics.add(ctl, CONTROL.done, 1);
-    }
-  }
+    });
   // Once every job is claimed and no worker is inside the call, every reply holding an outcome has
   // been posted: a worker joins the call before it claims and posts before it leaves. A worker that
   // joins later finds nothing to claim; its empty reply is dropped on the next call.
