@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,7 @@ import { openStore } from "../src/run/store.js";
 import type { TrialRecord } from "../src/run/trial-record.js";
 import { OFFICIAL_FIXTURES, officialSample } from "../test/support/official-sample.js";
 import { trial } from "../test/support/test-records.js";
-import type { BenchFigure, Benchmark } from "./figure.js";
+import { type BenchFigure, type Benchmark, jsonFromFreshProcess } from "./figure.js";
 
 /**
  * The import figures are measured on the published 1.0 sample when `APIFLOW_OFFICIAL_SAMPLE` names
@@ -66,19 +65,14 @@ function importInChild(src: string, out: string, mode: "copy" | "reference" | un
       maxRssKb: process.resourceUsage().maxRSS, load: Math.max(load, loadavg()[0]),
     }));
   `;
-  const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-    encoding: "utf8",
-    maxBuffer: 1 << 20,
-  });
-  if (child.status !== 0) throw new Error(`import child failed: ${child.stderr}`);
-  return JSON.parse(child.stdout) as {
+  return jsonFromFreshProcess<{
     seconds: number;
     cpuSeconds: number;
     bytes: number;
     files: number;
     maxRssKb: number;
     load: number;
-  };
+  }>(script, "import");
 }
 
 const AXES = [

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+
 /** One measured figure beside its target, as `npm run bench` prints it. */
 export interface BenchFigure {
   /** What was measured, e.g. "in-process execute, simple GET (median)". */
@@ -25,4 +27,17 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2
     ? (sorted[mid] as number)
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * Run `script` (an ES module's code, TypeScript through tsx) in a fresh Node process and parse the
+ * JSON it writes to stdout: a figure measured away from this process's heap and threads.
+ */
+export function jsonFromFreshProcess<T>(script: string, what: string): T {
+  const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
+  if (child.status !== 0) throw new Error(`${what} child failed: ${child.stderr}`);
+  return JSON.parse(child.stdout) as T;
 }

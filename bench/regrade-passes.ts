@@ -35,7 +35,7 @@ export function logFiles(dir: string): string[] {
 /**
  * The re-grade figures of `regrade.bench.ts`, measured in the process that calls this: the bench
  * runs it in a fresh one, as `apiflow regrade` runs (a process that has just run the trials holds
- * their heap, and re-grades 10–40% slower in it). The first re-grade is timed as it comes; then a
+ * their heap, and re-graded 1–46% slower in it in 3 paired runs). The first re-grade is timed as it comes; then a
  * warm-up until steady (graders prepared and code optimised in every thread, files in the page
  * cache; measured pass by pass on 2 threads, ms: 2140 877 510 405 348 265 266 272 273 234…, and one
  * thread is steady from its 4th pass); then the median of five stored passes on this thread and

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +7,7 @@ import { bankFromContent } from "../src/bank/bank.js";
 import { defaultBankContent } from "../src/generate/default-bank.js";
 import { DEFAULT_PRICE_TABLE } from "../src/run/price-table.js";
 import { runIntoDir } from "../src/run/run-into-dir.js";
-import type { Benchmark } from "./figure.js";
+import { type Benchmark, jsonFromFreshProcess } from "./figure.js";
 import { logFiles, type RegradeMeasures } from "./regrade-passes.js";
 
 /** The run size of issue 18's storage target: the 1.0 bank's 467 tasks × 5 epochs. */
@@ -22,13 +21,8 @@ function measureInFreshProcess(runDir: string): RegradeMeasures {
     const { measureRegrade } = await import(${JSON.stringify(mod)});
     process.stdout.write(JSON.stringify(measureRegrade(${JSON.stringify(runDir)})));
   `;
-  const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-    encoding: "utf8",
-    maxBuffer: 1 << 20,
-  });
-  if (child.status !== 0) throw new Error(`re-grade child failed: ${child.stderr}`);
   // The workers are unref'd: the child ends once it has written its figures.
-  return JSON.parse(child.stdout) as RegradeMeasures;
+  return jsonFromFreshProcess<RegradeMeasures>(script, "re-grade");
 }
 
 /**

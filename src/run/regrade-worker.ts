@@ -37,7 +37,7 @@ export const CONTROL = { next: 0, active: 1, done: 2, slots: 3 } as const;
 export function claimsOf(jobs: ReadonlyArray<Pick<RegradeJob, "task_id">>): number[] {
   const starts: number[] = [];
   jobs.forEach((job, i) => {
-    if (i === 0 || job.task_id !== (jobs[i - 1] as RegradeJob).task_id) starts.push(i);
+    if (i === 0 || job.task_id !== jobs[i - 1]?.task_id) starts.push(i);
   });
   starts.push(jobs.length);
   return starts;
